@@ -1,0 +1,3 @@
+from smriti.cli import main
+
+main()

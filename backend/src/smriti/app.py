@@ -1,0 +1,101 @@
+"""The Litestar application factory. Settings are read here, when the app is built."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import structlog
+from advanced_alchemy.extensions.litestar import (
+    AsyncSessionConfig,
+    EngineConfig,
+    SQLAlchemyAsyncConfig,
+    SQLAlchemyPlugin,
+)
+from litestar import Litestar, Router
+from litestar.datastructures import State
+from litestar.di import Provide
+from litestar.openapi.config import OpenAPIConfig
+from litestar.openapi.plugins import SwaggerRenderPlugin
+
+from smriti import __version__
+from smriti.chat.controller import ChatController
+from smriti.chat.exchange import ChatService
+from smriti.chat.store import ChatStore
+from smriti.checkpoints.controller import CheckpointController
+from smriti.checkpoints.store import CheckpointStore
+from smriti.config import Settings
+from smriti.db.embedded import start_embedded_postgres
+from smriti.db.migrate import upgrade_async
+from smriti.db.pool import create_pool
+from smriti.db.urls import sqlalchemy_url
+from smriti.errors import to_error_response
+from smriti.health import health
+from smriti.logging import configure_logging
+from smriti.pagination import provide_page
+from smriti.providers.controller import list_providers
+from smriti.providers.registry import ProviderRegistry
+from smriti.sessions.controller import SessionController
+from smriti.sessions.service import TurnStore
+from smriti.spaces.controller import SpaceController
+
+log = structlog.get_logger("smriti")
+
+
+def create_app(settings: Settings | None = None) -> Litestar:
+    settings = settings or Settings.from_env()
+    configure_logging(settings)
+    database_url = settings.database_url or start_embedded_postgres(settings.data_dir)
+    providers = ProviderRegistry(settings)
+
+    @asynccontextmanager
+    async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        if settings.migrate_on_start:
+            await upgrade_async(database_url)
+        pool = await create_pool(database_url, size=settings.db_pool_size)
+        app.state.pool = pool
+        app.state.checkpoints = CheckpointStore(pool)
+        app.state.turns = TurnStore(pool)
+        app.state.chat = ChatService(
+            store=ChatStore(pool), providers=providers, nudge_after_turns=settings.nudge_after_turns
+        )
+        # Start-up garbage is permanent; keep the collector from walking it on every pause.
+        gc.collect()
+        gc.freeze()
+        log.info("smriti ready", default_provider=providers.default_name)
+        try:
+            yield
+        finally:
+            await pool.close()
+            await providers.close()
+
+    v4 = Router(
+        path="/v4",
+        route_handlers=[SpaceController, CheckpointController, SessionController, ChatController, list_providers],
+    )
+    sqlalchemy = SQLAlchemyAsyncConfig(
+        connection_string=sqlalchemy_url(database_url),
+        before_send_handler="autocommit",
+        session_config=AsyncSessionConfig(expire_on_commit=False),
+        engine_config=EngineConfig(pool_size=settings.db_pool_size, max_overflow=0, pool_pre_ping=True),
+        set_default_exception_handler=False,
+    )
+    return Litestar(
+        route_handlers=[health, v4],
+        plugins=[SQLAlchemyPlugin(config=sqlalchemy)],
+        dependencies={"page": Provide(provide_page, sync_to_thread=False)},
+        exception_handlers={Exception: to_error_response},
+        lifespan=[lifespan],
+        state=State({"settings": settings, "providers": providers}),
+        openapi_config=OpenAPIConfig(
+            title="Smriti API",
+            version=__version__,
+            description="Version-control semantics for LLM work: Spaces, Checkpoints, exact context.",
+            path="/schema",
+            render_plugins=[SwaggerRenderPlugin()],
+        ),
+        request_max_body_size=settings.max_body_bytes,
+        logging_config=None,
+        debug=settings.debug,
+    )

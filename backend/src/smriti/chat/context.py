@@ -1,0 +1,127 @@
+"""Context assembly: the mounted Checkpoint as the system part, then the Turns after the boundary.
+
+Pure functions; no I/O. What `POST /v4/chat/context` shows and what `POST /v4/chat/send` sends
+come from the same function, so the preview cannot drift from the real request.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from smriti.checkpoints.schemas import Checkpoint
+from smriti.providers.base import ChatMessage
+
+ARTIFACT_PROMPT_LIMIT = 2000
+
+PREAMBLE = (
+    "You are continuing a line of work saved in Smriti. The Checkpoint below is the saved state of "
+    "that work, chosen by the user: rely on it, and treat anything it does not contain as unknown."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryTurn:
+    sequence_number: int
+    role: str
+    content: str
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    name: str
+    part: Literal["system", "history"]
+    items: int
+    text: str
+
+    @property
+    def tokens(self) -> int:
+        return estimate_tokens(self.text)
+
+
+@dataclass(frozen=True, slots=True)
+class AssembledContext:
+    system: str | None
+    messages: list[ChatMessage]
+    sections: list[Section]
+
+
+def estimate_tokens(text: str) -> int:
+    """A rough, provider-independent estimate: about four characters per token."""
+    return math.ceil(len(text) / 4)
+
+
+def cut_artifact(content: str, limit: int = ARTIFACT_PROMPT_LIMIT) -> str:
+    if len(content) <= limit:
+        return content
+    return f"{content[:limit]}\n[artifact cut: showing {limit:,} of {len(content):,} characters]"
+
+
+def _numbered(items: Sequence[str]) -> str:
+    return "\n".join(f"{index}. {item}" for index, item in enumerate(items, start=1))
+
+
+def checkpoint_sections(checkpoint: Checkpoint) -> list[Section]:
+    """The Checkpoint as prompt sections; empty fields are left out."""
+    sections = [
+        Section(
+            "checkpoint",
+            "system",
+            1,
+            f"{PREAMBLE}\n\n## Checkpoint {checkpoint.commit_hash[:7]}: {checkpoint.message}",
+        )
+    ]
+
+    def add(name: str, title: str, count: int, body: str) -> None:
+        if count:
+            sections.append(Section(name, "system", count, f"### {title} ({count})\n{body}"))
+
+    if checkpoint.summary.strip():
+        sections.append(Section("summary", "system", 1, f"### Summary\n{checkpoint.summary}"))
+    add("decisions", "Decisions", len(checkpoint.decisions), _numbered(checkpoint.decisions))
+    add("assumptions", "Assumptions", len(checkpoint.assumptions), _numbered(checkpoint.assumptions))
+    add(
+        "tasks",
+        "Tasks",
+        len(checkpoint.tasks),
+        "\n".join(f"- [{'x' if task.done else ' '}] {task.text}" for task in checkpoint.tasks),
+    )
+    add("open_questions", "Open questions", len(checkpoint.open_questions), _numbered(checkpoint.open_questions))
+    add(
+        "entities",
+        "Entities",
+        len(checkpoint.entities),
+        "\n".join(
+            f"- {e.name}"
+            + (f" ({e.kind})" if e.kind else "")
+            + (f": {e.description}" if e.description else "")
+            for e in checkpoint.entities
+        ),
+    )
+    add(
+        "artifacts",
+        "Artifacts",
+        len(checkpoint.artifacts),
+        "\n\n".join(
+            f"#### {a.name} ({a.media_type})\n{cut_artifact(a.content)}" for a in checkpoint.artifacts
+        ),
+    )
+    return sections
+
+
+def assemble(
+    checkpoint: Checkpoint | None,
+    history: Sequence[HistoryTurn],
+    new_message: str | None = None,
+) -> AssembledContext:
+    """The provider's whole input. `history` must already be cut at the boundary by the caller."""
+    sections = checkpoint_sections(checkpoint) if checkpoint is not None else []
+    system = "\n\n".join(section.text for section in sections) if sections else None
+    messages = [ChatMessage(role="user" if t.role == "user" else "assistant", content=t.content) for t in history]
+    sections.append(Section("history", "history", len(history), "".join(t.content for t in history)))
+    if new_message is not None:
+        messages.append(ChatMessage(role="user", content=new_message))
+        sections.append(Section("message", "history", 1, new_message))
+    return AssembledContext(system=system, messages=messages, sections=sections)

@@ -1,0 +1,46 @@
+from __future__ import annotations
+
+from litestar.params import JSONBody
+from litestar import Controller, post
+from litestar.datastructures import State
+from litestar.di import NamedDependency, Provide
+
+from smriti.chat.exchange import ChatService
+from smriti.chat.schemas import ContextPreview, ContextRequest, SendRequest, SendResponse
+from smriti.errors import error_responses
+
+
+def provide_chat(state: State) -> ChatService:
+    service: ChatService = state.chat
+    return service
+
+
+class ChatController(Controller):
+    path = "/chat"
+    tags = ["Chat"]
+    dependencies = {"chat": Provide(provide_chat, sync_to_thread=False)}
+
+    @post(
+        "/send",
+        operation_id="sendMessage",
+        summary="Send a message in a Session and store the exchange",
+        description=(
+            "With `checkpoint_id` (a mounted Checkpoint), `history_base_seq` is required and the "
+            "provider receives the Checkpoint's state plus only the Turns after the boundary. "
+            "Both Turns are stored together after the provider answered; on a provider failure "
+            "nothing is stored. A repeated `request_id` returns the stored pair."
+        ),
+        responses=error_responses(404, 409, 429, 502, 504),
+    )
+    async def send_message(self, data: JSONBody[SendRequest], chat: NamedDependency[ChatService]) -> SendResponse:
+        return await chat.send(data)
+
+    @post(
+        "/context",
+        operation_id="previewContext",
+        summary="Exactly what the provider would receive next, with token estimates",
+        status_code=200,
+        responses=error_responses(404),
+    )
+    async def preview_context(self, data: JSONBody[ContextRequest], chat: NamedDependency[ChatService]) -> ContextPreview:
+        return await chat.preview(data)

@@ -1,0 +1,24 @@
+"""The "consider checkpointing" hint. It only ever recommends; it never creates a Checkpoint."""
+
+from __future__ import annotations
+
+import re
+
+from smriti.chat.schemas import Suggestion
+
+# Phrases that usually mean something was just settled.
+DECISION_CUES = re.compile(
+    r"\b(we(?:'ve| have)? decided|decided to|let'?s go with|we(?:'ll| will) go with|going with|"
+    r"final answer|settled on|we agreed|agreed on|the decision is|decision:)",
+    re.IGNORECASE,
+)
+
+
+def suggest(*, turns_since: int, since_what: str, threshold: int, latest_exchange: str) -> Suggestion:
+    """Recommend a Checkpoint after `threshold` Turns since `since_what`, or on decision language."""
+    cue = DECISION_CUES.search(latest_exchange)
+    if cue is not None:
+        return Suggestion(True, f"The latest exchange sounds like a decision (“{cue.group(0)}”).")
+    if turns_since >= threshold:
+        return Suggestion(True, f"{turns_since} Turns since {since_what}.")
+    return Suggestion(False, None)

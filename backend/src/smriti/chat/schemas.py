@@ -1,0 +1,68 @@
+from __future__ import annotations
+
+from typing import Annotated, Literal
+from uuid import UUID
+
+import msgspec
+
+from smriti.schemas import NonEmptyText, Request, RequestId, ShortName
+from smriti.sessions.schemas import Turn
+
+NonNegative = Annotated[int, msgspec.Meta(ge=0)]
+
+
+class ContextRequest(Request, kw_only=True):
+    """What to build a context for: a Session, optionally a mounted Checkpoint and its boundary."""
+
+    session_id: UUID
+    provider: ShortName | None = None
+    model: ShortName | None = None
+    checkpoint_id: UUID | None = None
+    history_base_seq: NonNegative | None = None
+    """With `checkpoint_id`: only Turns with `sequence_number` above this are in context."""
+
+
+class SendRequest(ContextRequest, kw_only=True):
+    content: NonEmptyText
+    request_id: RequestId | None = None
+    """Makes a resend idempotent: the same key in the same Session returns the stored pair."""
+
+
+class Suggestion(msgspec.Struct):
+    checkpoint_recommended: bool
+    reason: str | None
+
+
+class SendResponse(msgspec.Struct):
+    user_turn: Turn
+    assistant_turn: Turn
+    suggestion: Suggestion
+
+
+class ContextMessage(msgspec.Struct):
+    role: Literal["user", "assistant"]
+    content: str
+    sequence_number: int | None
+    """None for a message that is not stored yet."""
+
+
+class ContextSection(msgspec.Struct):
+    name: str
+    part: Literal["system", "history"]
+    items: int
+    tokens: int
+
+
+class ContextPreview(msgspec.Struct, kw_only=True):
+    """Exactly what the provider will receive with the next message (before that message)."""
+
+    session_id: UUID
+    provider: str
+    model: str
+    checkpoint_id: UUID | None
+    history_base_seq: int | None
+    system: str | None
+    messages: list[ContextMessage]
+    sections: list[ContextSection]
+    total_tokens: int
+    token_estimate: str = "about 4 characters per token"

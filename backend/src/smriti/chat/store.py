@@ -1,0 +1,173 @@
+"""The two short database visits of a send: read the context, then write the exchange.
+
+No connection is held between them, so a slow provider never ties up the pool.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from uuid import UUID
+
+import asyncpg
+
+from smriti.checkpoints.schemas import Checkpoint
+from smriti.checkpoints.store import COLUMNS as CHECKPOINT_COLUMNS
+from smriti.checkpoints.store import to_checkpoint
+from smriti.chat.context import HistoryTurn
+from smriti.errors import BadRequest, Conflict, NotFound
+from smriti.sessions.schemas import Turn
+from smriti.sessions.service import TURN_COLUMNS, to_turn
+
+_CHECKPOINT_PREFIXED = ", ".join(f"c.{name.strip()} AS c_{name.strip()}" for name in CHECKPOINT_COLUMNS.split(","))
+
+
+@dataclass(frozen=True, slots=True)
+class SessionContext:
+    session_id: UUID
+    repo_id: UUID
+    last_seq: int
+    provider: str | None
+    model: str | None
+    checkpoint: Checkpoint | None
+    head_created_at: datetime.datetime | None
+    history: list[HistoryTurn]
+    history_times: list[datetime.datetime]
+    replay_seq: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    user_content: str
+    assistant_content: str
+    provider: str
+    model: str
+    checkpoint_id: UUID | None
+    history_base_seq: int | None
+    input_tokens: int | None
+    output_tokens: int | None
+    request_id: str | None
+
+
+class ChatStore:
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self._pool = pool
+
+    async def read_context(
+        self,
+        session_id: UUID,
+        *,
+        checkpoint_id: UUID | None,
+        history_base_seq: int | None,
+        request_id: str | None = None,
+    ) -> SessionContext:
+        """The Session, the mounted Checkpoint and the Turns in scope, validated against each other."""
+        async with self._pool.acquire() as conn:
+            row = await conn.fetchrow(
+                f"SELECT s.repo_id, s.last_seq, s.provider, s.model, "
+                f"(SELECT h.created_at FROM repos r JOIN commits h ON h.id = r.head_commit_id "
+                f" WHERE r.id = s.repo_id) AS head_created_at, "
+                f"(SELECT t.sequence_number FROM turns t WHERE t.session_id = s.id AND t.request_id = $3 "
+                f" AND t.role = 'user') AS replay_seq, "
+                f"{_CHECKPOINT_PREFIXED} "
+                f"FROM sessions s LEFT JOIN commits c ON c.id = $2 WHERE s.id = $1",
+                session_id,
+                checkpoint_id,
+                request_id,
+            )
+            if row is None:
+                raise NotFound(f"No Session with id {session_id}.", field="session_id")
+            checkpoint: Checkpoint | None = None
+            if checkpoint_id is not None:
+                if row["c_id"] is None:
+                    raise NotFound(f"No Checkpoint with id {checkpoint_id}.", field="checkpoint_id")
+                if row["c_repo_id"] != row["repo_id"]:
+                    raise BadRequest(
+                        "checkpoint_id belongs to another Space than this Session.", field="checkpoint_id"
+                    )
+                checkpoint = to_checkpoint(row, prefix="c_")
+            last_seq: int = row["last_seq"]
+            if history_base_seq is not None and history_base_seq > last_seq:
+                raise BadRequest(
+                    f"history_base_seq {history_base_seq} is above this Session's last Turn ({last_seq}).",
+                    field="history_base_seq",
+                )
+            base = history_base_seq or 0
+            turns = []
+            if row["replay_seq"] is None:
+                turns = await conn.fetch(
+                    "SELECT sequence_number, role, content, created_at FROM turns "
+                    "WHERE session_id = $1 AND sequence_number > $2 ORDER BY sequence_number",
+                    session_id,
+                    base,
+                )
+        return SessionContext(
+            session_id=session_id,
+            repo_id=row["repo_id"],
+            last_seq=last_seq,
+            provider=row["provider"],
+            model=row["model"],
+            checkpoint=checkpoint,
+            head_created_at=row["head_created_at"],
+            history=[HistoryTurn(t["sequence_number"], t["role"], t["content"]) for t in turns],
+            history_times=[t["created_at"] for t in turns],
+            replay_seq=row["replay_seq"],
+        )
+
+    async def write_exchange(self, session_id: UUID, exchange: Exchange) -> tuple[Turn, Turn]:
+        """Store the user and assistant Turns together, numbered by the Session's counter.
+
+        The counter is bumped in the same statement as the insert, so concurrent sends (from any
+        number of processes) serialise on the Session row for one statement only and never
+        collide or leave gaps. A duplicate `request_id` fails the whole statement, counter included.
+        """
+        try:
+            rows = await self._pool.fetch(
+                f"WITH s AS (UPDATE sessions SET last_seq = last_seq + 2, provider = $2, model = $3, "
+                f"updated_at = clock_timestamp() WHERE id = $1 RETURNING last_seq) "
+                f"INSERT INTO turns ({TURN_COLUMNS}) "
+                f"SELECT $1, s.last_seq - 1, 'user', $4::text, $2::text, $3::text, $5::uuid, $6::int, "
+                f"NULL::int, NULL::int, $7::text, clock_timestamp() FROM s "
+                f"UNION ALL "
+                f"SELECT $1, s.last_seq, 'assistant', $8::text, $2, $3, $5, $6, $9::int, $10::int, $7, "
+                f"clock_timestamp() FROM s "
+                f"RETURNING {TURN_COLUMNS}",
+                session_id,
+                exchange.provider,
+                exchange.model,
+                exchange.user_content,
+                exchange.checkpoint_id,
+                exchange.history_base_seq,
+                exchange.request_id,
+                exchange.assistant_content,
+                exchange.input_tokens,
+                exchange.output_tokens,
+            )
+        except asyncpg.UniqueViolationError:
+            if exchange.request_id is None:
+                raise
+            # Another request with the same key won the race; answer with its pair.
+            return await self.replay(session_id, exchange.request_id, exchange.user_content)
+        if not rows:
+            raise NotFound(f"Session {session_id} was deleted while the provider was answering.")
+        turns = sorted((to_turn(row) for row in rows), key=lambda t: t.sequence_number)
+        return turns[0], turns[1]
+
+    async def replay(self, session_id: UUID, request_id: str, content: str) -> tuple[Turn, Turn]:
+        rows = await self._pool.fetch(
+            f"SELECT {TURN_COLUMNS} FROM turns WHERE session_id = $1 AND sequence_number IN "
+            f"(SELECT u.sequence_number + k FROM turns u, (VALUES (0), (1)) AS o(k) "
+            f" WHERE u.session_id = $1 AND u.request_id = $2 AND u.role = 'user') "
+            f"ORDER BY sequence_number",
+            session_id,
+            request_id,
+        )
+        if len(rows) != 2:
+            raise NotFound(f"No stored exchange for request_id {request_id!r}.", field="request_id")
+        user, assistant = to_turn(rows[0]), to_turn(rows[1])
+        if user.content != content:
+            raise Conflict(
+                f"request_id {request_id!r} was already used for a different message in this Session.",
+                field="request_id",
+            )
+        return user, assistant

@@ -1,0 +1,80 @@
+from __future__ import annotations
+
+from uuid import UUID
+
+from litestar import Controller, get, post
+from litestar.datastructures import State
+from litestar.di import NamedDependency, Provide
+from litestar.params import FromPath, JSONBody
+
+from smriti.checkpoints.schemas import Checkpoint, CommitCreate, VerifyReport
+from smriti.checkpoints.store import CheckpointStore
+from smriti.errors import error_responses
+from smriti.pagination import PageParams
+from smriti.schemas import Page
+
+
+def provide_checkpoints(state: State) -> CheckpointStore:
+    store: CheckpointStore = state.checkpoints
+    return store
+
+
+class CheckpointController(Controller):
+    tags = ["Checkpoints"]
+    dependencies = {"checkpoints": Provide(provide_checkpoints, sync_to_thread=False)}
+
+    @get(
+        "/repos/{repo_id:uuid}/head",
+        operation_id="getHead",
+        summary="The Space's HEAD Checkpoint",
+        description="404 when the Space does not exist or has no Checkpoint yet.",
+        responses=error_responses(404),
+    )
+    async def get_head(self, repo_id: FromPath[UUID], checkpoints: NamedDependency[CheckpointStore]) -> Checkpoint:
+        return await checkpoints.head(repo_id)
+
+    @get(
+        "/repos/{repo_id:uuid}/commits",
+        operation_id="listCheckpoints",
+        summary="The Space's Checkpoints, newest first",
+        description="Each carries `parent_commit_id`, so a client can draw the tree.",
+        responses=error_responses(404),
+    )
+    async def list_checkpoints(
+        self,
+        repo_id: FromPath[UUID],
+        checkpoints: NamedDependency[CheckpointStore],
+        page: NamedDependency[PageParams],
+    ) -> Page[Checkpoint]:
+        return await checkpoints.log(repo_id, limit=page.limit, offset=page.offset)
+
+    @get(
+        "/commits/{ref:str}",
+        operation_id="getCheckpoint",
+        summary="One Checkpoint by id, full hash, or a unique hash prefix (≥ 7 hex digits)",
+        responses=error_responses(404),
+    )
+    async def get_checkpoint(self, ref: FromPath[str], checkpoints: NamedDependency[CheckpointStore]) -> Checkpoint:
+        return await checkpoints.get(ref)
+
+    @post(
+        "/chat/commit",
+        operation_id="commitCheckpoint",
+        summary="Save a Checkpoint and move HEAD to it",
+        description=(
+            "The parent defaults to HEAD. With `expected_head_commit_id` the commit is a "
+            "compare-and-swap: 409 and nothing written when HEAD is not that Checkpoint."
+        ),
+        responses=error_responses(404, 409),
+    )
+    async def commit_checkpoint(self, data: JSONBody[CommitCreate], checkpoints: NamedDependency[CheckpointStore]) -> Checkpoint:
+        return await checkpoints.commit(data)
+
+    @get(
+        "/repos/{repo_id:uuid}/verify",
+        operation_id="verifySpace",
+        summary="Recompute every Checkpoint hash and parent link of a Space",
+        responses=error_responses(404),
+    )
+    async def verify_space(self, repo_id: FromPath[UUID], checkpoints: NamedDependency[CheckpointStore]) -> VerifyReport:
+        return await checkpoints.verify(repo_id)

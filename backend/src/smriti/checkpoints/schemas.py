@@ -1,0 +1,86 @@
+"""What a Checkpoint holds, as it travels over the wire."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+from uuid import UUID
+
+import msgspec
+
+from smriti.schemas import NonEmptyText, Request, Text
+
+
+class Task(msgspec.Struct, forbid_unknown_fields=True):
+    text: NonEmptyText
+    done: bool = False
+
+
+class Entity(msgspec.Struct, forbid_unknown_fields=True):
+    name: NonEmptyText
+    kind: Text | None = None
+    description: Text | None = None
+
+
+class Artifact(msgspec.Struct, forbid_unknown_fields=True):
+    name: NonEmptyText
+    content: Text
+    media_type: NonEmptyText = "text/plain"
+
+
+class CheckpointContent(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """The reasoning state a Checkpoint saves. Everything here is covered by `commit_hash`."""
+
+    message: NonEmptyText
+    summary: Text = ""
+    decisions: list[NonEmptyText] = []
+    assumptions: list[NonEmptyText] = []
+    tasks: list[Task] = []
+    open_questions: list[NonEmptyText] = []
+    entities: list[Entity] = []
+    artifacts: list[Artifact] = []
+    metadata: dict[str, Any] = {}
+
+
+class CommitCreate(CheckpointContent, Request, kw_only=True):
+    """`POST /v4/chat/commit`.
+
+    `parent_commit_id` defaults to the Space's HEAD. `expected_head_commit_id` makes the commit a
+    compare-and-swap: if HEAD is not that Checkpoint (or, when it is `null`, if the Space already
+    has a HEAD), nothing is written and the answer is 409.
+    """
+
+    repo_id: UUID
+    parent_commit_id: UUID | None = None
+    expected_head_commit_id: UUID | None | msgspec.UnsetType = msgspec.UNSET
+
+
+class Checkpoint(msgspec.Struct, kw_only=True):
+    id: UUID
+    repo_id: UUID
+    parent_commit_id: UUID | None
+    commit_hash: str
+    message: str
+    summary: str
+    decisions: list[str]
+    assumptions: list[str]
+    tasks: list[Task]
+    open_questions: list[str]
+    entities: list[Entity]
+    artifacts: list[Artifact]
+    metadata: dict[str, Any]
+    created_at: datetime.datetime
+
+
+class VerifyProblem(msgspec.Struct):
+    commit_id: UUID
+    kind: str
+    """`hash_mismatch`, `missing_parent`, `foreign_parent` or `head_missing`."""
+    detail: str
+
+
+class VerifyReport(msgspec.Struct):
+    repo_id: UUID
+    checked: int
+    ok: bool
+    problems: list[VerifyProblem]

@@ -1,0 +1,102 @@
+"""The `smriti` command: run the server and manage the database.
+
+(The agent-facing commands live in their own module and are added to this group.)
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from smriti.config import ConfigError, Settings
+
+EXIT_USAGE = 2
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="smriti")
+def main() -> None:
+    """Smriti: version-control semantics for LLM work."""
+
+
+def _database_url(settings: Settings) -> str:
+    """DATABASE_URL, or the embedded server (started now, stopped when this process exits)."""
+    if settings.database_url:
+        return settings.database_url
+    from smriti.db.embedded import start_embedded_postgres
+
+    return start_embedded_postgres(settings.data_dir)
+
+
+def _settings() -> Settings:
+    try:
+        return Settings.from_env()
+    except ConfigError as exc:
+        click.echo(f"smriti: {exc}", err=True)
+        sys.exit(EXIT_USAGE)
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=None, type=int, help="Port (default: $PORT or 8000).")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64), help="Server processes.")
+@click.option(
+    "--server",
+    "server_name",
+    type=click.Choice(["granian", "uvicorn"]),
+    default="granian",
+    show_default=True,
+    help="ASGI server (granian measured faster on this stack; see docs/performance.md).",
+)
+def serve(host: str, port: int | None, workers: int, server_name: str) -> None:
+    """Migrate the database and serve the API (and the web app, when built)."""
+    settings = _settings()
+    port = port if port is not None else int(os.environ.get("PORT") or 8000)
+    url = _database_url(settings)
+    from smriti.db.migrate import upgrade
+
+    upgrade(url)
+    # Workers inherit the resolved database and skip the (already done) migration.
+    os.environ["DATABASE_URL"] = url
+    os.environ["SMRITI_SKIP_MIGRATIONS"] = "1"
+    click.echo(f"smriti: serving on http://{host}:{port} with {workers} {server_name} worker(s)", err=True)
+    if server_name == "uvicorn":
+        import uvicorn
+
+        uvicorn.run(
+            "smriti.app:create_app", factory=True, host=host, port=port, workers=workers, log_level="warning"
+        )
+    else:
+        from granian import Granian
+        from granian.constants import Interfaces
+
+        Granian(
+            "smriti.app:create_app",
+            factory=True,
+            address=host,
+            port=port,
+            workers=workers,
+            interface=Interfaces.ASGI,
+            log_access=False,
+        ).serve()
+
+
+@main.group()
+def db() -> None:
+    """Database commands."""
+
+
+@db.command()
+@click.option("--revision", default="head", show_default=True)
+def upgrade(revision: str) -> None:
+    """Apply migrations (starts the embedded database when DATABASE_URL is not set)."""
+    from smriti.db.migrate import upgrade as run_upgrade
+
+    run_upgrade(_database_url(_settings()), revision)
+    click.echo(f"smriti: database at {revision}")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

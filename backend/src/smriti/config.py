@@ -1,0 +1,121 @@
+"""Settings, read from the environment when the app is built (never at import time)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEFAULT_OPENAI_MODEL = "gpt-5-mini"
+DEFAULT_ANTHROPIC_MODEL = "claude-sonnet-4-5"
+
+
+class ConfigError(ValueError):
+    """An environment variable holds a value Smriti cannot use."""
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderSettings:
+    """Where a remote provider lives and how it is reached. Keys never leave the server."""
+
+    api_key: str | None = field(default=None, repr=False)
+    base_url: str | None = None
+    default_model: str = ""
+    models: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    database_url: str | None = field(default=None, repr=False)
+    data_dir: Path = Path(".smriti")
+    max_body_bytes: int = 1_048_576
+    db_pool_size: int = 10
+    openai: ProviderSettings = field(default_factory=ProviderSettings)
+    anthropic: ProviderSettings = field(default_factory=ProviderSettings)
+    default_provider: str | None = None
+    provider_timeout_s: float = 60.0
+    provider_max_retries: int = 2
+    nudge_after_turns: int = 12
+    max_page_size: int = 200
+    migrate_on_start: bool = True
+    debug: bool = False
+    log_level: str = "INFO"
+    log_json: bool = False
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        env = os.environ if env is None else env
+        return cls(
+            database_url=_text(env, "DATABASE_URL"),
+            data_dir=Path(env.get("SMRITI_DATA_DIR") or ".smriti"),
+            max_body_bytes=_int(env, "SMRITI_MAX_BODY_BYTES", 1_048_576, minimum=1024),
+            db_pool_size=_int(env, "SMRITI_DB_POOL_SIZE", 10, minimum=1),
+            openai=ProviderSettings(
+                api_key=_text(env, "OPENAI_API_KEY"),
+                base_url=_text(env, "OPENAI_BASE_URL"),
+                default_model=env.get("SMRITI_OPENAI_MODEL") or DEFAULT_OPENAI_MODEL,
+                models=_list(env, "SMRITI_OPENAI_MODELS", (DEFAULT_OPENAI_MODEL, "gpt-5", "gpt-4.1", "gpt-4o-mini")),
+            ),
+            anthropic=ProviderSettings(
+                api_key=_text(env, "ANTHROPIC_API_KEY"),
+                base_url=_text(env, "ANTHROPIC_BASE_URL"),
+                default_model=env.get("SMRITI_ANTHROPIC_MODEL") or DEFAULT_ANTHROPIC_MODEL,
+                models=_list(
+                    env,
+                    "SMRITI_ANTHROPIC_MODELS",
+                    (DEFAULT_ANTHROPIC_MODEL, "claude-opus-4-1", "claude-haiku-4-5"),
+                ),
+            ),
+            default_provider=_text(env, "SMRITI_DEFAULT_PROVIDER"),
+            provider_timeout_s=_float(env, "SMRITI_PROVIDER_TIMEOUT", 60.0),
+            provider_max_retries=_int(env, "SMRITI_PROVIDER_MAX_RETRIES", 2, minimum=0),
+            nudge_after_turns=_int(env, "SMRITI_NUDGE_AFTER_TURNS", 12, minimum=2),
+            max_page_size=_int(env, "SMRITI_MAX_PAGE_SIZE", 200, minimum=1),
+            migrate_on_start=not _bool(env, "SMRITI_SKIP_MIGRATIONS"),
+            debug=_bool(env, "SMRITI_DEBUG"),
+            log_level=(env.get("SMRITI_LOG_LEVEL") or "INFO").upper(),
+            log_json=_bool(env, "SMRITI_LOG_JSON"),
+        )
+
+
+def _text(env: Mapping[str, str], name: str) -> str | None:
+    value = env.get(name, "").strip()
+    return value or None
+
+
+def _list(env: Mapping[str, str], name: str, default: tuple[str, ...]) -> tuple[str, ...]:
+    raw = _text(env, name)
+    if raw is None:
+        return default
+    return tuple(item.strip() for item in raw.split(",") if item.strip())
+
+
+def _int(env: Mapping[str, str], name: str, default: int, *, minimum: int) -> int:
+    raw = _text(env, name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a whole number, got {raw!r}") from None
+    if value < minimum:
+        raise ConfigError(f"{name} must be at least {minimum}, got {value}")
+    return value
+
+
+def _float(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = _text(env, name)
+    if raw is None:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a number of seconds, got {raw!r}") from None
+    if not value > 0:
+        raise ConfigError(f"{name} must be positive, got {raw}")
+    return value
+
+
+def _bool(env: Mapping[str, str], name: str) -> bool:
+    return (env.get(name) or "").strip().lower() in {"1", "true", "yes", "on"}

@@ -1,0 +1,137 @@
+"""The four tables. Internal names follow Git (repo, commit); users see Space and Checkpoint."""
+
+from __future__ import annotations
+
+import datetime
+from typing import TYPE_CHECKING, Any
+from uuid import UUID, uuid4
+
+from advanced_alchemy.base import DefaultBase
+from advanced_alchemy.types import DateTimeUTC
+from sqlalchemy import CheckConstraint, ForeignKey, Index, Integer, String, Text, select, text
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import Mapped, column_property, mapped_column
+
+
+def _now() -> datetime.datetime:
+    return datetime.datetime.now(datetime.UTC)
+
+
+class _Entity(DefaultBase):
+    """A row with a server-generated UUID and a creation time."""
+
+    __abstract__ = True
+
+    id: Mapped[UUID] = mapped_column(primary_key=True, default=uuid4, sort_order=-100)
+    created_at: Mapped[datetime.datetime] = mapped_column(DateTimeUTC(timezone=True), default=_now, sort_order=900)
+
+
+class _MutableEntity(_Entity):
+    __abstract__ = True
+
+    updated_at: Mapped[datetime.datetime] = mapped_column(
+        DateTimeUTC(timezone=True), default=_now, onupdate=_now, sort_order=901
+    )
+
+
+class RepoModel(_MutableEntity):
+    """A Space."""
+
+    __tablename__ = "repos"
+
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+    description: Mapped[str] = mapped_column(Text, default="", server_default="")
+    # Deferred so that deleting a Space (which cascades to its Checkpoints) never trips over
+    # its own HEAD pointer mid-statement; at commit time the Space row is gone too.
+    head_commit_id: Mapped[UUID | None] = mapped_column(
+        ForeignKey(
+            "commits.id",
+            name="fk_repos_head_commit_id_commits",
+            use_alter=True,
+            deferrable=True,
+            initially="DEFERRED",
+        ),
+        default=None,
+    )
+    if TYPE_CHECKING:
+        head_commit_hash: Mapped[str | None]
+        head_message: Mapped[str | None]
+
+
+class CommitModel(_Entity):
+    """A Checkpoint. Never updated after insert; `commit_hash` makes tampering visible."""
+
+    __tablename__ = "commits"
+    __table_args__ = (
+        Index("ix_commits_repo_id_created_at", "repo_id", text("created_at DESC"), text("id DESC")),
+        Index("ix_commits_parent_commit_id", "parent_commit_id"),
+    )
+
+    repo_id: Mapped[UUID] = mapped_column(ForeignKey("repos.id", ondelete="CASCADE"))
+    parent_commit_id: Mapped[UUID | None] = mapped_column(ForeignKey("commits.id"), default=None)
+    commit_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    message: Mapped[str] = mapped_column(Text)
+    summary: Mapped[str] = mapped_column(Text, default="")
+    decisions: Mapped[list[str]] = mapped_column(JSONB, default=list)
+    assumptions: Mapped[list[str]] = mapped_column(JSONB, default=list)
+    tasks: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, default=list)
+    open_questions: Mapped[list[str]] = mapped_column(JSONB, default=list)
+    entities: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, default=list)
+    artifacts: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, default=list)
+    metadata_: Mapped[dict[str, Any]] = mapped_column("metadata", JSONB, default=dict)
+
+
+class SessionModel(_MutableEntity):
+    """A conversation inside a Space. `last_seq` is the per-Session Turn counter."""
+
+    __tablename__ = "sessions"
+    __table_args__ = (Index("ix_sessions_repo_id_created_at", "repo_id", "created_at"),)
+
+    repo_id: Mapped[UUID] = mapped_column(ForeignKey("repos.id", ondelete="CASCADE"))
+    title: Mapped[str] = mapped_column(Text, default="", server_default="")
+    provider: Mapped[str | None] = mapped_column(String(32), default=None)
+    model: Mapped[str | None] = mapped_column(String(200), default=None)
+    last_seq: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+
+class TurnModel(DefaultBase):
+    """One message. Keyed by (session_id, sequence_number) so "the Turns after N" is one index range."""
+
+    __tablename__ = "turns"
+    __table_args__ = (
+        CheckConstraint("role IN ('user', 'assistant')", name="role"),
+        CheckConstraint("sequence_number > 0", name="sequence_number_positive"),
+        Index(
+            "uq_turns_session_id_request_id",
+            "session_id",
+            "request_id",
+            unique=True,
+            postgresql_where=text("request_id IS NOT NULL AND role = 'user'"),
+        ),
+    )
+
+    session_id: Mapped[UUID] = mapped_column(ForeignKey("sessions.id", ondelete="CASCADE"), primary_key=True)
+    sequence_number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    role: Mapped[str] = mapped_column(String(16))
+    content: Mapped[str] = mapped_column(Text)
+    provider: Mapped[str | None] = mapped_column(String(32), default=None)
+    model: Mapped[str | None] = mapped_column(String(200), default=None)
+    # The mount a Turn was sent under. Not a foreign key: a Checkpoint only ever disappears
+    # together with its Space, and so do the Space's Sessions and Turns.
+    checkpoint_id: Mapped[UUID | None] = mapped_column(default=None)
+    history_base_seq: Mapped[int | None] = mapped_column(Integer, default=None)
+    input_tokens: Mapped[int | None] = mapped_column(Integer, default=None)
+    output_tokens: Mapped[int | None] = mapped_column(Integer, default=None)
+    request_id: Mapped[str | None] = mapped_column(String(200), default=None)
+    created_at: Mapped[datetime.datetime] = mapped_column(
+        DateTimeUTC(timezone=True), server_default=text("clock_timestamp()")
+    )
+
+
+# A Space lists with its HEAD's hash and message, read in the same query as the Space itself.
+RepoModel.head_commit_hash = column_property(
+    select(CommitModel.commit_hash).where(CommitModel.id == RepoModel.head_commit_id).scalar_subquery()
+)
+RepoModel.head_message = column_property(
+    select(CommitModel.message).where(CommitModel.id == RepoModel.head_commit_id).scalar_subquery()
+)

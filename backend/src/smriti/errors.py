@@ -1,0 +1,201 @@
+"""Every error Smriti answers with, and the one function that turns exceptions into responses."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import asyncpg
+import msgspec
+import structlog
+from advanced_alchemy.exceptions import DuplicateKeyError, NotFoundError
+from litestar import MediaType, Request, Response
+from litestar.exceptions import HTTPException, SerializationException, ValidationException
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+
+log = structlog.get_logger("smriti.errors")
+
+
+class FieldError(msgspec.Struct, frozen=True):
+    """One offending input: where it was (body, query, path) and what is wrong with it."""
+
+    field: str
+    message: str
+    source: str = "body"
+
+
+class ErrorResponse(msgspec.Struct, frozen=True, omit_defaults=True):
+    """The one error shape of the whole API."""
+
+    status_code: int
+    detail: str
+    errors: list[FieldError] = []
+    provider: str | None = None
+
+
+class SmritiError(Exception):
+    status_code = 400
+
+    def __init__(self, detail: str, *, field: str | None = None, source: str = "body") -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.errors = [FieldError(field=field, message=detail, source=source)] if field else []
+
+
+class BadRequest(SmritiError):
+    status_code = 400
+
+
+class NotFound(SmritiError):
+    status_code = 404
+
+
+class Conflict(SmritiError):
+    status_code = 409
+
+
+class Unavailable(SmritiError):
+    status_code = 503
+
+
+class ProviderFailure(SmritiError):
+    """A provider did not give a usable answer. `status_code` says how: 502, 504 or 429."""
+
+    def __init__(self, provider: str, status_code: int, detail: str) -> None:
+        super().__init__(detail)
+        self.provider = provider
+        self.status_code = status_code
+
+
+def caused_by(exc: BaseException, kind: type[BaseException]) -> bool:
+    """Whether `kind` is anywhere in the exception's cause chain (ORM layers wrap driver errors)."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, kind):
+            return True
+        seen = seen.__cause__
+    return False
+
+
+def error_responses(*status_codes: int) -> dict[int, ResponseSpec]:
+    """OpenAPI entries that describe our error shape truthfully for a handler's error codes."""
+    return {
+        code: ResponseSpec(data_container=ErrorResponse, description=_DESCRIPTIONS.get(code, "Error"))
+        for code in sorted({400, *status_codes})
+    }
+
+
+_DESCRIPTIONS = {
+    400: "The request is malformed or breaks a rule; `errors` names the offending fields.",
+    401: "Missing or wrong bearer token.",
+    404: "No such resource.",
+    409: "The request conflicts with the current state (for example HEAD has moved).",
+    413: "The request body is larger than the configured limit.",
+    429: "The provider is rate limiting; retry later.",
+    502: "The provider failed or answered with something unusable.",
+    503: "The database is unavailable; retry later.",
+    504: "The provider did not answer in time.",
+}
+
+# msgspec names a failed pattern by its regex; say what the regex means instead.
+_PATTERN_WORDS = {
+    r"^[^\\x00]*$": "text without NUL (\\u0000) characters",
+    r"^[^\\x00]*[^\\x00\\s][^\\x00]*$": "non-empty text without NUL (\\u0000) characters",
+    r"^[A-Za-z0-9._:-]+$": "letters, digits and . _ : - only",
+}
+_PATTERN = re.compile(r"`str` matching regex '((?:[^'\\]|\\.)*)'")
+_AT = re.compile(r" - at `\$\.?([^`]*)`")
+_NAMED_FIELD = re.compile(r"(?:unknown|missing required) field `([^`]*)`")
+
+
+def _clean_message(message: str) -> str:
+    return _PATTERN.sub(lambda m: _PATTERN_WORDS.get(m.group(1), f"`str` matching {m.group(1)}"), message)
+
+
+def _field_from_message(message: str) -> str | None:
+    at = _AT.search(message)
+    path = at.group(1) if at else ""
+    named = _NAMED_FIELD.search(message)
+    if named:
+        return f"{path}.{named.group(1)}" if path else named.group(1)
+    return path or None
+
+
+def _validation_errors(exc: ValidationException) -> list[FieldError]:
+    extra: Any = exc.extra
+    items = extra if isinstance(extra, list) else [extra] if isinstance(extra, dict) else []
+    found: list[FieldError] = []
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        message = _clean_message(str(item.get("message", exc.detail)))
+        key = item.get("key")
+        field = _field_from_message(message) or (key if key and key != "data" else None) or "body"
+        found.append(FieldError(field=str(field), message=message, source=str(item.get("source") or "body")))
+    if not found:
+        message = _clean_message(str(exc.detail))
+        found.append(FieldError(field=_field_from_message(message) or "body", message=message))
+    return found
+
+
+def _body(status_code: int, detail: str, **extra: Any) -> Response[ErrorResponse]:
+    return Response(
+        ErrorResponse(status_code=status_code, detail=detail, **extra),
+        status_code=status_code,
+        media_type=MediaType.JSON,
+    )
+
+
+_DB_DOWN = (
+    OSError,
+    asyncpg.exceptions.CannotConnectNowError,
+    asyncpg.exceptions.ConnectionDoesNotExistError,
+    asyncpg.exceptions.AdminShutdownError,
+    asyncpg.exceptions.TooManyConnectionsError,
+    asyncpg.exceptions.InterfaceError,
+    InterfaceError,
+    OperationalError,
+)
+
+
+def _is_database_down(exc: BaseException) -> bool:
+    if isinstance(exc, DBAPIError) and exc.orig is not None:
+        return _is_database_down(exc.orig) or isinstance(exc, (InterfaceError, OperationalError))
+    cause = exc.__cause__
+    return isinstance(exc, _DB_DOWN) or (cause is not None and isinstance(cause, _DB_DOWN))
+
+
+def to_error_response(request: Request[Any, Any, Any], exc: Exception) -> Response[ErrorResponse]:
+    """Map any exception raised while handling a request to the API's error shape.
+
+    Expected failures become the matching 4xx/5xx with a reason a person can act on. Anything
+    else is logged with its traceback and answered with a bare 500 that reveals nothing.
+    """
+    if isinstance(exc, ProviderFailure):
+        return _body(exc.status_code, exc.detail, provider=exc.provider)
+    if isinstance(exc, SmritiError):
+        return _body(exc.status_code, exc.detail, errors=exc.errors)
+    if isinstance(exc, ValidationException):
+        errors = _validation_errors(exc)
+        detail = "; ".join(f"{e.field}: {e.message}" for e in errors)
+        return _body(400, f"Invalid request. {detail}", errors=errors)
+    if isinstance(exc, HTTPException) and isinstance(exc.__cause__, SerializationException):
+        message = f"The body is not valid JSON: {exc.__cause__}"
+        return _body(400, message, errors=[FieldError("body", message)])
+    if isinstance(exc, HTTPException):
+        return _body(exc.status_code, _clean_message(str(exc.detail)))
+    if isinstance(exc, NotFoundError):
+        return _body(404, "Not found.")
+    if isinstance(exc, DuplicateKeyError):
+        return _body(409, "That already exists.")
+    if isinstance(exc, msgspec.ValidationError):
+        message = _clean_message(str(exc))
+        field = _field_from_message(message) or "body"
+        return _body(400, f"Invalid request. {field}: {message}", errors=[FieldError(field, message)])
+    if _is_database_down(exc):
+        log.warning("database unavailable", path=request.url.path, error=type(exc).__name__)
+        return _body(503, "The database is unavailable right now; retry shortly.")
+    log.exception("unhandled error", path=request.url.path, method=request.method)
+    return _body(HTTP_500_INTERNAL_SERVER_ERROR, "Internal server error.")

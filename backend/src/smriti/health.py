@@ -1,0 +1,22 @@
+from __future__ import annotations
+
+import asyncio
+
+import msgspec
+from litestar import Response, get
+from litestar.datastructures import State
+
+
+class Health(msgspec.Struct):
+    status: str
+    database: str
+
+
+@get("/health", operation_id="health", summary="Liveness and database reachability", tags=["Health"])
+async def health(state: State) -> Response[Health]:
+    """Reports only status words: nothing about versions, hosts or configuration."""
+    try:
+        await asyncio.wait_for(state.pool.fetchval("SELECT 1"), timeout=2)
+    except Exception:  # any failure to answer means the same thing here
+        return Response(Health(status="degraded", database="unavailable"), status_code=503)
+    return Response(Health(status="ok", database="ok"), status_code=200)

@@ -1,0 +1,109 @@
+"""Anthropic through the Messages API."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import anthropic
+
+from smriti.config import ProviderSettings
+from smriti.providers.base import (
+    ProviderReply,
+    ProviderRequest,
+    rate_limited_error,
+    redact,
+    timeout_error,
+    upstream_error,
+)
+
+
+class AnthropicProvider:
+    name = "anthropic"
+    label = "Anthropic"
+
+    def __init__(self, settings: ProviderSettings, *, timeout_s: float, max_retries: int) -> None:
+        self.default_model = settings.default_model
+        self.models = settings.models
+        self._settings = settings
+        self._timeout_s = timeout_s
+        self._client: anthropic.AsyncAnthropic | None = None
+        if self.configured:
+            self._client = anthropic.AsyncAnthropic(
+                api_key=settings.api_key,
+                base_url=settings.base_url,
+                timeout=timeout_s,
+                max_retries=max_retries,
+                http_client=anthropic.DefaultAsyncHttpxClient(follow_redirects=False, timeout=timeout_s),
+            )
+
+    @property
+    def configured(self) -> bool:
+        return bool(self._settings.api_key)
+
+    @property
+    def unavailable_reason(self) -> str | None:
+        return None if self.configured else "Set ANTHROPIC_API_KEY."
+
+    async def complete(self, request: ProviderRequest) -> ProviderReply:
+        assert self._client is not None, "complete() called on an unconfigured provider"
+        kwargs: dict[str, Any] = {
+            "model": request.model,
+            "max_tokens": request.max_tokens,
+            "messages": [{"role": m.role, "content": m.content} for m in request.messages],
+        }
+        if request.system:
+            kwargs["system"] = request.system
+        if request.json_schema is not None:
+            # Structured output through a forced tool call: the tool's input is the JSON we want.
+            kwargs["tools"] = [
+                {
+                    "name": request.json_schema_name,
+                    "description": "Return the result in this exact shape.",
+                    "input_schema": request.json_schema,
+                }
+            ]
+            kwargs["tool_choice"] = {"type": "tool", "name": request.json_schema_name}
+        try:
+            message = await self._client.messages.create(**kwargs)
+        except anthropic.APITimeoutError:
+            raise timeout_error(self.name, self._timeout_s) from None
+        except anthropic.RateLimitError as exc:
+            raise rate_limited_error(self.name, self._describe(exc)) from None
+        except anthropic.APIStatusError as exc:
+            raise upstream_error(self.name, f"HTTP {exc.status_code}: {self._describe(exc)}") from None
+        except anthropic.APIConnectionError:
+            raise upstream_error(self.name, "could not connect to the provider") from None
+        except (anthropic.AnthropicError, ValueError, TypeError, KeyError) as exc:
+            raise upstream_error(self.name, f"unusable response ({type(exc).__name__})") from None
+        content = _text_of(getattr(message, "content", None))
+        if not content.strip():
+            raise upstream_error(self.name, "the response held no message text")
+        usage = getattr(message, "usage", None)
+        return ProviderReply(
+            content=content,
+            model=str(getattr(message, "model", None) or request.model),
+            input_tokens=getattr(usage, "input_tokens", None),
+            output_tokens=getattr(usage, "output_tokens", None),
+        )
+
+    def _describe(self, exc: anthropic.APIError) -> str:
+        return redact(str(getattr(exc, "message", None) or exc), (self._settings.api_key,))
+
+    async def close(self) -> None:
+        if self._client is not None:
+            await self._client.close()
+
+
+def _text_of(blocks: Any) -> str:
+    """Text blocks joined; a forced tool call's input as JSON text."""
+    if not isinstance(blocks, list):
+        return ""
+    parts: list[str] = []
+    for block in blocks:
+        kind = getattr(block, "type", None)
+        if kind == "text":
+            parts.append(str(getattr(block, "text", "")))
+        elif kind == "tool_use":
+            parts.append(json.dumps(getattr(block, "input", {})))
+    return "".join(parts)

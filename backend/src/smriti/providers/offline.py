@@ -1,0 +1,55 @@
+"""The offline provider: deterministic, no network, always available.
+
+Its reply says exactly what context it received, which makes it useful for demos and for
+checking a mount without any key.
+"""
+
+from __future__ import annotations
+
+import re
+
+from smriti.providers.base import ProviderReply, ProviderRequest
+
+OFFLINE_MODEL = "offline-1"
+
+_CHECKPOINT_HEADER = re.compile(r"^## Checkpoint (\S+): (.*)$", re.MULTILINE)
+_SECTION = re.compile(r"^### (.+?)(?: \((\d+)\))?$", re.MULTILINE)
+
+
+def _preview(text: str, limit: int = 160) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+class OfflineProvider:
+    name = "offline"
+    label = "Offline (built in)"
+    default_model = OFFLINE_MODEL
+    models = (OFFLINE_MODEL,)
+    configured = True
+    unavailable_reason = None
+
+    async def complete(self, request: ProviderRequest) -> ProviderReply:
+        return ProviderReply(content=describe_context(request), model=request.model)
+
+    async def close(self) -> None:
+        return None
+
+
+def describe_context(request: ProviderRequest) -> str:
+    history = request.messages[:-1]
+    latest = request.messages[-1].content if request.messages else ""
+    lines = ["[offline provider: no model was called; this reply describes the context it received]"]
+    header = _CHECKPOINT_HEADER.search(request.system or "")
+    if header is None:
+        lines.append("Mounted Checkpoint: none (the whole Session history is in context).")
+    else:
+        counts = {name.lower(): int(count) for name, count in _SECTION.findall(request.system or "") if count}
+        parts = [
+            f"{counts.get(kind, 0)} {kind}"
+            for kind in ("decisions", "assumptions", "tasks", "open questions", "entities", "artifacts")
+        ]
+        lines.append(f"Mounted Checkpoint: {header.group(1)} «{header.group(2)}» with {', '.join(parts)}.")
+    lines.append(f"History: {len(history)} Turn{'s' if len(history) != 1 else ''} before your message.")
+    lines.append(f"Your message: «{_preview(latest)}»")
+    return "\n".join(lines)

@@ -1,0 +1,94 @@
+"""The providers this server knows, built once at start-up from server settings only."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import msgspec
+
+from smriti.config import Settings
+from smriti.errors import BadRequest
+from smriti.providers.anthropic_provider import AnthropicProvider
+from smriti.providers.base import Provider
+from smriti.providers.offline import OfflineProvider
+from smriti.providers.openai_provider import OpenAIProvider
+
+
+class ProviderInfo(msgspec.Struct):
+    name: str
+    label: str
+    configured: bool
+    default: bool
+    default_model: str
+    models: list[str]
+    unavailable_reason: str | None
+
+
+class ProviderList(msgspec.Struct):
+    default_provider: str
+    items: list[ProviderInfo]
+
+
+class ProviderChoice(msgspec.Struct, frozen=True):
+    provider: Provider
+    model: str
+
+
+class ProviderRegistry:
+    def __init__(self, settings: Settings) -> None:
+        timeout, retries = settings.provider_timeout_s, settings.provider_max_retries
+        providers: list[Provider] = [
+            OpenAIProvider(settings.openai, timeout_s=timeout, max_retries=retries),
+            AnthropicProvider(settings.anthropic, timeout_s=timeout, max_retries=retries),
+            OfflineProvider(),
+        ]
+        self._by_name = {p.name: p for p in providers}
+        self.default_name = self._pick_default(settings.default_provider)
+
+    def _pick_default(self, wanted: str | None) -> str:
+        if wanted is not None:
+            provider = self._by_name.get(wanted)
+            if provider is None or not provider.configured:
+                from smriti.config import ConfigError
+
+                raise ConfigError(f"SMRITI_DEFAULT_PROVIDER={wanted!r} is not a configured provider")
+            return wanted
+        # Offline is the default only when no remote provider is configured.
+        return next(p.name for p in self._by_name.values() if p.configured)
+
+    def __iter__(self) -> Iterator[Provider]:
+        return iter(self._by_name.values())
+
+    def choose(self, name: str | None, model: str | None, *, field: str = "provider") -> ProviderChoice:
+        """The provider and model to use; 400 naming the field for unknown or unconfigured ones."""
+        provider = self._by_name.get(name or self.default_name)
+        if provider is None:
+            known = ", ".join(self._by_name)
+            raise BadRequest(f"Unknown provider {name!r}; known providers: {known}.", field=field)
+        if not provider.configured:
+            raise BadRequest(
+                f"Provider {provider.name} is not configured on this server. {provider.unavailable_reason}",
+                field=field,
+            )
+        return ProviderChoice(provider=provider, model=model or provider.default_model)
+
+    def describe(self) -> ProviderList:
+        return ProviderList(
+            default_provider=self.default_name,
+            items=[
+                ProviderInfo(
+                    name=p.name,
+                    label=p.label,
+                    configured=p.configured,
+                    default=p.name == self.default_name,
+                    default_model=p.default_model,
+                    models=list(p.models),
+                    unavailable_reason=p.unavailable_reason,
+                )
+                for p in self
+            ],
+        )
+
+    async def close(self) -> None:
+        for provider in self:
+            await provider.close()

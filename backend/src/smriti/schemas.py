@@ -1,0 +1,38 @@
+"""Types shared by every feature's request and response Structs."""
+
+from __future__ import annotations
+
+from typing import Annotated, Generic, TypeVar
+
+import msgspec
+
+T = TypeVar("T")
+
+# PostgreSQL text and jsonb cannot hold NUL characters; reject them at the door, with the field named.
+_NO_NUL = "^[^\\x00]*$"
+_NON_EMPTY = "^[^\\x00]*[^\\x00\\s][^\\x00]*$"
+
+Text = Annotated[str, msgspec.Meta(pattern=_NO_NUL)]
+"""Free text (may be empty)."""
+
+NonEmptyText = Annotated[str, msgspec.Meta(pattern=_NON_EMPTY)]
+"""Text with at least one character that is not white space."""
+
+ShortName = Annotated[str, msgspec.Meta(min_length=1, max_length=200, pattern=_NON_EMPTY)]
+"""A name, 1–200 characters, not only white space."""
+
+RequestId = Annotated[str, msgspec.Meta(min_length=1, max_length=200, pattern="^[A-Za-z0-9._:-]+$")]
+"""A client-chosen idempotency key."""
+
+
+class Page(msgspec.Struct, Generic[T]):
+    """One page of a list."""
+
+    items: list[T]
+    total: int
+    limit: int
+    offset: int
+
+
+class Request(msgspec.Struct, forbid_unknown_fields=True):
+    """Base for request bodies: unknown fields are an error, not silently ignored."""

@@ -1,0 +1,84 @@
+from __future__ import annotations
+
+from typing import Annotated
+from uuid import UUID
+
+from advanced_alchemy.extensions.litestar.providers import create_service_provider
+from litestar import Controller, get, post
+from litestar.datastructures import State
+from litestar.di import NamedDependency, Provide
+from litestar.params import FromPath, QueryParameter, JSONBody
+
+from smriti.errors import error_responses
+from smriti.pagination import PageParams
+from smriti.providers.registry import ProviderRegistry
+from smriti.schemas import Page
+from smriti.sessions.schemas import Session, SessionCreate, Turn
+from smriti.sessions.service import SessionService, TurnStore, to_session
+
+TURN_PAGE_LIMIT = 1000
+
+
+def provide_turns(state: State) -> TurnStore:
+    store: TurnStore = state.turns
+    return store
+
+
+class SessionController(Controller):
+    tags = ["Sessions"]
+    dependencies = {
+        "sessions": Provide(create_service_provider(SessionService)),
+        "turns": Provide(provide_turns, sync_to_thread=False),
+    }
+
+    @post(
+        "/repos/{repo_id:uuid}/sessions",
+        operation_id="createSession",
+        summary="Start a Session in a Space",
+        responses=error_responses(404),
+    )
+    async def create_session(
+        self, repo_id: FromPath[UUID], data: JSONBody[SessionCreate], sessions: NamedDependency[SessionService], state: State
+    ) -> Session:
+        model = data.model
+        if data.provider is not None:
+            registry: ProviderRegistry = state.providers
+            model = registry.choose(data.provider, data.model).model
+        return await sessions.add(repo_id, data, model=model)
+
+    @get(
+        "/repos/{repo_id:uuid}/sessions",
+        operation_id="listSessions",
+        summary="Sessions of a Space, newest first",
+        responses=error_responses(404),
+    )
+    async def list_sessions(
+        self, repo_id: FromPath[UUID], sessions: NamedDependency[SessionService], page: NamedDependency[PageParams]
+    ) -> Page[Session]:
+        return await sessions.page(repo_id, page)
+
+    @get(
+        "/sessions/{session_id:uuid}",
+        operation_id="getSession",
+        summary="One Session",
+        responses=error_responses(404),
+    )
+    async def get_session(self, session_id: FromPath[UUID], sessions: NamedDependency[SessionService]) -> Session:
+        return to_session(await sessions.fetch(session_id))
+
+    @get(
+        "/sessions/{session_id:uuid}/turns",
+        operation_id="listTurns",
+        summary="A Session's Turns in sequence_number order",
+        description="`after_seq` returns only Turns with a higher sequence_number (keyset paging).",
+        responses=error_responses(404),
+    )
+    async def list_turns(
+        self,
+        session_id: FromPath[UUID],
+        turns: NamedDependency[TurnStore],
+        after_seq: Annotated[int, QueryParameter(ge=0)] = 0,
+        limit: Annotated[int, QueryParameter(ge=1, le=TURN_PAGE_LIMIT)] = 200,
+        offset: Annotated[int, QueryParameter(ge=0)] = 0,
+    ) -> Page[Turn]:
+        return await turns.page(session_id, after_seq=after_seq, limit=limit, offset=offset)

@@ -1,0 +1,45 @@
+from __future__ import annotations
+
+import datetime
+from typing import Literal
+from uuid import UUID
+
+import msgspec
+
+from smriti.schemas import Request, ShortName, Text
+
+
+class SessionCreate(Request):
+    title: Text = ""
+    provider: ShortName | None = None
+    model: ShortName | None = None
+
+
+class Session(msgspec.Struct, kw_only=True):
+    id: UUID
+    repo_id: UUID
+    title: str
+    provider: str | None
+    """The provider of the last message sent (or the one chosen at creation)."""
+    model: str | None
+    turn_count: int
+    """Also the highest `sequence_number`: Turns are numbered 1..turn_count with no gaps."""
+    created_at: datetime.datetime
+    updated_at: datetime.datetime
+
+
+class Turn(msgspec.Struct, kw_only=True):
+    session_id: UUID
+    sequence_number: int
+    role: Literal["user", "assistant"]
+    content: str
+    provider: str | None
+    model: str | None
+    checkpoint_id: UUID | None
+    """The Checkpoint mounted when this Turn was sent, if any."""
+    history_base_seq: int | None
+    """The mount boundary this Turn was sent with, if any."""
+    input_tokens: int | None
+    output_tokens: int | None
+    request_id: str | None
+    created_at: datetime.datetime

@@ -1,0 +1,102 @@
+"""Sessions through advanced-alchemy's repository service; Turns on the lean path (they are many)."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+import asyncpg
+from advanced_alchemy.exceptions import IntegrityError
+from advanced_alchemy.repository import SQLAlchemyAsyncRepository
+from advanced_alchemy.service import SQLAlchemyAsyncRepositoryService
+from sqlalchemy import func, select
+
+from smriti.db.models import RepoModel, SessionModel
+from smriti.errors import NotFound, caused_by
+from smriti.pagination import PageParams
+from smriti.schemas import Page
+from smriti.sessions.schemas import Session, SessionCreate, Turn
+
+TURN_COLUMNS = (
+    "session_id, sequence_number, role, content, provider, model, checkpoint_id, history_base_seq, "
+    "input_tokens, output_tokens, request_id, created_at"
+)
+_TURN_NAMES = tuple(name.strip() for name in TURN_COLUMNS.split(","))
+
+
+def to_turn(row: asyncpg.Record) -> Turn:
+    return Turn(**{name: row[name] for name in _TURN_NAMES})
+
+
+def to_session(model: SessionModel) -> Session:
+    return Session(
+        id=model.id,
+        repo_id=model.repo_id,
+        title=model.title,
+        provider=model.provider,
+        model=model.model,
+        turn_count=model.last_seq,
+        created_at=model.created_at,
+        updated_at=model.updated_at,
+    )
+
+
+class SessionService(SQLAlchemyAsyncRepositoryService[SessionModel]):
+    class Repository(SQLAlchemyAsyncRepository[SessionModel]):
+        model_type = SessionModel
+
+    repository_type = Repository
+
+    async def fetch(self, session_id: UUID) -> SessionModel:
+        model = await self.get_one_or_none(SessionModel.id == session_id)
+        if model is None:
+            raise NotFound(f"No Session with id {session_id}.")
+        return model
+
+    async def add(self, repo_id: UUID, data: SessionCreate, *, model: str | None) -> Session:
+        try:
+            created = await self.create(
+                SessionModel(repo_id=repo_id, title=data.title.strip(), provider=data.provider, model=model),
+                auto_commit=True,
+            )
+        except IntegrityError as exc:
+            if not caused_by(exc, asyncpg.ForeignKeyViolationError):
+                raise
+            raise NotFound(f"No Space with id {repo_id}.") from None
+        return to_session(created)
+
+    async def page(self, repo_id: UUID, page: PageParams) -> Page[Session]:
+        session = self.repository.session
+        if await session.get(RepoModel, repo_id) is None:
+            raise NotFound(f"No Space with id {repo_id}.")
+        total = await session.scalar(select(func.count()).where(SessionModel.repo_id == repo_id))
+        models = await session.scalars(
+            select(SessionModel)
+            .where(SessionModel.repo_id == repo_id)
+            .order_by(SessionModel.created_at.desc(), SessionModel.id)
+            .limit(page.limit)
+            .offset(page.offset)
+        )
+        return Page(items=[to_session(m) for m in models], total=total or 0, limit=page.limit, offset=page.offset)
+
+
+class TurnStore:
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self._pool = pool
+
+    async def page(self, session_id: UUID, *, after_seq: int, limit: int, offset: int) -> Page[Turn]:
+        async with self._pool.acquire() as conn:
+            last_seq = await conn.fetchval("SELECT last_seq FROM sessions WHERE id = $1", session_id)
+            if last_seq is None:
+                raise NotFound(f"No Session with id {session_id}.")
+            rows = await conn.fetch(
+                f"SELECT {TURN_COLUMNS} FROM turns WHERE session_id = $1 AND sequence_number > $2 "
+                f"ORDER BY sequence_number LIMIT $3 OFFSET $4",
+                session_id,
+                after_seq,
+                limit,
+                offset,
+            )
+        # Sequence numbers are gapless, so the count after a boundary is a subtraction.
+        total = max(0, last_seq - after_seq)
+        return Page(items=[to_turn(row) for row in rows], total=total, limit=limit, offset=offset)
+

@@ -1,0 +1,49 @@
+from __future__ import annotations
+
+from uuid import UUID
+
+from litestar import Controller, delete, get, patch, post
+from litestar.di import NamedDependency, Provide
+from litestar.params import FromPath, JSONBody
+
+from smriti.errors import error_responses
+from smriti.pagination import PageParams
+from smriti.schemas import Page
+from smriti.spaces.schemas import Space, SpaceCreate, SpaceUpdate
+from smriti.spaces.service import SpaceService, to_space
+from advanced_alchemy.extensions.litestar.providers import create_service_provider
+
+
+class SpaceController(Controller):
+    path = "/repos"
+    tags = ["Spaces"]
+    dependencies = {"spaces": Provide(create_service_provider(SpaceService))}
+
+    @post("/", operation_id="createSpace", summary="Create a Space", responses=error_responses(409))
+    async def create_space(self, data: JSONBody[SpaceCreate], spaces: NamedDependency[SpaceService]) -> Space:
+        return await spaces.add(data)
+
+    @get("/", operation_id="listSpaces", summary="List Spaces, most recently changed first")
+    async def list_spaces(self, spaces: NamedDependency[SpaceService], page: NamedDependency[PageParams]) -> Page[Space]:
+        return await spaces.page(page)
+
+    @get("/{repo_id:uuid}", operation_id="getSpace", summary="Get a Space", responses=error_responses(404))
+    async def get_space(self, repo_id: FromPath[UUID], spaces: NamedDependency[SpaceService]) -> Space:
+        return to_space(await spaces.fetch(repo_id))
+
+    @patch(
+        "/{repo_id:uuid}", operation_id="updateSpace", summary="Rename or describe a Space", responses=error_responses(404, 409)
+    )
+    async def update_space(
+        self, repo_id: FromPath[UUID], data: JSONBody[SpaceUpdate], spaces: NamedDependency[SpaceService]
+    ) -> Space:
+        return await spaces.change(repo_id, data)
+
+    @delete(
+        "/{repo_id:uuid}",
+        operation_id="deleteSpace",
+        summary="Delete a Space with its Sessions, Turns and Checkpoints",
+        responses=error_responses(404),
+    )
+    async def delete_space(self, repo_id: FromPath[UUID], spaces: NamedDependency[SpaceService]) -> None:
+        await spaces.remove(repo_id)

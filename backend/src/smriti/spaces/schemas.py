@@ -1,0 +1,31 @@
+from __future__ import annotations
+
+import datetime
+from uuid import UUID
+
+import msgspec
+
+from smriti.schemas import Request, ShortName, Text
+
+
+class SpaceCreate(Request):
+    name: ShortName
+    description: Text = ""
+
+
+class SpaceUpdate(Request):
+    name: ShortName | msgspec.UnsetType = msgspec.UNSET
+    description: Text | msgspec.UnsetType = msgspec.UNSET
+
+
+class Space(msgspec.Struct, kw_only=True):
+    """A Space (a `repo` internally): a named line of work with a HEAD Checkpoint."""
+
+    id: UUID
+    name: str
+    description: str
+    head_commit_id: UUID | None
+    head_commit_hash: str | None
+    head_message: str | None
+    created_at: datetime.datetime
+    updated_at: datetime.datetime

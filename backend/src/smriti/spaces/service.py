@@ -1,0 +1,83 @@
+"""Spaces through advanced-alchemy's repository service (ordinary, not hot, paths)."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+import asyncpg
+from advanced_alchemy.exceptions import IntegrityError
+from advanced_alchemy.repository import SQLAlchemyAsyncRepository
+from advanced_alchemy.service import SQLAlchemyAsyncRepositoryService
+from sqlalchemy import func, select
+
+from smriti.db.models import RepoModel
+from smriti.errors import Conflict, NotFound, caused_by
+from smriti.pagination import PageParams
+from smriti.schemas import Page
+from smriti.spaces.schemas import Space, SpaceCreate, SpaceUpdate
+
+
+def to_space(model: RepoModel) -> Space:
+    return Space(
+        id=model.id,
+        name=model.name,
+        description=model.description,
+        head_commit_id=model.head_commit_id,
+        head_commit_hash=model.head_commit_hash,
+        head_message=model.head_message,
+        created_at=model.created_at,
+        updated_at=model.updated_at,
+    )
+
+
+class SpaceService(SQLAlchemyAsyncRepositoryService[RepoModel]):
+    class Repository(SQLAlchemyAsyncRepository[RepoModel]):
+        model_type = RepoModel
+
+    repository_type = Repository
+
+    async def fetch(self, space_id: UUID) -> RepoModel:
+        model = await self.get_one_or_none(RepoModel.id == space_id)
+        if model is None:
+            raise NotFound(f"No Space with id {space_id}.")
+        return model
+
+    async def page(self, page: PageParams) -> Page[Space]:
+        total = await self.repository.session.scalar(select(func.count()).select_from(RepoModel))
+        models = await self.repository.session.scalars(
+            select(RepoModel).order_by(RepoModel.updated_at.desc(), RepoModel.id).limit(page.limit).offset(page.offset)
+        )
+        return Page(items=[to_space(m) for m in models], total=total or 0, limit=page.limit, offset=page.offset)
+
+    async def add(self, data: SpaceCreate) -> Space:
+        try:
+            model = await self.create(
+                RepoModel(name=data.name.strip(), description=data.description), auto_commit=True
+            )
+        except IntegrityError as exc:
+            if not caused_by(exc, asyncpg.UniqueViolationError):
+                raise
+            raise Conflict(f"A Space named {data.name.strip()!r} already exists.", field="name") from None
+        return to_space(model)
+
+    async def change(self, space_id: UUID, data: SpaceUpdate) -> Space:
+        changes = {
+            name: value.strip() if name == "name" else value
+            for name, value in (("name", data.name), ("description", data.description))
+            if isinstance(value, str)
+        }
+        model = await self.fetch(space_id)
+        if not changes:
+            return to_space(model)
+        try:
+            model = await self.update(changes, item_id=space_id, auto_commit=True)
+        except IntegrityError as exc:
+            if not caused_by(exc, asyncpg.UniqueViolationError):
+                raise
+            raise Conflict(f"A Space named {changes['name']!r} already exists.", field="name") from None
+        return to_space(model)
+
+    async def remove(self, space_id: UUID) -> None:
+        await self.fetch(space_id)
+        # Sessions, Turns and Checkpoints go with it (ON DELETE CASCADE).
+        await self.delete(space_id, auto_commit=True)

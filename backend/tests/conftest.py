@@ -1,0 +1,116 @@
+"""Shared fixtures: a real PostgreSQL, the app with real SDKs, and fake provider servers."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+from uuid import uuid4
+
+import asyncpg
+import pytest
+from litestar.testing import AsyncTestClient
+
+from smriti.app import create_app
+from smriti.config import ProviderSettings, Settings
+from smriti.db.migrate import upgrade_async
+from tests.support.fake_providers import FakeProviderServer
+
+OPENAI_TEST_KEY = "sk-test-openai-key-0123456789abcdef"
+ANTHROPIC_TEST_KEY = "sk-ant-test-anthropic-key-0123456789"
+
+
+def _with_database(url: str, name: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", parts.query, parts.fragment))
+
+
+@pytest.fixture(scope="session")
+def postgres_url(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A PostgreSQL server: $SMRITI_TEST_DATABASE_URL, else the embedded one in a temp folder."""
+    url = os.environ.get("SMRITI_TEST_DATABASE_URL")
+    if url:
+        return url
+    from smriti.db.embedded import start_embedded_postgres
+
+    return start_embedded_postgres(tmp_path_factory.mktemp("embedded-pg"))
+
+
+@pytest.fixture(scope="session")
+async def database_url(postgres_url: str) -> AsyncIterator[str]:
+    """A fresh database for this test run, migrated to head."""
+    name = f"smriti_test_{uuid4().hex[:10]}"
+    admin = await asyncpg.connect(postgres_url.replace("postgresql+asyncpg://", "postgresql://"))
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    url = _with_database(postgres_url, name)
+    await upgrade_async(url)
+    yield url
+    admin = await asyncpg.connect(postgres_url)
+    try:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await admin.close()
+
+
+@pytest.fixture(scope="session")
+def fake_providers() -> Iterator[FakeProviderServer]:
+    server = FakeProviderServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+async def db(database_url: str, fake_providers: FakeProviderServer) -> AsyncIterator[asyncpg.Connection]:
+    """A raw connection for assertions; every test starts from empty tables and a quiet fake."""
+    fake_providers.state.reset()
+    conn = await asyncpg.connect(database_url)
+    await conn.execute("TRUNCATE repos, commits, sessions, turns CASCADE")
+    try:
+        yield conn
+    finally:
+        await conn.close()
+
+
+@pytest.fixture
+def settings(database_url: str, fake_providers: FakeProviderServer, tmp_path: Path) -> Settings:
+    return Settings(
+        database_url=database_url,
+        data_dir=tmp_path / "data",
+        openai=ProviderSettings(
+            api_key=OPENAI_TEST_KEY,
+            base_url=fake_providers.openai_base_url,
+            default_model="gpt-test",
+            models=("gpt-test",),
+        ),
+        anthropic=ProviderSettings(
+            api_key=ANTHROPIC_TEST_KEY,
+            base_url=fake_providers.anthropic_base_url,
+            default_model="claude-test",
+            models=("claude-test",),
+        ),
+        default_provider="offline",
+        provider_timeout_s=1.0,
+        provider_max_retries=0,
+        migrate_on_start=False,
+        db_pool_size=8,
+    )
+
+
+@asynccontextmanager
+async def make_client(settings: Settings, **changes: Any) -> AsyncIterator[AsyncTestClient[Any]]:
+    app = create_app(dataclasses.replace(settings, **changes) if changes else settings)
+    async with AsyncTestClient(app, timeout=30) as client:
+        yield client
+
+
+@pytest.fixture
+async def client(settings: Settings, db: asyncpg.Connection) -> AsyncIterator[AsyncTestClient[Any]]:
+    async with make_client(settings) as test_client:
+        yield test_client

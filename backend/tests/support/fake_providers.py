@@ -1,0 +1,146 @@
+"""OpenAI- and Anthropic-compatible HTTP endpoints on 127.0.0.1 for the real SDKs to talk to.
+
+The server records every request body it receives, so tests can assert on exactly what went over
+the wire, and can be told to fail in the ways real providers fail.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Literal
+
+Mode = Literal["ok", "error500", "ratelimit", "hang", "malformed", "redirect", "empty"]
+
+
+@dataclass
+class RecordedRequest:
+    path: str
+    headers: dict[str, str]
+    body: dict[str, Any]
+
+
+@dataclass
+class FakeProviderState:
+    mode: Mode = "ok"
+    reply: str = "Fake provider reply."
+    hang_seconds: float = 5.0
+    requests: list[RecordedRequest] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def reset(self) -> None:
+        with self.lock:
+            self.mode = "ok"
+            self.reply = "Fake provider reply."
+            self.requests.clear()
+
+    def bodies(self, path_suffix: str) -> list[dict[str, Any]]:
+        with self.lock:
+            return [r.body for r in self.requests if r.path.endswith(path_suffix)]
+
+
+def _openai_reply(model: str, text: str) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-fake",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [
+            {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+        ],
+        "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
+    }
+
+
+def _anthropic_reply(model: str, text: str) -> dict[str, Any]:
+    return {
+        "id": "msg_fake",
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": [{"type": "text", "text": text}],
+        "stop_reason": "end_turn",
+        "stop_sequence": None,
+        "usage": {"input_tokens": 13, "output_tokens": 5},
+    }
+
+
+def make_handler(state: FakeProviderState) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: Any) -> None:
+            return
+
+        def _send(self, status: int, payload: bytes, headers: dict[str, str] | None = None) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(payload)))
+            for key, value in (headers or {}).items():
+                self.send_header(key, value)
+            self.end_headers()
+            self.wfile.write(payload)
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            raw = self.rfile.read(length)
+            body = json.loads(raw or b"{}")
+            with state.lock:
+                state.requests.append(RecordedRequest(self.path, dict(self.headers.items()), body))
+                mode, reply = state.mode, state.reply
+            model = str(body.get("model", "fake-model"))
+            is_openai = self.path.endswith("/chat/completions")
+            if mode == "hang":
+                time.sleep(state.hang_seconds)
+                mode = "ok"
+            if mode == "error500":
+                self._send(500, b'{"error": {"message": "upstream exploded", "type": "server_error"}}')
+            elif mode == "ratelimit":
+                self._send(
+                    429,
+                    b'{"error": {"message": "slow down", "type": "rate_limit_error"}}',
+                    {"retry-after": "0"},
+                )
+            elif mode == "malformed":
+                self._send(200, b'{"choices": [ {"message": ')
+            elif mode == "redirect":
+                self._send(307, b"{}", {"Location": "http://127.0.0.1:9/elsewhere"})
+            elif mode == "empty":
+                payload = _openai_reply(model, "") if is_openai else _anthropic_reply(model, "")
+                self._send(200, json.dumps(payload).encode())
+            else:
+                payload = _openai_reply(model, reply) if is_openai else _anthropic_reply(model, reply)
+                self._send(200, json.dumps(payload).encode())
+
+    return Handler
+
+
+class FakeProviderServer:
+    def __init__(self) -> None:
+        self.state = FakeProviderState()
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(self.state))
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def port(self) -> int:
+        return int(self._server.server_address[1])
+
+    @property
+    def openai_base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    @property
+    def anthropic_base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> FakeProviderServer:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
