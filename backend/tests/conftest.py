@@ -17,6 +17,7 @@ from litestar.testing import AsyncTestClient
 
 from smriti.app import create_app
 from smriti.config import ProviderSettings, Settings
+from smriti.db.embedded import start_embedded_postgres
 from smriti.db.migrate import upgrade_async
 from tests.support.fake_providers import FakeProviderServer
 
@@ -35,8 +36,6 @@ def postgres_url(tmp_path_factory: pytest.TempPathFactory) -> str:
     url = os.environ.get("SMRITI_TEST_DATABASE_URL")
     if url:
         return url
-    from smriti.db.embedded import start_embedded_postgres
-
     return start_embedded_postgres(tmp_path_factory.mktemp("embedded-pg"))
 
 

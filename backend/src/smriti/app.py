@@ -72,7 +72,13 @@ def create_app(settings: Settings | None = None) -> Litestar:
 
     v4 = Router(
         path="/v4",
-        route_handlers=[SpaceController, CheckpointController, SessionController, ChatController, list_providers],
+        route_handlers=[
+            SpaceController,
+            CheckpointController,
+            SessionController,
+            ChatController,
+            list_providers,
+        ],
     )
     sqlalchemy = SQLAlchemyAsyncConfig(
         connection_string=sqlalchemy_url(database_url),

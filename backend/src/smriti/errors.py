@@ -114,9 +114,10 @@ def _clean_message(message: str) -> str:
     return _PATTERN.sub(lambda m: _PATTERN_WORDS.get(m.group(1), f"`str` matching {m.group(1)}"), message)
 
 
-def _field_from_message(message: str) -> str | None:
+def _field_path(message: str, key: str | None = None) -> str | None:
+    """The offending field as a path like `tasks[0].done`, from msgspec's message and Litestar's key."""
     at = _AT.search(message)
-    path = at.group(1) if at else ""
+    path = key if key and key != "data" else (at.group(1) if at else "")
     named = _NAMED_FIELD.search(message)
     if named:
         return f"{path}.{named.group(1)}" if path else named.group(1)
@@ -132,11 +133,11 @@ def _validation_errors(exc: ValidationException) -> list[FieldError]:
             continue
         message = _clean_message(str(item.get("message", exc.detail)))
         key = item.get("key")
-        field = _field_from_message(message) or (key if key and key != "data" else None) or "body"
-        found.append(FieldError(field=str(field), message=message, source=str(item.get("source") or "body")))
+        field = _field_path(message, str(key) if key else None) or "body"
+        found.append(FieldError(field=field, message=message, source=str(item.get("source") or "body")))
     if not found:
         message = _clean_message(str(exc.detail))
-        found.append(FieldError(field=_field_from_message(message) or "body", message=message))
+        found.append(FieldError(field=_field_path(message) or "body", message=message))
     return found
 
 
@@ -167,7 +168,7 @@ def _is_database_down(exc: BaseException) -> bool:
     return isinstance(exc, _DB_DOWN) or (cause is not None and isinstance(cause, _DB_DOWN))
 
 
-def to_error_response(request: Request[Any, Any, Any], exc: Exception) -> Response[ErrorResponse]:
+def to_error_response(request: Request[Any, Any, Any], exc: Exception) -> Response[ErrorResponse]:  # noqa: PLR0911
     """Map any exception raised while handling a request to the API's error shape.
 
     Expected failures become the matching 4xx/5xx with a reason a person can act on. Anything
@@ -192,7 +193,7 @@ def to_error_response(request: Request[Any, Any, Any], exc: Exception) -> Respon
         return _body(409, "That already exists.")
     if isinstance(exc, msgspec.ValidationError):
         message = _clean_message(str(exc))
-        field = _field_from_message(message) or "body"
+        field = _field_path(message) or "body"
         return _body(400, f"Invalid request. {field}: {message}", errors=[FieldError(field, message)])
     if _is_database_down(exc):
         log.warning("database unavailable", path=request.url.path, error=type(exc).__name__)

@@ -19,25 +19,28 @@ def _scrubber(secrets: tuple[str, ...]) -> structlog.types.Processor:
         if not secrets:
             return event
         for key, value in event.items():
-            if isinstance(value, str):
-                for secret in secrets:
-                    if secret in value:
-                        value = value.replace(secret, "[redacted]")
-                event[key] = value
+            if isinstance(value, str) and any(secret in value for secret in secrets):
+                event[key] = _redacted(value, secrets)
         return event
 
     return scrub
 
 
+def _redacted(text: str, secrets: tuple[str, ...]) -> str:
+    for secret in secrets:
+        text = text.replace(secret, "[redacted]")
+    return text
+
+
 def configure_logging(settings: Settings, *, extra_secrets: tuple[str | None, ...] = ()) -> None:
     secrets = tuple(
-        s
-        for s in (settings.openai.api_key, settings.anthropic.api_key, *extra_secrets)
-        if s and len(s) >= 4
+        s for s in (settings.openai.api_key, settings.anthropic.api_key, *extra_secrets) if s and len(s) >= 4
     )
     level = logging.getLevelNamesMapping().get(settings.log_level, logging.INFO)
     renderer: structlog.types.Processor = (
-        structlog.processors.JSONRenderer() if settings.log_json else structlog.dev.ConsoleRenderer(colors=False)
+        structlog.processors.JSONRenderer()
+        if settings.log_json
+        else structlog.dev.ConsoleRenderer(colors=False)
     )
     structlog.configure(
         processors=[

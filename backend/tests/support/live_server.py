@@ -69,8 +69,18 @@ def live_server(
     full_env = {**os.environ, **env}
     with log_path.open("wb") as log_file:
         process = subprocess.Popen(
-            [sys.executable, "-m", "smriti", "serve", "--port", str(port), "--workers", str(workers),
-             "--server", server],
+            [
+                sys.executable,
+                "-m",
+                "smriti",
+                "serve",
+                "--port",
+                str(port),
+                "--workers",
+                str(workers),
+                "--server",
+                server,
+            ],
             env=full_env,
             stdout=log_file,
             stderr=subprocess.STDOUT,

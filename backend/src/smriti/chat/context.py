@@ -88,7 +88,12 @@ def checkpoint_sections(checkpoint: Checkpoint) -> list[Section]:
         len(checkpoint.tasks),
         "\n".join(f"- [{'x' if task.done else ' '}] {task.text}" for task in checkpoint.tasks),
     )
-    add("open_questions", "Open questions", len(checkpoint.open_questions), _numbered(checkpoint.open_questions))
+    add(
+        "open_questions",
+        "Open questions",
+        len(checkpoint.open_questions),
+        _numbered(checkpoint.open_questions),
+    )
     add(
         "entities",
         "Entities",
@@ -119,7 +124,9 @@ def assemble(
     """The provider's whole input. `history` must already be cut at the boundary by the caller."""
     sections = checkpoint_sections(checkpoint) if checkpoint is not None else []
     system = "\n\n".join(section.text for section in sections) if sections else None
-    messages = [ChatMessage(role="user" if t.role == "user" else "assistant", content=t.content) for t in history]
+    messages = [
+        ChatMessage(role="user" if t.role == "user" else "assistant", content=t.content) for t in history
+    ]
     sections.append(Section("history", "history", len(history), "".join(t.content for t in history)))
     if new_message is not None:
         messages.append(ChatMessage(role="user", content=new_message))

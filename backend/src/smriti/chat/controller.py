@@ -1,9 +1,9 @@
 from __future__ import annotations
 
-from litestar.params import JSONBody
 from litestar import Controller, post
 from litestar.datastructures import State
 from litestar.di import NamedDependency, Provide
+from litestar.params import JSONBody
 
 from smriti.chat.exchange import ChatService
 from smriti.chat.schemas import ContextPreview, ContextRequest, SendRequest, SendResponse
@@ -32,7 +32,9 @@ class ChatController(Controller):
         ),
         responses=error_responses(404, 409, 429, 502, 504),
     )
-    async def send_message(self, data: JSONBody[SendRequest], chat: NamedDependency[ChatService]) -> SendResponse:
+    async def send_message(
+        self, data: JSONBody[SendRequest], chat: NamedDependency[ChatService]
+    ) -> SendResponse:
         return await chat.send(data)
 
     @post(
@@ -42,5 +44,7 @@ class ChatController(Controller):
         status_code=200,
         responses=error_responses(404),
     )
-    async def preview_context(self, data: JSONBody[ContextRequest], chat: NamedDependency[ChatService]) -> ContextPreview:
+    async def preview_context(
+        self, data: JSONBody[ContextRequest], chat: NamedDependency[ChatService]
+    ) -> ContextPreview:
         return await chat.preview(data)

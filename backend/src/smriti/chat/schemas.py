@@ -65,4 +65,4 @@ class ContextPreview(msgspec.Struct, kw_only=True):
     messages: list[ContextMessage]
     sections: list[ContextSection]
     total_tokens: int
-    token_estimate: str = "about 4 characters per token"
+    token_estimate: str = "about 4 characters per token"  # noqa: S105 (not a secret)

@@ -11,15 +11,17 @@ from uuid import UUID
 
 import asyncpg
 
+from smriti.chat.context import HistoryTurn
 from smriti.checkpoints.schemas import Checkpoint
 from smriti.checkpoints.store import COLUMNS as CHECKPOINT_COLUMNS
 from smriti.checkpoints.store import to_checkpoint
-from smriti.chat.context import HistoryTurn
 from smriti.errors import BadRequest, Conflict, NotFound
 from smriti.sessions.schemas import Turn
 from smriti.sessions.service import TURN_COLUMNS, to_turn
 
-_CHECKPOINT_PREFIXED = ", ".join(f"c.{name.strip()} AS c_{name.strip()}" for name in CHECKPOINT_COLUMNS.split(","))
+_CHECKPOINT_PREFIXED = ", ".join(
+    f"c.{name.strip()} AS c_{name.strip()}" for name in CHECKPOINT_COLUMNS.split(",")
+)
 
 
 @dataclass(frozen=True, slots=True)

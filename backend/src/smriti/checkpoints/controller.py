@@ -30,7 +30,9 @@ class CheckpointController(Controller):
         description="404 when the Space does not exist or has no Checkpoint yet.",
         responses=error_responses(404),
     )
-    async def get_head(self, repo_id: FromPath[UUID], checkpoints: NamedDependency[CheckpointStore]) -> Checkpoint:
+    async def get_head(
+        self, repo_id: FromPath[UUID], checkpoints: NamedDependency[CheckpointStore]
+    ) -> Checkpoint:
         return await checkpoints.head(repo_id)
 
     @get(
@@ -54,7 +56,9 @@ class CheckpointController(Controller):
         summary="One Checkpoint by id, full hash, or a unique hash prefix (≥ 7 hex digits)",
         responses=error_responses(404),
     )
-    async def get_checkpoint(self, ref: FromPath[str], checkpoints: NamedDependency[CheckpointStore]) -> Checkpoint:
+    async def get_checkpoint(
+        self, ref: FromPath[str], checkpoints: NamedDependency[CheckpointStore]
+    ) -> Checkpoint:
         return await checkpoints.get(ref)
 
     @post(
@@ -67,7 +71,9 @@ class CheckpointController(Controller):
         ),
         responses=error_responses(404, 409),
     )
-    async def commit_checkpoint(self, data: JSONBody[CommitCreate], checkpoints: NamedDependency[CheckpointStore]) -> Checkpoint:
+    async def commit_checkpoint(
+        self, data: JSONBody[CommitCreate], checkpoints: NamedDependency[CheckpointStore]
+    ) -> Checkpoint:
         return await checkpoints.commit(data)
 
     @get(
@@ -76,5 +82,7 @@ class CheckpointController(Controller):
         summary="Recompute every Checkpoint hash and parent link of a Space",
         responses=error_responses(404),
     )
-    async def verify_space(self, repo_id: FromPath[UUID], checkpoints: NamedDependency[CheckpointStore]) -> VerifyReport:
+    async def verify_space(
+        self, repo_id: FromPath[UUID], checkpoints: NamedDependency[CheckpointStore]
+    ) -> VerifyReport:
         return await checkpoints.verify(repo_id)

@@ -52,24 +52,30 @@ def check_storable(value: Any, path: str) -> None:
         item, where, depth = stack.pop()
         if depth > _MAX_DEPTH:
             raise BadRequest(f"{path} is nested more than {_MAX_DEPTH} levels deep", field=where)
-        if isinstance(item, str):
-            if "\x00" in item:
-                raise BadRequest("text must not contain NUL (\\u0000) characters", field=where)
-        elif isinstance(item, bool) or item is None:
-            continue
-        elif isinstance(item, int):
-            if abs(item) > _MAX_SAFE_INTEGER:
-                raise BadRequest("integers must lie within ±(2^53 − 1)", field=where)
-        elif isinstance(item, float):
-            if not math.isfinite(item) or abs(item) > _MAX_SAFE_INTEGER:
-                raise BadRequest("numbers must be finite and within ±(2^53 − 1)", field=where)
-        elif isinstance(item, Mapping):
+        if isinstance(item, Mapping):
             for key, child in item.items():
-                if "\x00" in key:
-                    raise BadRequest("keys must not contain NUL (\\u0000) characters", field=where)
+                _check_text(key, where, "keys")
                 stack.append((child, f"{where}.{key}", depth + 1))
         elif isinstance(item, list):
             stack.extend((child, f"{where}[{index}]", depth + 1) for index, child in enumerate(item))
+        else:
+            _check_scalar(item, where)
+
+
+def _check_text(text: str, where: str, what: str = "text") -> None:
+    if "\x00" in text:
+        raise BadRequest(f"{what} must not contain NUL (\\u0000) characters", field=where)
+
+
+def _check_scalar(item: Any, where: str) -> None:
+    if isinstance(item, str):
+        _check_text(item, where)
+    elif isinstance(item, bool) or item is None:
+        return
+    elif isinstance(item, int) and abs(item) > _MAX_SAFE_INTEGER:
+        raise BadRequest("integers must lie within ±(2^53 − 1)", field=where)
+    elif isinstance(item, float) and (not math.isfinite(item) or abs(item) > _MAX_SAFE_INTEGER):
+        raise BadRequest("numbers must be finite and within ±(2^53 − 1)", field=where)
 
 
 def format_timestamp(moment: datetime.datetime) -> str:

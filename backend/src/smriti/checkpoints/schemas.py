@@ -52,7 +52,7 @@ class CommitCreate(CheckpointContent, Request, kw_only=True):
 
     repo_id: UUID
     parent_commit_id: UUID | None = None
-    expected_head_commit_id: UUID | None | msgspec.UnsetType = msgspec.UNSET
+    expected_head_commit_id: UUID | msgspec.UnsetType | None = msgspec.UNSET
 
 
 class Checkpoint(msgspec.Struct, kw_only=True):

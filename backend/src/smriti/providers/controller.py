@@ -6,7 +6,12 @@ from litestar.datastructures import State
 from smriti.providers.registry import ProviderList, ProviderRegistry
 
 
-@get("/providers", operation_id="listProviders", summary="Providers, whether configured, their models", tags=["Providers"])
+@get(
+    "/providers",
+    operation_id="listProviders",
+    summary="Providers, whether configured, their models",
+    tags=["Providers"],
+)
 async def list_providers(state: State) -> ProviderList:
     registry: ProviderRegistry = state.providers
     return registry.describe()

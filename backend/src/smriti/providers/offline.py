@@ -25,7 +25,7 @@ class OfflineProvider:
     name = "offline"
     label = "Offline (built in)"
     default_model = OFFLINE_MODEL
-    models = (OFFLINE_MODEL,)
+    models: tuple[str, ...] = (OFFLINE_MODEL,)
     configured = True
     unavailable_reason = None
 

@@ -56,7 +56,11 @@ class OpenAIProvider:
         if request.json_schema is not None:
             extra["response_format"] = {
                 "type": "json_schema",
-                "json_schema": {"name": request.json_schema_name, "schema": request.json_schema, "strict": False},
+                "json_schema": {
+                    "name": request.json_schema_name,
+                    "schema": request.json_schema,
+                    "strict": False,
+                },
             }
         try:
             response = await self._client.chat.completions.create(

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import msgspec
 
-from smriti.config import Settings
+from smriti.config import ConfigError, Settings
 from smriti.errors import BadRequest
 from smriti.providers.anthropic_provider import AnthropicProvider
 from smriti.providers.base import Provider
@@ -49,8 +49,6 @@ class ProviderRegistry:
         if wanted is not None:
             provider = self._by_name.get(wanted)
             if provider is None or not provider.configured:
-                from smriti.config import ConfigError
-
                 raise ConfigError(f"SMRITI_DEFAULT_PROVIDER={wanted!r} is not a configured provider")
             return wanted
         # Offline is the default only when no remote provider is configured.

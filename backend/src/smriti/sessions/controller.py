@@ -7,7 +7,7 @@ from advanced_alchemy.extensions.litestar.providers import create_service_provid
 from litestar import Controller, get, post
 from litestar.datastructures import State
 from litestar.di import NamedDependency, Provide
-from litestar.params import FromPath, QueryParameter, JSONBody
+from litestar.params import FromPath, JSONBody, QueryParameter
 
 from smriti.errors import error_responses
 from smriti.pagination import PageParams
@@ -38,7 +38,11 @@ class SessionController(Controller):
         responses=error_responses(404),
     )
     async def create_session(
-        self, repo_id: FromPath[UUID], data: JSONBody[SessionCreate], sessions: NamedDependency[SessionService], state: State
+        self,
+        repo_id: FromPath[UUID],
+        data: JSONBody[SessionCreate],
+        sessions: NamedDependency[SessionService],
+        state: State,
     ) -> Session:
         model = data.model
         if data.provider is not None:
@@ -53,7 +57,10 @@ class SessionController(Controller):
         responses=error_responses(404),
     )
     async def list_sessions(
-        self, repo_id: FromPath[UUID], sessions: NamedDependency[SessionService], page: NamedDependency[PageParams]
+        self,
+        repo_id: FromPath[UUID],
+        sessions: NamedDependency[SessionService],
+        page: NamedDependency[PageParams],
     ) -> Page[Session]:
         return await sessions.page(repo_id, page)
 
@@ -63,7 +70,9 @@ class SessionController(Controller):
         summary="One Session",
         responses=error_responses(404),
     )
-    async def get_session(self, session_id: FromPath[UUID], sessions: NamedDependency[SessionService]) -> Session:
+    async def get_session(
+        self, session_id: FromPath[UUID], sessions: NamedDependency[SessionService]
+    ) -> Session:
         return to_session(await sessions.fetch(session_id))
 
     @get(

@@ -76,7 +76,9 @@ class SessionService(SQLAlchemyAsyncRepositoryService[SessionModel]):
             .limit(page.limit)
             .offset(page.offset)
         )
-        return Page(items=[to_session(m) for m in models], total=total or 0, limit=page.limit, offset=page.offset)
+        return Page(
+            items=[to_session(m) for m in models], total=total or 0, limit=page.limit, offset=page.offset
+        )
 
 
 class TurnStore:
@@ -99,4 +101,3 @@ class TurnStore:
         # Sequence numbers are gapless, so the count after a boundary is a subtraction.
         total = max(0, last_seq - after_seq)
         return Page(items=[to_turn(row) for row in rows], total=total, limit=limit, offset=offset)
-

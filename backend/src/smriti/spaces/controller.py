@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from uuid import UUID
 
+from advanced_alchemy.extensions.litestar.providers import create_service_provider
 from litestar import Controller, delete, get, patch, post
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, JSONBody
@@ -11,7 +12,6 @@ from smriti.pagination import PageParams
 from smriti.schemas import Page
 from smriti.spaces.schemas import Space, SpaceCreate, SpaceUpdate
 from smriti.spaces.service import SpaceService, to_space
-from advanced_alchemy.extensions.litestar.providers import create_service_provider
 
 
 class SpaceController(Controller):
@@ -23,8 +23,15 @@ class SpaceController(Controller):
     async def create_space(self, data: JSONBody[SpaceCreate], spaces: NamedDependency[SpaceService]) -> Space:
         return await spaces.add(data)
 
-    @get("/", operation_id="listSpaces", summary="List Spaces, most recently changed first")
-    async def list_spaces(self, spaces: NamedDependency[SpaceService], page: NamedDependency[PageParams]) -> Page[Space]:
+    @get(
+        "/",
+        operation_id="listSpaces",
+        summary="List Spaces, most recently changed first",
+        responses=error_responses(),
+    )
+    async def list_spaces(
+        self, spaces: NamedDependency[SpaceService], page: NamedDependency[PageParams]
+    ) -> Page[Space]:
         return await spaces.page(page)
 
     @get("/{repo_id:uuid}", operation_id="getSpace", summary="Get a Space", responses=error_responses(404))
@@ -32,7 +39,10 @@ class SpaceController(Controller):
         return to_space(await spaces.fetch(repo_id))
 
     @patch(
-        "/{repo_id:uuid}", operation_id="updateSpace", summary="Rename or describe a Space", responses=error_responses(404, 409)
+        "/{repo_id:uuid}",
+        operation_id="updateSpace",
+        summary="Rename or describe a Space",
+        responses=error_responses(404, 409),
     )
     async def update_space(
         self, repo_id: FromPath[UUID], data: JSONBody[SpaceUpdate], spaces: NamedDependency[SpaceService]

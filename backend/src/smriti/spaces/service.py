@@ -45,9 +45,14 @@ class SpaceService(SQLAlchemyAsyncRepositoryService[RepoModel]):
     async def page(self, page: PageParams) -> Page[Space]:
         total = await self.repository.session.scalar(select(func.count()).select_from(RepoModel))
         models = await self.repository.session.scalars(
-            select(RepoModel).order_by(RepoModel.updated_at.desc(), RepoModel.id).limit(page.limit).offset(page.offset)
+            select(RepoModel)
+            .order_by(RepoModel.updated_at.desc(), RepoModel.id)
+            .limit(page.limit)
+            .offset(page.offset)
         )
-        return Page(items=[to_space(m) for m in models], total=total or 0, limit=page.limit, offset=page.offset)
+        return Page(
+            items=[to_space(m) for m in models], total=total or 0, limit=page.limit, offset=page.offset
+        )
 
     async def add(self, data: SpaceCreate) -> Space:
         try:

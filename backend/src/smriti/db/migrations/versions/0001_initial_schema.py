@@ -103,9 +103,7 @@ def upgrade() -> None:
         sa.Column("input_tokens", sa.Integer(), nullable=True),
         sa.Column("output_tokens", sa.Integer(), nullable=True),
         sa.Column("request_id", sa.String(length=200), nullable=True),
-        sa.Column(
-            "created_at", TIMESTAMPTZ, server_default=sa.text("clock_timestamp()"), nullable=False
-        ),
+        sa.Column("created_at", TIMESTAMPTZ, server_default=sa.text("clock_timestamp()"), nullable=False),
         sa.CheckConstraint("role IN ('user', 'assistant')", name=op.f("ck_turns_role")),
         sa.CheckConstraint("sequence_number > 0", name=op.f("ck_turns_sequence_number_positive")),
         sa.ForeignKeyConstraint(

@@ -1,0 +1,123 @@
+"""Invariant 4: history is immutable and tamper-evident."""
+
+from __future__ import annotations
+
+import datetime
+import uuid
+from typing import Any
+
+import asyncpg
+from litestar.testing import AsyncTestClient
+
+from smriti.checkpoints.hashing import CONTENT_FIELDS, compute_commit_hash
+from tests.support.api import commit, create_space
+
+AWKWARD_METADATA = {
+    # Values JSONB re-spells or reorders: key order, 1.0 vs 1, exponents, unicode, nesting.
+    "z": 1,
+    "a": 1.0,
+    "exp": 1e2,
+    "small": 1e-7,
+    "neg": -0.5,
+    "text": 'naïve ☃ "quoted" \\ back',
+    "nested": {"b": [3, 2, {"y": None, "x": True}], "a": {}},
+}
+
+
+def _recompute(checkpoint: dict[str, Any], parent_hash: str | None) -> str:
+    return compute_commit_hash(
+        commit_id=uuid.UUID(checkpoint["id"]),
+        repo_id=uuid.UUID(checkpoint["repo_id"]),
+        parent_hash=parent_hash,
+        created_at=datetime.datetime.fromisoformat(checkpoint["created_at"]),
+        content={name: checkpoint[name] for name in CONTENT_FIELDS},
+    )
+
+
+async def test_hash_survives_a_database_round_trip(client: AsyncTestClient[Any]) -> None:
+    space = await create_space(client)
+    first = await commit(client, space["id"], "one", metadata=AWKWARD_METADATA, decisions=["ä", "b"])
+    second = await commit(client, space["id"], "two", artifacts=[{"name": "a", "content": "x" * 5000}])
+    fetched_first = (await client.get(f"/v4/commits/{first['id']}")).json()
+    fetched_second = (await client.get(f"/v4/commits/{second['id']}")).json()
+    assert fetched_first["commit_hash"] == first["commit_hash"]
+    assert _recompute(fetched_first, None) == first["commit_hash"]
+    assert _recompute(fetched_second, first["commit_hash"]) == second["commit_hash"]
+    report = (await client.get(f"/v4/repos/{space['id']}/verify")).json()
+    assert report == {"repo_id": space["id"], "checked": 2, "ok": True, "problems": []}
+
+
+async def test_verify_reports_tampered_content(client: AsyncTestClient[Any], db: asyncpg.Connection) -> None:
+    space = await create_space(client)
+    first = await commit(client, space["id"], "one", decisions=["Use PostgreSQL"])
+    second = await commit(client, space["id"], "two")
+    await db.execute(
+        "UPDATE commits SET decisions = '[\"Use MongoDB\"]'::jsonb WHERE id = $1", uuid.UUID(first["id"])
+    )
+    report = (await client.get(f"/v4/repos/{space['id']}/verify")).json()
+    assert report["ok"] is False
+    assert [(p["commit_id"], p["kind"]) for p in report["problems"]] == [(first["id"], "hash_mismatch")]
+    # The child still matches its stored parent hash: only the changed Checkpoint is reported.
+    assert second["id"] not in {p["commit_id"] for p in report["problems"]}
+
+
+async def test_verify_reports_tampered_metadata_key_order_is_not_tampering(
+    client: AsyncTestClient[Any], db: asyncpg.Connection
+) -> None:
+    space = await create_space(client)
+    saved = await commit(client, space["id"], "one", metadata={"a": 1, "b": 2})
+    # Same JSON, written in another key order and number spelling: not a change.
+    await db.execute(
+        'UPDATE commits SET metadata = \'{"b": 2.0, "a": 1}\'::jsonb WHERE id = $1', uuid.UUID(saved["id"])
+    )
+    assert (await client.get(f"/v4/repos/{space['id']}/verify")).json()["ok"] is True
+    await db.execute(
+        'UPDATE commits SET metadata = \'{"b": 2, "a": 1, "c": 0}\'::jsonb WHERE id = $1',
+        uuid.UUID(saved["id"]),
+    )
+    report = (await client.get(f"/v4/repos/{space['id']}/verify")).json()
+    assert [p["kind"] for p in report["problems"]] == ["hash_mismatch"]
+
+
+async def test_verify_reports_tampered_hash_link_and_time(
+    client: AsyncTestClient[Any], db: asyncpg.Connection
+) -> None:
+    space = await create_space(client)
+    first = await commit(client, space["id"], "one")
+    second = await commit(client, space["id"], "two")
+    third = await commit(client, space["id"], "three")
+    # Re-point the third Checkpoint at the first: its hash covered the second's hash.
+    await db.execute(
+        "UPDATE commits SET parent_commit_id = $1 WHERE id = $2",
+        uuid.UUID(first["id"]),
+        uuid.UUID(third["id"]),
+    )
+    await db.execute(
+        "UPDATE commits SET created_at = created_at - interval '1 day' WHERE id = $1", uuid.UUID(second["id"])
+    )
+    report = (await client.get(f"/v4/repos/{space['id']}/verify")).json()
+    assert sorted((p["commit_id"], p["kind"]) for p in report["problems"]) == sorted(
+        [(second["id"], "hash_mismatch"), (third["id"], "hash_mismatch")]
+    )
+
+
+async def test_verify_reports_a_foreign_parent(client: AsyncTestClient[Any], db: asyncpg.Connection) -> None:
+    space = await create_space(client, "a")
+    other = await create_space(client, "b")
+    foreign = await commit(client, other["id"], "elsewhere")
+    mine = await commit(client, space["id"], "mine")
+    await db.execute(
+        "UPDATE commits SET parent_commit_id = $1 WHERE id = $2",
+        uuid.UUID(foreign["id"]),
+        uuid.UUID(mine["id"]),
+    )
+    report = (await client.get(f"/v4/repos/{space['id']}/verify")).json()
+    assert [(p["commit_id"], p["kind"]) for p in report["problems"]] == [(mine["id"], "foreign_parent")]
+    assert (await client.get(f"/v4/repos/{other['id']}/verify")).json()["ok"] is True
+
+
+async def test_an_empty_space_verifies_clean(client: AsyncTestClient[Any]) -> None:
+    space = await create_space(client)
+    report = (await client.get(f"/v4/repos/{space['id']}/verify")).json()
+    assert report["ok"] is True
+    assert report["checked"] == 0

@@ -1,0 +1,78 @@
+from __future__ import annotations
+
+from typing import Any
+
+from litestar.testing import AsyncTestClient
+
+EXPECTED_OPERATIONS = {
+    ("post", "/v4/repos"): "createSpace",
+    ("get", "/v4/repos"): "listSpaces",
+    ("get", "/v4/repos/{repo_id}"): "getSpace",
+    ("patch", "/v4/repos/{repo_id}"): "updateSpace",
+    ("delete", "/v4/repos/{repo_id}"): "deleteSpace",
+    ("get", "/v4/repos/{repo_id}/head"): "getHead",
+    ("get", "/v4/repos/{repo_id}/commits"): "listCheckpoints",
+    ("get", "/v4/commits/{ref}"): "getCheckpoint",
+    ("post", "/v4/chat/commit"): "commitCheckpoint",
+    ("get", "/v4/repos/{repo_id}/verify"): "verifySpace",
+    ("post", "/v4/repos/{repo_id}/sessions"): "createSession",
+    ("get", "/v4/repos/{repo_id}/sessions"): "listSessions",
+    ("get", "/v4/sessions/{session_id}"): "getSession",
+    ("get", "/v4/sessions/{session_id}/turns"): "listTurns",
+    ("post", "/v4/chat/send"): "sendMessage",
+    ("post", "/v4/chat/context"): "previewContext",
+    ("get", "/v4/providers"): "listProviders",
+    ("get", "/health"): "health",
+}
+
+
+async def test_schema_has_stable_operation_ids(client: AsyncTestClient[Any]) -> None:
+    schema = (await client.get("/schema/openapi.json")).json()
+    found = {
+        (method, path): operation["operationId"]
+        for path, item in schema["paths"].items()
+        for method, operation in item.items()
+        if isinstance(operation, dict) and "operationId" in operation
+    }
+    for key, operation_id in EXPECTED_OPERATIONS.items():
+        assert found.get(key) == operation_id, key
+
+
+async def test_error_responses_use_the_one_error_shape(client: AsyncTestClient[Any]) -> None:
+    schema = (await client.get("/schema/openapi.json")).json()
+    error = schema["components"]["schemas"]["ErrorResponse"]
+    assert set(error["required"]) == {"status_code", "detail"}
+    assert set(error["properties"]) == {"status_code", "detail", "errors", "provider"}
+    for path, item in schema["paths"].items():
+        if not path.startswith("/v4"):
+            continue
+        for method, operation in item.items():
+            for status, response in operation["responses"].items():
+                if status.startswith(("4", "5")):
+                    ref = response["content"]["application/json"]["schema"]["$ref"]
+                    assert ref.endswith("/ErrorResponse"), (method, path, status)
+    send = schema["paths"]["/v4/chat/send"]["post"]["responses"]
+    assert {"400", "404", "409", "429", "502", "504"} <= set(send)
+
+
+async def test_health_reports_the_database(client: AsyncTestClient[Any]) -> None:
+    response = await client.get("/health")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok", "database": "ok"}
+
+
+async def test_unknown_route_and_method_use_the_error_shape(client: AsyncTestClient[Any]) -> None:
+    missing = await client.get("/v4/nothing-here")
+    assert missing.status_code == 404
+    assert missing.json()["status_code"] == 404
+    wrong = await client.put("/v4/repos", json={})
+    assert wrong.status_code == 405
+    assert wrong.json()["status_code"] == 405
+
+
+async def test_body_limit(client: AsyncTestClient[Any]) -> None:
+    big = b'{"name": "' + b"x" * 1_100_000 + b'"}'
+    response = await client.post("/v4/repos", content=big, headers={"content-type": "application/json"})
+    assert response.status_code == 413
+    assert response.json()["status_code"] == 413
+    # Without Content-Length (chunked): see test_processes.py, the test client cannot stream bodies.

@@ -1,0 +1,154 @@
+"""Pure functions: settings, context assembly, the nudge, canonical hashing."""
+
+from __future__ import annotations
+
+import datetime
+import uuid
+
+import pytest
+
+from smriti.chat.context import HistoryTurn, assemble, cut_artifact, estimate_tokens
+from smriti.chat.nudge import suggest
+from smriti.checkpoints.hashing import check_storable, compute_commit_hash, format_timestamp
+from smriti.checkpoints.schemas import Artifact, Checkpoint, Entity, Task
+from smriti.config import ConfigError, Settings
+from smriti.errors import BadRequest
+from smriti.providers.registry import ProviderRegistry
+
+
+def _checkpoint(**fields: object) -> Checkpoint:
+    base: dict[str, object] = {
+        "id": uuid.uuid4(),
+        "repo_id": uuid.uuid4(),
+        "parent_commit_id": None,
+        "commit_hash": "abcdef0123" + "0" * 54,
+        "message": "State",
+        "summary": "",
+        "decisions": [],
+        "assumptions": [],
+        "tasks": [],
+        "open_questions": [],
+        "entities": [],
+        "artifacts": [],
+        "metadata": {},
+        "created_at": datetime.datetime.now(datetime.UTC),
+    }
+    base.update(fields)
+    return Checkpoint(**base)  # type: ignore[arg-type]
+
+
+def test_settings_from_env() -> None:
+    settings = Settings.from_env(
+        {"SMRITI_MAX_BODY_BYTES": "2048", "OPENAI_API_KEY": " sk-1 ", "SMRITI_DEBUG": "yes"}
+    )
+    assert settings.max_body_bytes == 2048
+    assert settings.openai.api_key == "sk-1"
+    assert settings.debug is True
+    assert settings.database_url is None
+    assert "sk-1" not in repr(settings)
+    with pytest.raises(ConfigError, match="SMRITI_MAX_BODY_BYTES"):
+        Settings.from_env({"SMRITI_MAX_BODY_BYTES": "lots"})
+    with pytest.raises(ConfigError, match="SMRITI_PROVIDER_TIMEOUT"):
+        Settings.from_env({"SMRITI_PROVIDER_TIMEOUT": "-1"})
+
+
+def test_default_provider_is_offline_only_without_keys() -> None:
+    assert ProviderRegistry(Settings.from_env({})).default_name == "offline"
+    assert ProviderRegistry(Settings.from_env({"ANTHROPIC_API_KEY": "k"})).default_name == "anthropic"
+    assert (
+        ProviderRegistry(Settings.from_env({"OPENAI_BASE_URL": "http://127.0.0.1:11434/v1"})).default_name
+        == "openai"
+    )
+    with pytest.raises(ConfigError):
+        ProviderRegistry(Settings.from_env({"SMRITI_DEFAULT_PROVIDER": "anthropic"}))
+
+
+def test_unmounted_context_has_no_system_part() -> None:
+    history = [HistoryTurn(1, "user", "hi"), HistoryTurn(2, "assistant", "hello")]
+    context = assemble(None, history, "next")
+    assert context.system is None
+    assert [(m.role, m.content) for m in context.messages] == [
+        ("user", "hi"),
+        ("assistant", "hello"),
+        ("user", "next"),
+    ]
+    assert [s.name for s in context.sections] == ["history", "message"]
+
+
+def test_checkpoint_renders_every_field_and_skips_empty_ones() -> None:
+    checkpoint = _checkpoint(
+        summary="Sum",
+        decisions=["D1", "D2"],
+        tasks=[Task("T1", done=True), Task("T2")],
+        entities=[Entity("Postgres", kind="db", description="the store"), Entity("Bob")],
+        artifacts=[Artifact("a.md", "x" * 2500, "text/markdown")],
+    )
+    context = assemble(checkpoint, [], "go")
+    system = context.system or ""
+    assert "## Checkpoint abcdef0: State" in system
+    assert "### Decisions (2)\n1. D1\n2. D2" in system
+    assert "- [x] T1\n- [ ] T2" in system
+    assert "- Postgres (db): the store\n- Bob" in system
+    assert "#### a.md (text/markdown)" in system
+    assert "[artifact cut: showing 2,000 of 2,500 characters]" in system
+    assert "Assumptions" not in system
+    assert "Open questions" not in system
+
+
+def test_artifact_cut_and_token_estimate() -> None:
+    assert cut_artifact("short") == "short"
+    assert cut_artifact("x" * 2000) == "x" * 2000
+    assert cut_artifact("x" * 2001).startswith("x" * 2000 + "\n[artifact cut")
+    assert estimate_tokens("") == 0
+    assert estimate_tokens("abcde") == 2
+
+
+def test_nudge() -> None:
+    quiet = suggest(turns_since=4, since_what="x", threshold=12, latest_exchange="just chatting")
+    assert quiet.checkpoint_recommended is False
+    assert quiet.reason is None
+    many = suggest(turns_since=12, since_what="the mounted Checkpoint", threshold=12, latest_exchange="ok")
+    assert many.checkpoint_recommended is True
+    assert many.reason == "12 Turns since the mounted Checkpoint."
+    for phrase in ("OK, let's go with Lisbon.", "We decided to use Postgres", "Final answer: 42"):
+        cue = suggest(turns_since=2, since_what="x", threshold=12, latest_exchange=phrase)
+        assert cue.checkpoint_recommended is True, phrase
+
+
+def test_hash_is_canonical_and_sensitive() -> None:
+    when = datetime.datetime(2026, 1, 2, 3, 4, 5, 678, tzinfo=datetime.UTC)
+    ids = {"commit_id": uuid.UUID(int=1), "repo_id": uuid.UUID(int=2), "created_at": when}
+    content = {
+        "message": "m",
+        "summary": "",
+        "decisions": ["a"],
+        "assumptions": [],
+        "tasks": [],
+        "open_questions": [],
+        "entities": [],
+        "artifacts": [],
+        "metadata": {"b": 1, "a": 1.0},
+    }
+    reordered = {**content, "metadata": {"a": 1, "b": 1.0}}
+    first = compute_commit_hash(parent_hash=None, content=content, **ids)  # type: ignore[arg-type]
+    assert first == compute_commit_hash(parent_hash=None, content=reordered, **ids)  # type: ignore[arg-type]
+    assert first != compute_commit_hash(parent_hash="0" * 64, content=content, **ids)  # type: ignore[arg-type]
+    assert first != compute_commit_hash(
+        parent_hash=None,
+        content={**content, "decisions": ["b"]},
+        **ids,  # type: ignore[arg-type]
+    )
+    assert format_timestamp(when) == "2026-01-02T03:04:05.000678Z"
+
+
+def test_storable_rejects_what_cannot_round_trip() -> None:
+    check_storable({"ok": [1, 2.5, "x", None, True]}, "metadata")
+    for bad, where in (
+        ({"n": 2**53}, "metadata.n"),
+        ({"f": 1e300}, "metadata.f"),
+        ({"k\u0000": 1}, "metadata"),
+        ({"l": ["a", "b\u0000"]}, "metadata.l[1]"),
+    ):
+        with pytest.raises(BadRequest) as caught:
+            check_storable(bad, "metadata")
+        assert caught.value.errors[0].field == where
