@@ -1,0 +1,60 @@
+# Smriti — one entry point for running, testing and measuring.
+#   make run    set up everything on a fresh machine and serve on $PORT (default 8000)
+#   make test   every check and test suite (what CI runs)
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV   := .venv
+BIN    := $(VENV)/bin
+PORT   ?= 8000
+STAMP  := $(VENV)/.installed
+
+.PHONY: help
+help:
+	@echo "make run          install, migrate, start the embedded database and serve on PORT=$(PORT)"
+	@echo "make test         lint, type checks and all test suites"
+	@echo "make lint         ruff (lint and format check)"
+	@echo "make typecheck    mypy --strict"
+	@echo "make test-backend backend tests only (real PostgreSQL, fake provider servers)"
+	@echo "make bench        side-by-side benchmarks (see docs/performance.md)"
+	@echo "make db-upgrade   apply migrations"
+
+$(STAMP): backend/pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e "backend[dev]"
+	@touch $(STAMP)
+
+.PHONY: install
+install: $(STAMP)
+
+.PHONY: run
+run: install
+	$(BIN)/smriti serve --host $${HOST:-127.0.0.1} --port $(PORT)
+
+.PHONY: db-upgrade
+db-upgrade: install
+	$(BIN)/smriti db upgrade
+
+.PHONY: lint
+lint: install
+	cd backend && ../$(BIN)/ruff check src tests ../bench
+	cd backend && ../$(BIN)/ruff format --check src tests ../bench
+
+.PHONY: typecheck
+typecheck: install
+	cd backend && ../$(BIN)/mypy
+
+.PHONY: test-backend
+test-backend: install
+	cd backend && ../$(BIN)/python -m pytest -q
+
+.PHONY: test
+test: lint typecheck test-backend
+
+.PHONY: bench
+bench: install
+	@command -v wrk >/dev/null || (apt-get update -qq && apt-get install -y -qq wrk)
+	$(BIN)/python bench/run.py
