@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import os
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit, urlunsplit
 from uuid import uuid4
 
 import asyncpg
+import httpx
 import pytest
-from litestar.testing import AsyncTestClient
+from litestar import Litestar
 
 from smriti.app import create_app
 from smriti.config import ProviderSettings, Settings
@@ -103,13 +105,42 @@ def settings(database_url: str, fake_providers: FakeProviderServer, tmp_path: Pa
 
 
 @asynccontextmanager
-async def make_client(settings: Settings, **changes: Any) -> AsyncIterator[AsyncTestClient[Any]]:
+async def make_client(settings: Settings, **changes: Any) -> AsyncIterator[httpx.AsyncClient]:
+    """The app in this event loop, behind httpx's ASGI transport.
+
+    Unlike Litestar's test client (which runs the app through a blocking portal), requests made
+    with asyncio.gather here really are concurrent, which the concurrency tests depend on.
+    """
     app = create_app(dataclasses.replace(settings, **changes) if changes else settings)
-    async with AsyncTestClient(app, timeout=30) as client:
+    transport = httpx.ASGITransport(app=cast("Any", app))  # Litestar's ASGI types are narrower than httpx's
+    async with running(app), httpx.AsyncClient(transport=transport, base_url="http://smriti.test") as client:
         yield client
 
 
+@asynccontextmanager
+async def running(app: Litestar) -> AsyncIterator[None]:
+    """Start-up and shutdown in one task of their own (the lifespan's task group requires it)."""
+    started, stop = asyncio.Event(), asyncio.Event()
+
+    async def lifespan() -> None:
+        async with app.lifespan():
+            started.set()
+            await stop.wait()
+
+    task = asyncio.create_task(lifespan())
+    waiter = asyncio.create_task(started.wait())
+    await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
+    if task.done():
+        waiter.cancel()
+        await task  # start-up failed: raise its error here
+    try:
+        yield
+    finally:
+        stop.set()
+        await task
+
+
 @pytest.fixture
-async def client(settings: Settings, db: asyncpg.Connection) -> AsyncIterator[AsyncTestClient[Any]]:
+async def client(settings: Settings, db: asyncpg.Connection) -> AsyncIterator[httpx.AsyncClient]:
     async with make_client(settings) as test_client:
         yield test_client

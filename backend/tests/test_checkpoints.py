@@ -6,7 +6,7 @@ import uuid
 from typing import Any
 
 import asyncpg
-from litestar.testing import AsyncTestClient
+import httpx
 
 from tests.support.api import commit, create_space
 
@@ -25,7 +25,7 @@ FULL_STATE: dict[str, Any] = {
 }
 
 
-async def test_commit_then_head_log_and_fetch_by_every_ref(client: AsyncTestClient[Any]) -> None:
+async def test_commit_then_head_log_and_fetch_by_every_ref(client: httpx.AsyncClient) -> None:
     space = await create_space(client)
     saved = await commit(client, space["id"], "Storage plan", **FULL_STATE)
     assert saved["parent_commit_id"] is None
@@ -48,7 +48,7 @@ async def test_commit_then_head_log_and_fetch_by_every_ref(client: AsyncTestClie
         assert response.json() == saved
 
 
-async def test_parent_defaults_to_head_and_log_is_newest_first(client: AsyncTestClient[Any]) -> None:
+async def test_parent_defaults_to_head_and_log_is_newest_first(client: httpx.AsyncClient) -> None:
     space = await create_space(client)
     first = await commit(client, space["id"], "one")
     second = await commit(client, space["id"], "two")
@@ -62,7 +62,7 @@ async def test_parent_defaults_to_head_and_log_is_newest_first(client: AsyncTest
     assert [c["message"] for c in page["items"]] == ["two"]
 
 
-async def test_fork_from_an_older_checkpoint_moves_head(client: AsyncTestClient[Any]) -> None:
+async def test_fork_from_an_older_checkpoint_moves_head(client: httpx.AsyncClient) -> None:
     space = await create_space(client)
     root = await commit(client, space["id"], "root")
     await commit(client, space["id"], "line A")
@@ -75,7 +75,7 @@ async def test_fork_from_an_older_checkpoint_moves_head(client: AsyncTestClient[
 
 
 async def test_parent_from_another_space_or_missing(
-    client: AsyncTestClient[Any], db: asyncpg.Connection
+    client: httpx.AsyncClient, db: asyncpg.Connection
 ) -> None:
     space = await create_space(client, "a")
     other = await create_space(client, "b")
@@ -95,7 +95,7 @@ async def test_parent_from_another_space_or_missing(
     assert await db.fetchval("SELECT count(*) FROM commits") == 1
 
 
-async def test_compare_and_swap(client: AsyncTestClient[Any], db: asyncpg.Connection) -> None:
+async def test_compare_and_swap(client: httpx.AsyncClient, db: asyncpg.Connection) -> None:
     space = await create_space(client)
     # null means "I expect the Space to have no HEAD yet".
     first = await commit(client, space["id"], "one", expected_head_commit_id=None)
@@ -116,7 +116,7 @@ async def test_compare_and_swap(client: AsyncTestClient[Any], db: asyncpg.Connec
 
 
 async def test_concurrent_commits_with_the_same_expected_head(
-    client: AsyncTestClient[Any], db: asyncpg.Connection
+    client: httpx.AsyncClient, db: asyncpg.Connection
 ) -> None:
     space = await create_space(client)
     base = await commit(client, space["id"], "base")
@@ -143,7 +143,7 @@ async def test_concurrent_commits_with_the_same_expected_head(
     assert orphans == 0
 
 
-async def test_concurrent_commits_without_cas_form_one_line(client: AsyncTestClient[Any]) -> None:
+async def test_concurrent_commits_without_cas_form_one_line(client: httpx.AsyncClient) -> None:
     space = await create_space(client)
     responses = await asyncio.gather(
         *(
@@ -161,7 +161,7 @@ async def test_concurrent_commits_without_cas_form_one_line(client: AsyncTestCli
 
 
 async def test_client_cannot_supply_server_owned_fields(
-    client: AsyncTestClient[Any], db: asyncpg.Connection
+    client: httpx.AsyncClient, db: asyncpg.Connection
 ) -> None:
     space = await create_space(client)
     for field, value in [
@@ -177,7 +177,7 @@ async def test_client_cannot_supply_server_owned_fields(
     assert await db.fetchval("SELECT count(*) FROM commits") == 0
 
 
-async def test_bad_checkpoint_fields(client: AsyncTestClient[Any], db: asyncpg.Connection) -> None:
+async def test_bad_checkpoint_fields(client: httpx.AsyncClient, db: asyncpg.Connection) -> None:
     space = await create_space(client)
     cases: list[tuple[dict[str, Any], str]] = [
         ({"message": ""}, "message"),
@@ -205,7 +205,7 @@ async def test_bad_checkpoint_fields(client: AsyncTestClient[Any], db: asyncpg.C
     assert await db.fetchval("SELECT count(*) FROM commits") == 0
 
 
-async def test_unknown_refs(client: AsyncTestClient[Any]) -> None:
+async def test_unknown_refs(client: httpx.AsyncClient) -> None:
     space = await create_space(client)
     saved = await commit(client, space["id"], "one")
     missing_hash = "f" * 64 if not saved["commit_hash"].startswith("f") else "e" * 64
@@ -215,7 +215,7 @@ async def test_unknown_refs(client: AsyncTestClient[Any]) -> None:
     assert (await client.get(f"/v4/repos/{space['id']}/head")).status_code == 200
 
 
-async def test_ambiguous_prefix_is_400(client: AsyncTestClient[Any], db: asyncpg.Connection) -> None:
+async def test_ambiguous_prefix_is_400(client: httpx.AsyncClient, db: asyncpg.Connection) -> None:
     space = await create_space(client)
     # Two stored hashes sharing 7 digits are astronomically rare; plant them directly.
     for suffix in ("1", "2"):

@@ -7,7 +7,7 @@ import uuid
 from typing import Any
 
 import asyncpg
-from litestar.testing import AsyncTestClient
+import httpx
 
 from smriti.checkpoints.hashing import CONTENT_FIELDS, compute_commit_hash
 from tests.support.api import commit, create_space
@@ -34,7 +34,7 @@ def _recompute(checkpoint: dict[str, Any], parent_hash: str | None) -> str:
     )
 
 
-async def test_hash_survives_a_database_round_trip(client: AsyncTestClient[Any]) -> None:
+async def test_hash_survives_a_database_round_trip(client: httpx.AsyncClient) -> None:
     space = await create_space(client)
     first = await commit(client, space["id"], "one", metadata=AWKWARD_METADATA, decisions=["ä", "b"])
     second = await commit(client, space["id"], "two", artifacts=[{"name": "a", "content": "x" * 5000}])
@@ -47,7 +47,7 @@ async def test_hash_survives_a_database_round_trip(client: AsyncTestClient[Any])
     assert report == {"repo_id": space["id"], "checked": 2, "ok": True, "problems": []}
 
 
-async def test_verify_reports_tampered_content(client: AsyncTestClient[Any], db: asyncpg.Connection) -> None:
+async def test_verify_reports_tampered_content(client: httpx.AsyncClient, db: asyncpg.Connection) -> None:
     space = await create_space(client)
     first = await commit(client, space["id"], "one", decisions=["Use PostgreSQL"])
     second = await commit(client, space["id"], "two")
@@ -62,7 +62,7 @@ async def test_verify_reports_tampered_content(client: AsyncTestClient[Any], db:
 
 
 async def test_verify_reports_tampered_metadata_key_order_is_not_tampering(
-    client: AsyncTestClient[Any], db: asyncpg.Connection
+    client: httpx.AsyncClient, db: asyncpg.Connection
 ) -> None:
     space = await create_space(client)
     saved = await commit(client, space["id"], "one", metadata={"a": 1, "b": 2})
@@ -80,7 +80,7 @@ async def test_verify_reports_tampered_metadata_key_order_is_not_tampering(
 
 
 async def test_verify_reports_tampered_hash_link_and_time(
-    client: AsyncTestClient[Any], db: asyncpg.Connection
+    client: httpx.AsyncClient, db: asyncpg.Connection
 ) -> None:
     space = await create_space(client)
     first = await commit(client, space["id"], "one")
@@ -101,7 +101,7 @@ async def test_verify_reports_tampered_hash_link_and_time(
     )
 
 
-async def test_verify_reports_a_foreign_parent(client: AsyncTestClient[Any], db: asyncpg.Connection) -> None:
+async def test_verify_reports_a_foreign_parent(client: httpx.AsyncClient, db: asyncpg.Connection) -> None:
     space = await create_space(client, "a")
     other = await create_space(client, "b")
     foreign = await commit(client, other["id"], "elsewhere")
@@ -116,7 +116,7 @@ async def test_verify_reports_a_foreign_parent(client: AsyncTestClient[Any], db:
     assert (await client.get(f"/v4/repos/{other['id']}/verify")).json()["ok"] is True
 
 
-async def test_an_empty_space_verifies_clean(client: AsyncTestClient[Any]) -> None:
+async def test_an_empty_space_verifies_clean(client: httpx.AsyncClient) -> None:
     space = await create_space(client)
     report = (await client.get(f"/v4/repos/{space['id']}/verify")).json()
     assert report["ok"] is True

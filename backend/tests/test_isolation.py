@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import asyncpg
-from litestar.testing import AsyncTestClient
+import httpx
 
 from tests.support.api import commit, create_session, create_space, send, turns
 from tests.support.fake_providers import FakeProviderServer
@@ -15,7 +14,7 @@ LONG_ARTIFACT = "".join(f"line {i:04d} of the plan\n" for i in range(400))  # ~9
 
 
 async def test_mount_sends_checkpoint_state_and_only_turns_after_the_boundary(
-    client: AsyncTestClient[Any], fake_providers: FakeProviderServer, db: asyncpg.Connection
+    client: httpx.AsyncClient, fake_providers: FakeProviderServer, db: asyncpg.Connection
 ) -> None:
     space = await create_space(client, "Isolation")
     session = await create_session(client, space["id"], provider="openai")
@@ -85,7 +84,7 @@ async def test_mount_sends_checkpoint_state_and_only_turns_after_the_boundary(
 
 
 async def test_mount_at_zero_on_a_fresh_session(
-    client: AsyncTestClient[Any], fake_providers: FakeProviderServer
+    client: httpx.AsyncClient, fake_providers: FakeProviderServer
 ) -> None:
     space = await create_space(client)
     checkpoint = await commit(client, space["id"], "Start here", decisions=["D1"])
@@ -98,7 +97,7 @@ async def test_mount_at_zero_on_a_fresh_session(
     assert body["messages"] == [{"role": "user", "content": "hello"}]
 
 
-async def test_offline_reply_says_what_it_received(client: AsyncTestClient[Any]) -> None:
+async def test_offline_reply_says_what_it_received(client: httpx.AsyncClient) -> None:
     space = await create_space(client)
     session = await create_session(client, space["id"])
     await send(client, session["id"], "first")
@@ -117,7 +116,7 @@ async def test_offline_reply_says_what_it_received(client: AsyncTestClient[Any])
     assert "History: 4 Turns" in unmounted["assistant_turn"]["content"]
 
 
-async def test_context_preview_sections_and_tokens(client: AsyncTestClient[Any]) -> None:
+async def test_context_preview_sections_and_tokens(client: httpx.AsyncClient) -> None:
     space = await create_space(client)
     session = await create_session(client, space["id"])
     await send(client, session["id"], "before the mount")

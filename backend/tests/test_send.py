@@ -8,8 +8,8 @@ import uuid
 from typing import Any
 
 import asyncpg
+import httpx
 import pytest
-from litestar.testing import AsyncTestClient
 
 from smriti.config import ProviderSettings, Settings
 from tests.conftest import ANTHROPIC_TEST_KEY, OPENAI_TEST_KEY, make_client
@@ -18,7 +18,7 @@ from tests.support.fake_providers import FakeProviderServer, Mode
 from tests.support.live_server import free_port
 
 
-async def _session(client: AsyncTestClient[Any], **fields: Any) -> dict[str, Any]:
+async def _session(client: httpx.AsyncClient, **fields: Any) -> dict[str, Any]:
     space = await create_space(client, f"space-{uuid.uuid4().hex[:6]}")
     return await create_session(client, space["id"], **fields)
 
@@ -39,7 +39,7 @@ async def _session(client: AsyncTestClient[Any], **fields: Any) -> dict[str, Any
     ],
 )
 async def test_provider_failure_stores_nothing_and_resend_stores_one_pair(
-    client: AsyncTestClient[Any],
+    client: httpx.AsyncClient,
     fake_providers: FakeProviderServer,
     db: asyncpg.Connection,
     mode: Mode,
@@ -83,7 +83,7 @@ async def test_refused_connection_is_502(settings: Settings, db: asyncpg.Connect
     assert await db.fetchval("SELECT count(*) FROM turns") == 0
 
 
-async def test_request_id_reused_for_another_message_conflicts(client: AsyncTestClient[Any]) -> None:
+async def test_request_id_reused_for_another_message_conflicts(client: httpx.AsyncClient) -> None:
     session = await _session(client)
     await send(client, session["id"], "one", request_id="abc")
     response = await client.post(
@@ -97,7 +97,7 @@ async def test_request_id_reused_for_another_message_conflicts(client: AsyncTest
 
 
 async def test_concurrent_resends_store_one_pair(
-    client: AsyncTestClient[Any], fake_providers: FakeProviderServer, db: asyncpg.Connection
+    client: httpx.AsyncClient, fake_providers: FakeProviderServer, db: asyncpg.Connection
 ) -> None:
     session = await _session(client, provider="openai")
     body = {"session_id": session["id"], "content": "once", "request_id": "same-key"}
@@ -108,7 +108,7 @@ async def test_concurrent_resends_store_one_pair(
     assert (await client.get(f"/v4/sessions/{session['id']}")).json()["turn_count"] == 2
 
 
-async def test_send_validation(client: AsyncTestClient[Any], db: asyncpg.Connection) -> None:
+async def test_send_validation(client: httpx.AsyncClient, db: asyncpg.Connection) -> None:
     session = await _session(client)
     await send(client, session["id"], "one")
     space_id = session["repo_id"]
@@ -175,7 +175,7 @@ async def test_unconfigured_provider_is_400(settings: Settings, db: asyncpg.Conn
 
 
 async def test_session_remembers_the_last_provider_and_model(
-    client: AsyncTestClient[Any], fake_providers: FakeProviderServer
+    client: httpx.AsyncClient, fake_providers: FakeProviderServer
 ) -> None:
     session = await _session(client)
     await send(client, session["id"], "one", provider="anthropic", model="claude-custom")
@@ -190,7 +190,7 @@ async def test_session_remembers_the_last_provider_and_model(
     assert [t["provider"] for t in all_turns] == ["anthropic"] * 4 + ["openai"] * 2
 
 
-async def test_turns_paging(client: AsyncTestClient[Any]) -> None:
+async def test_turns_paging(client: httpx.AsyncClient) -> None:
     session = await _session(client)
     for index in range(3):
         await send(client, session["id"], f"m{index}")
@@ -201,7 +201,7 @@ async def test_turns_paging(client: AsyncTestClient[Any]) -> None:
     assert (await client.get(f"/v4/sessions/{uuid.uuid4()}/turns")).status_code == 404
 
 
-async def test_providers_listing_reveals_no_secrets(client: AsyncTestClient[Any]) -> None:
+async def test_providers_listing_reveals_no_secrets(client: httpx.AsyncClient) -> None:
     response = await client.get("/v4/providers")
     assert response.status_code == 200
     body = response.json()

@@ -3,12 +3,12 @@ from __future__ import annotations
 from typing import Any
 
 import asyncpg
-from litestar.testing import AsyncTestClient
+import httpx
 
 from tests.support.api import commit, create_session, create_space, send
 
 
-async def test_create_get_list_rename_delete(client: AsyncTestClient[Any]) -> None:
+async def test_create_get_list_rename_delete(client: httpx.AsyncClient) -> None:
     space = await create_space(client, "Travel plans", description="Lisbon in May")
     assert space["name"] == "Travel plans"
     assert space["head_commit_id"] is None
@@ -31,7 +31,7 @@ async def test_create_get_list_rename_delete(client: AsyncTestClient[Any]) -> No
     assert (await client.get(f"/v4/repos/{space['id']}")).status_code == 404
 
 
-async def test_space_shows_its_head(client: AsyncTestClient[Any]) -> None:
+async def test_space_shows_its_head(client: httpx.AsyncClient) -> None:
     space = await create_space(client)
     checkpoint = await commit(client, space["id"], "First state")
     fetched = (await client.get(f"/v4/repos/{space['id']}")).json()
@@ -42,7 +42,7 @@ async def test_space_shows_its_head(client: AsyncTestClient[Any]) -> None:
 
 
 async def test_delete_removes_sessions_turns_and_checkpoints(
-    client: AsyncTestClient[Any], db: asyncpg.Connection
+    client: httpx.AsyncClient, db: asyncpg.Connection
 ) -> None:
     space = await create_space(client)
     other = await create_space(client, "Other")
@@ -60,7 +60,7 @@ async def test_delete_removes_sessions_turns_and_checkpoints(
     assert (await client.get(f"/v4/sessions/{session['id']}")).status_code == 404
 
 
-async def test_duplicate_name_conflicts(client: AsyncTestClient[Any]) -> None:
+async def test_duplicate_name_conflicts(client: httpx.AsyncClient) -> None:
     await create_space(client, "Same")
     response = await client.post("/v4/repos", json={"name": "Same"})
     assert response.status_code == 409
@@ -70,7 +70,7 @@ async def test_duplicate_name_conflicts(client: AsyncTestClient[Any]) -> None:
     assert response.status_code == 409
 
 
-async def test_bad_input_names_the_field(client: AsyncTestClient[Any], db: asyncpg.Connection) -> None:
+async def test_bad_input_names_the_field(client: httpx.AsyncClient, db: asyncpg.Connection) -> None:
     cases: list[tuple[Any, str]] = [
         ({"name": 5}, "name"),
         ({"name": "   "}, "name"),
@@ -94,7 +94,7 @@ async def test_bad_input_names_the_field(client: AsyncTestClient[Any], db: async
     assert await db.fetchval("SELECT count(*) FROM repos") == 0
 
 
-async def test_unknown_space_is_404(client: AsyncTestClient[Any]) -> None:
+async def test_unknown_space_is_404(client: httpx.AsyncClient) -> None:
     missing = "00000000-0000-0000-0000-000000000000"
     for method, path in [
         ("GET", f"/v4/repos/{missing}"),
@@ -112,7 +112,7 @@ async def test_unknown_space_is_404(client: AsyncTestClient[Any]) -> None:
         assert response.json()["status_code"] == 404
 
 
-async def test_page_size_is_capped(client: AsyncTestClient[Any]) -> None:
+async def test_page_size_is_capped(client: httpx.AsyncClient) -> None:
     for name in ("a", "b", "c"):
         await create_space(client, name)
     page = (await client.get("/v4/repos?limit=2&offset=1")).json()

@@ -20,6 +20,7 @@ from litestar.openapi.config import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
 
 from smriti import __version__
+from smriti.body_limit import drain_rejected_bodies
 from smriti.chat.controller import ChatController
 from smriti.chat.exchange import ChatService
 from smriti.chat.store import ChatStore
@@ -102,6 +103,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             render_plugins=[SwaggerRenderPlugin()],
         ),
         request_max_body_size=settings.max_body_bytes,
+        middleware=[drain_rejected_bodies],
         logging_config=None,
         debug=settings.debug,
     )

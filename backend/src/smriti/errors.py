@@ -198,5 +198,5 @@ def to_error_response(request: Request[Any, Any, Any], exc: Exception) -> Respon
     if _is_database_down(exc):
         log.warning("database unavailable", path=request.url.path, error=type(exc).__name__)
         return _body(503, "The database is unavailable right now; retry shortly.")
-    log.exception("unhandled error", path=request.url.path, method=request.method)
+    log.error("unhandled error", path=request.url.path, method=request.method, exc_info=exc)
     return _body(HTTP_500_INTERNAL_SERVER_ERROR, "Internal server error.")

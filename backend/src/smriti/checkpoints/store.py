@@ -129,6 +129,18 @@ class CheckpointStore:
                     "Nothing was written; read HEAD and retry.",
                     field="expected_head_commit_id",
                 )
+            if data.parent_commit_id is None and head is not None and state["parent_id"] != head:
+                # We waited for the lock while another commit moved HEAD. The locked row is the
+                # latest version, but the join ran on this statement's older snapshot, which
+                # cannot see the new HEAD row yet; a new statement can.
+                state = await conn.fetchrow(
+                    "SELECT $2::uuid AS head_commit_id, $3::timestamptz AS now, id AS parent_id, "
+                    "repo_id AS parent_repo_id, commit_hash AS parent_hash FROM commits WHERE id = $1",
+                    head,
+                    head,
+                    state["now"],
+                )
+                assert state is not None
             if data.parent_commit_id is not None:
                 if state["parent_id"] is None:
                     raise NotFound(

@@ -1,0 +1,61 @@
+"""Let a client that sent too much still read its 413.
+
+Litestar stops reading a body once it passes the limit and answers 413. If the server then closes
+the connection while the client is still sending, the client's kernel gets a reset and throws the
+413 away; the client sees "connection reset" instead of the reason. After a 413 this middleware
+reads and discards the rest of the body, within a bound, so the answer arrives.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from litestar.enums import ScopeType
+from litestar.types import ASGIApp, Message, Scope, Send
+
+_DRAIN_BYTES = 64 * 1024 * 1024
+_DRAIN_SECONDS = 5.0
+
+
+def drain_rejected_bodies(app: ASGIApp) -> ASGIApp:
+    async def middleware(scope: Scope, receive: Any, send: Send) -> None:
+        if scope["type"] != ScopeType.HTTP:
+            await app(scope, receive, send)
+            return
+        more_body = True
+        rejected = False
+
+        async def tracking_receive() -> Any:
+            nonlocal more_body
+            message = await receive()
+            if message["type"] == "http.request":
+                more_body = bool(message.get("more_body", False))
+            elif message["type"] == "http.disconnect":
+                more_body = False
+            return message
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal rejected
+            if message["type"] == "http.response.start" and message["status"] == 413:
+                rejected = True
+            await send(message)
+
+        await app(scope, tracking_receive, tracking_send)
+        if rejected and more_body:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(_drain(tracking_receive), timeout=_DRAIN_SECONDS)
+
+    return middleware
+
+
+async def _drain(receive: Any) -> None:
+    drained = 0
+    while drained < _DRAIN_BYTES:
+        message = await receive()
+        if message["type"] != "http.request":
+            return
+        drained += len(message.get("body", b""))
+        if not message.get("more_body", False):
+            return

@@ -1,0 +1,90 @@
+"""The provider's time is not the database's: no connection is held while a provider thinks."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import pytest
+from litestar import Litestar, Request
+from litestar.testing import RequestFactory
+
+from smriti.config import Settings
+from smriti.errors import to_error_response
+from smriti.logging import configure_logging
+from tests.conftest import OPENAI_TEST_KEY, make_client
+from tests.support.api import commit, create_session, create_space
+from tests.support.fake_providers import FakeProviderServer
+
+
+async def test_a_slow_provider_does_not_hold_a_pool_connection(
+    settings: Settings, fake_providers: FakeProviderServer, db: asyncpg.Connection
+) -> None:
+    async with make_client(settings, db_pool_size=1, provider_timeout_s=5.0) as client:
+        space = await create_space(client)
+        await commit(client, space["id"], "state")
+        session = await create_session(client, space["id"])
+        fake_providers.state.mode = "hang"
+        fake_providers.state.hang_seconds = 1.5
+        pending = asyncio.create_task(
+            client.post(
+                "/v4/chat/send", json={"session_id": session["id"], "content": "slow", "provider": "openai"}
+            )
+        )
+        await asyncio.sleep(0.3)
+        assert not pending.done()
+        for _ in range(5):
+            started = time.monotonic()
+            head = await client.get(f"/v4/repos/{space['id']}/head")
+            assert head.status_code == 200
+            assert time.monotonic() - started < 0.5
+        assert not pending.done(), "the provider should still be thinking"
+        response = await pending
+        assert response.status_code == 201
+
+
+def test_unexpected_errors_are_logged_with_traceback_and_hidden(
+    settings: Settings, capfd: pytest.CaptureFixture[str]
+) -> None:
+    configure_logging(settings)
+    # An app without logging config: the default one would install handlers on captured streams.
+    request: Request[Any, Any, Any] = RequestFactory(app=Litestar(logging_config=None)).get("/v4/anything")
+    try:
+        raise RuntimeError(f"boom with {OPENAI_TEST_KEY}")
+    except RuntimeError as exc:
+        response = to_error_response(request, exc)
+    assert response.status_code == 500
+    assert response.content.detail == "Internal server error."
+    logged = capfd.readouterr().err
+    assert "unhandled error" in logged
+    assert "Traceback" in logged
+    assert "RuntimeError: boom with [redacted]" in logged
+    assert OPENAI_TEST_KEY not in logged
+
+
+def test_db_upgrade_command(database_url: str, tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "smriti", "db", "upgrade"],
+        env={"DATABASE_URL": database_url, "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "database at head" in result.stdout
+    bad = subprocess.run(
+        [sys.executable, "-m", "smriti", "db", "upgrade"],
+        env={"DATABASE_URL": database_url, "SMRITI_MAX_BODY_BYTES": "lots", "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert bad.returncode == 2
+    assert "SMRITI_MAX_BODY_BYTES" in bad.stderr
