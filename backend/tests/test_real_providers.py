@@ -12,8 +12,8 @@ from tests.conftest import make_client
 from tests.support.api import commit, create_session, create_space, send
 
 REAL = {
-    "openai": (os.environ.get("SMRITI_REAL_OPENAI_API_KEY"), os.environ.get("SMRITI_REAL_OPENAI_MODEL")),
-    "anthropic": (os.environ.get("SMRITI_REAL_ANTHROPIC_API_KEY"), os.environ.get("SMRITI_REAL_ANTHROPIC_MODEL")),
+    name: (os.environ.get(f"SMRITI_REAL_{prefix}_API_KEY"), os.environ.get(f"SMRITI_REAL_{prefix}_MODEL"))
+    for name, prefix in (("openai", "OPENAI"), ("anthropic", "ANTHROPIC"))
 }
 
 
@@ -28,9 +28,11 @@ async def test_real_provider_answers_with_the_mounted_state(
         api_key=key,
         default_model=model or (DEFAULT_OPENAI_MODEL if provider == "openai" else DEFAULT_ANTHROPIC_MODEL),
     )
-    async with make_client(settings, provider_timeout_s=60.0, provider_max_retries=1, **{provider: real}) as client:
+    changes = {"provider_timeout_s": 60.0, "provider_max_retries": 1, provider: real}
+    async with make_client(settings, **changes) as client:
         space = await create_space(client)
-        checkpoint = await commit(client, space["id"], "Codename", decisions=["The project codename is HELIOTROPE."])
+        decisions = ["The project codename is HELIOTROPE."]
+        checkpoint = await commit(client, space["id"], "Codename", decisions=decisions)
         session = await create_session(client, space["id"])
         reply = await send(
             client,
