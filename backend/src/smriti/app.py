@@ -40,6 +40,7 @@ from smriti.providers.registry import ProviderRegistry
 from smriti.sessions.controller import SessionController
 from smriti.sessions.service import TurnStore
 from smriti.spaces.controller import SpaceController
+from smriti.web import DEFAULT_WEB_DIR, no_web_app, web_router
 
 log = structlog.get_logger("smriti")
 
@@ -88,8 +89,10 @@ def create_app(settings: Settings | None = None) -> Litestar:
         engine_config=EngineConfig(pool_size=settings.db_pool_size, max_overflow=0, pool_pre_ping=True),
         set_default_exception_handler=False,
     )
+    web_dir = settings.web_dir or DEFAULT_WEB_DIR
+    web = web_router(web_dir) if (web_dir / "index.html").is_file() else no_web_app
     return Litestar(
-        route_handlers=[health, v4],
+        route_handlers=[health, v4, web],
         plugins=[SQLAlchemyPlugin(config=sqlalchemy)],
         dependencies={"page": Provide(provide_page, sync_to_thread=False)},
         exception_handlers={Exception: to_error_response},

@@ -83,6 +83,27 @@ def serve(host: str, port: int | None, workers: int, server_name: str) -> None:
         ).serve()
 
 
+@main.command()
+@click.option(
+    "--output", "-o", type=click.Path(dir_okay=False), default="-", help="File to write (default stdout)."
+)
+def openapi(output: str) -> None:
+    """Print the OpenAPI document (no database needed)."""
+    import dataclasses
+    import json
+
+    from smriti.app import create_app
+
+    # The app is only built, never started, so this URL is never connected to.
+    settings = dataclasses.replace(_settings(), database_url="postgresql://schema-only@localhost/unused")
+    from litestar.serialization import encode_json
+
+    document = json.loads(encode_json(create_app(settings).openapi_schema.to_schema()))
+    text = json.dumps(document, indent=2, sort_keys=True) + "\n"
+    with click.open_file(output, "w") as handle:
+        handle.write(text)
+
+
 @main.group()
 def db() -> None:
     """Database commands."""

@@ -39,6 +39,7 @@ class Settings:
     nudge_after_turns: int = 12
     max_page_size: int = 200
     migrate_on_start: bool = True
+    web_dir: Path | None = None
     debug: bool = False
     log_level: str = "INFO"
     log_json: bool = False
@@ -75,6 +76,7 @@ class Settings:
             nudge_after_turns=_int(env, "SMRITI_NUDGE_AFTER_TURNS", 12, minimum=2),
             max_page_size=_int(env, "SMRITI_MAX_PAGE_SIZE", 200, minimum=1),
             migrate_on_start=not _bool(env, "SMRITI_SKIP_MIGRATIONS"),
+            web_dir=Path(env["SMRITI_WEB_DIR"]) if env.get("SMRITI_WEB_DIR") else None,
             debug=_bool(env, "SMRITI_DEBUG"),
             log_level=(env.get("SMRITI_LOG_LEVEL") or "INFO").upper(),
             log_json=_bool(env, "SMRITI_LOG_JSON"),

@@ -82,7 +82,11 @@ def caused_by(exc: BaseException, kind: type[BaseException]) -> bool:
 def error_responses(*status_codes: int) -> dict[int, ResponseSpec]:
     """OpenAPI entries that describe our error shape truthfully for a handler's error codes."""
     return {
-        code: ResponseSpec(data_container=ErrorResponse, description=_DESCRIPTIONS.get(code, "Error"))
+        code: ResponseSpec(
+            data_container=ErrorResponse,
+            description=_DESCRIPTIONS.get(code, "Error"),
+            generate_examples=False,
+        )
         for code in sorted({400, *status_codes})
     }
 

@@ -1,0 +1,46 @@
+"""The built web app is served at / with history-API fallback; API paths never fall back."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import asyncpg
+
+from smriti.config import Settings
+from tests.conftest import make_client
+
+
+async def test_web_app_with_history_fallback(
+    settings: Settings, db: asyncpg.Connection, tmp_path: Path
+) -> None:
+    web = tmp_path / "dist"
+    (web / "assets").mkdir(parents=True)
+    (web / "index.html").write_text("<!doctype html><title>Smriti</title>")
+    (web / "assets" / "app-1234.js").write_text("console.log(1)")
+    (tmp_path / "secret.txt").write_text("outside")
+    async with make_client(settings, web_dir=web) as client:
+        for path in ("/", "/spaces/123/sessions/456"):
+            page = await client.get(path)
+            assert page.status_code == 200
+            assert page.headers["content-type"].startswith("text/html")
+            assert "<title>Smriti</title>" in page.text
+            assert page.headers["cache-control"] == "no-cache"
+        asset = await client.get("/assets/app-1234.js")
+        assert asset.text == "console.log(1)"
+        assert "immutable" in asset.headers["cache-control"]
+        escaped = await client.get("/assets/%2e%2e/%2e%2e/secret.txt")
+        assert "outside" not in escaped.text
+        for api in ("/v4/nothing", "/v5/nothing", "/health/x"):
+            missing = await client.get(api)
+            assert missing.status_code == 404
+            assert missing.json()["status_code"] == 404
+        assert (await client.get("/v4/repos")).status_code == 200
+
+
+async def test_without_a_build_the_root_says_so(
+    settings: Settings, db: asyncpg.Connection, tmp_path: Path
+) -> None:
+    async with make_client(settings, web_dir=tmp_path / "missing") as client:
+        response = await client.get("/")
+        assert response.status_code == 200
+        assert "/schema" in response.text
