@@ -19,6 +19,7 @@ help:
 	@echo "make typecheck    mypy --strict"
 	@echo "make test-backend backend tests only (real PostgreSQL, fake provider servers)"
 	@echo "make bench        side-by-side benchmarks (see docs/performance.md)"
+	@echo "make bench-draft  precision and recall of the offline Checkpoint extractor"
 	@echo "make db-upgrade   apply migrations"
 
 $(STAMP): backend/pyproject.toml
@@ -58,3 +59,7 @@ test: lint typecheck test-backend
 bench: install
 	@command -v wrk >/dev/null || (apt-get update -qq && apt-get install -y -qq wrk)
 	$(BIN)/python bench/run.py
+
+.PHONY: bench-draft
+bench-draft: install
+	$(BIN)/python bench/draft_quality.py

@@ -48,6 +48,4 @@ def create_floor_app() -> Litestar:
         finally:
             await app.state.pool.close()
 
-    return Litestar(
-        route_handlers=[constant, row], lifespan=[lifespan], openapi_config=None, logging_config=None
-    )
+    return Litestar(route_handlers=[constant, row], lifespan=[lifespan], openapi_config=None, logging_config=None)

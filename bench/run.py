@@ -48,9 +48,7 @@ STATE_4KB: dict[str, Any] = {
     "assumptions": [f"Assumption {i}: a single region is enough for now" for i in range(8)],
     "tasks": [{"text": f"Task {i}: benchmark the hot path", "done": i % 2 == 0} for i in range(10)],
     "open_questions": [f"Question {i}: do we need branching soon?" for i in range(6)],
-    "entities": [
-        {"name": f"Entity{i}", "kind": "component", "description": "part of the system"} for i in range(6)
-    ],
+    "entities": [{"name": f"Entity{i}", "kind": "component", "description": "part of the system"} for i in range(6)],
     "artifacts": [{"name": "plan.md", "content": "step one; step two; step three. " * 30}],
     "metadata": {"author": {"kind": "agent", "name": "bench"}},
 }
@@ -91,9 +89,7 @@ async def seed_floor(url: str) -> None:
     try:
         await conn.execute("CREATE TABLE bench_floor (id int PRIMARY KEY, doc jsonb NOT NULL)")
         doc = json.dumps(STATE_4KB)
-        await conn.executemany(
-            "INSERT INTO bench_floor VALUES ($1, $2::jsonb)", [(i, doc) for i in range(1, 1001)]
-        )
+        await conn.executemany("INSERT INTO bench_floor VALUES ($1, $2::jsonb)", [(i, doc) for i in range(1, 1001)])
         await conn.execute("ANALYZE bench_floor")
     finally:
         await conn.close()
@@ -114,9 +110,7 @@ def server(command: list[str], env: dict[str, str], cwd: Path, log: Path) -> Ite
     port = _free_port()
     full = [part.replace("{port}", str(port)) for part in command]
     with log.open("ab") as out:
-        process = subprocess.Popen(
-            full, env={**os.environ, **env}, cwd=cwd, stdout=out, stderr=subprocess.STDOUT
-        )
+        process = subprocess.Popen(full, env={**os.environ, **env}, cwd=cwd, stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -149,15 +143,11 @@ def _ms(text: str) -> float:
     return float(match.group(1)) * _UNITS[match.group(2)]
 
 
-def wrk(
-    url: str, *, clients: int, seconds: int, script: Path | None = None
-) -> tuple[float, float, float, int]:
+def wrk(url: str, *, clients: int, seconds: int, script: Path | None = None) -> tuple[float, float, float, int]:
     command = ["wrk", "-t1", f"-c{clients}", f"-d{seconds}s", "--latency", "--timeout", "10s"]
     if script is not None:
         command += ["-s", str(script)]
-    output = subprocess.run(
-        [*command, url], capture_output=True, text=True, check=True, timeout=seconds + 60
-    ).stdout
+    output = subprocess.run([*command, url], capture_output=True, text=True, check=True, timeout=seconds + 60).stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))  # type: ignore[union-attr]
     p50 = _ms(re.search(r"50%\s+(\S+)", output).group(1))  # type: ignore[union-attr]
     p99 = _ms(re.search(r"99%\s+(\S+)", output).group(1))  # type: ignore[union-attr]
@@ -229,9 +219,7 @@ def seed_smriti(base: str, sessions: int) -> dict[str, Any]:
     }
 
 
-async def context_growth(
-    url: str, space_id: str, checkpoint_id: str, iterations: int
-) -> list[dict[str, Any]]:
+async def context_growth(url: str, space_id: str, checkpoint_id: str, iterations: int) -> list[dict[str, Any]]:
     """Context assembly (read + build) for Sessions of growing length, same 10 Turns after the boundary."""
     conn = await asyncpg.connect(url)
     sizes = [20, 1_000, 100_000]
@@ -289,9 +277,7 @@ async def context_growth(
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=int, default=int(os.environ.get("BENCH_SECONDS", "10")))
     parser.add_argument("--repeat", type=int, default=int(os.environ.get("BENCH_REPEAT", "1")))
     parser.add_argument("--server", choices=["granian", "uvicorn"], default="granian")
@@ -341,11 +327,7 @@ def main() -> None:
         ]
     with server(floor_command, env, HERE, log) as floor:
         for clients in clients_list:
-            rows.append(
-                measure(
-                    "floor: constant (HTTP only)", floor + "/constant", clients, args.seconds, args.repeat
-                )
-            )
+            rows.append(measure("floor: constant (HTTP only)", floor + "/constant", clients, args.seconds, args.repeat))
             rows.append(measure("floor: one-query", floor + "/row/7", clients, args.seconds, args.repeat))
 
     print(f"smriti ({args.server}, 1 worker):", flush=True)
@@ -363,9 +345,7 @@ def main() -> None:
     ]
     with server(smriti_command, env, ROOT, log) as smriti:
         fixtures = seed_smriti(smriti, sessions=2000)
-        commit_bodies = [
-            {"repo_id": s, "message": "bench commit", **STATE_4KB} for s in fixtures["commit_spaces"]
-        ]
+        commit_bodies = [{"repo_id": s, "message": "bench commit", **STATE_4KB} for s in fixtures["commit_spaces"]]
         send_bodies = [
             {"session_id": s, "content": "What should we do next about the storage layer?"}
             for s in fixtures["sessions"]
@@ -386,22 +366,16 @@ def main() -> None:
                 )
             )
             rows.append(
-                measure(
-                    "smriti: POST send (offline)", smriti + "/", clients, args.seconds, args.repeat, send_lua
-                )
+                measure("smriti: POST send (offline)", smriti + "/", clients, args.seconds, args.repeat, send_lua)
             )
-        growth = asyncio.run(
-            context_growth(url, fixtures["head_space"], fixtures["head"]["id"], iterations=300)
-        )
+        growth = asyncio.run(context_growth(url, fixtures["head_space"], fixtures["head"]["id"], iterations=300))
 
     floor_rps = {r.clients: r.rps for r in rows if r.name == "floor: one-query"}
     for row in rows:
         row.ratio = row.rps / floor_rps[row.clients]
 
     print()
-    print(
-        f"{'path':<34} {'clients':>7} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'× floor':>8} {'errors':>6}"
-    )
+    print(f"{'path':<34} {'clients':>7} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'× floor':>8} {'errors':>6}")
     for row in rows:
         print(
             f"{row.name:<34} {row.clients:>7} {row.rps:>9.0f} {row.p50_ms:>8.2f} {row.p99_ms:>8.2f} "

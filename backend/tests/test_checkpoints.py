@@ -74,9 +74,7 @@ async def test_fork_from_an_older_checkpoint_moves_head(client: httpx.AsyncClien
     assert sorted(c["message"] for c in log) == ["line A", "line B", "root"]
 
 
-async def test_parent_from_another_space_or_missing(
-    client: httpx.AsyncClient, db: asyncpg.Connection
-) -> None:
+async def test_parent_from_another_space_or_missing(client: httpx.AsyncClient, db: asyncpg.Connection) -> None:
     space = await create_space(client, "a")
     other = await create_space(client, "b")
     foreign = await commit(client, other["id"], "foreign")
@@ -146,10 +144,7 @@ async def test_concurrent_commits_with_the_same_expected_head(
 async def test_concurrent_commits_without_cas_form_one_line(client: httpx.AsyncClient) -> None:
     space = await create_space(client)
     responses = await asyncio.gather(
-        *(
-            client.post("/v4/chat/commit", json={"repo_id": space["id"], "message": f"c{i}"})
-            for i in range(20)
-        )
+        *(client.post("/v4/chat/commit", json={"repo_id": space["id"], "message": f"c{i}"}) for i in range(20))
     )
     assert all(r.status_code == 201 for r in responses)
     log = (await client.get(f"/v4/repos/{space['id']}/commits?limit=50")).json()["items"]
@@ -160,18 +155,14 @@ async def test_concurrent_commits_without_cas_form_one_line(client: httpx.AsyncC
     assert log[-1]["parent_commit_id"] is None
 
 
-async def test_client_cannot_supply_server_owned_fields(
-    client: httpx.AsyncClient, db: asyncpg.Connection
-) -> None:
+async def test_client_cannot_supply_server_owned_fields(client: httpx.AsyncClient, db: asyncpg.Connection) -> None:
     space = await create_space(client)
     for field, value in [
         ("id", str(uuid.uuid4())),
         ("commit_hash", "0" * 64),
         ("created_at", "2020-01-01T00:00:00Z"),
     ]:
-        response = await client.post(
-            "/v4/chat/commit", json={"repo_id": space["id"], "message": "x", field: value}
-        )
+        response = await client.post("/v4/chat/commit", json={"repo_id": space["id"], "message": "x", field: value})
         assert response.status_code == 400
         assert response.json()["errors"][0]["field"] == field
     assert await db.fetchval("SELECT count(*) FROM commits") == 0
@@ -198,9 +189,7 @@ async def test_bad_checkpoint_fields(client: httpx.AsyncClient, db: asyncpg.Conn
     deep: Any = "leaf"
     for _ in range(40):
         deep = {"x": deep}
-    response = await client.post(
-        "/v4/chat/commit", json={"repo_id": space["id"], "message": "m", "metadata": deep}
-    )
+    response = await client.post("/v4/chat/commit", json={"repo_id": space["id"], "message": "m", "metadata": deep})
     assert response.status_code == 400
     assert await db.fetchval("SELECT count(*) FROM commits") == 0
 

@@ -51,9 +51,7 @@ async def test_verify_reports_tampered_content(client: httpx.AsyncClient, db: as
     space = await create_space(client)
     first = await commit(client, space["id"], "one", decisions=["Use PostgreSQL"])
     second = await commit(client, space["id"], "two")
-    await db.execute(
-        "UPDATE commits SET decisions = '[\"Use MongoDB\"]'::jsonb WHERE id = $1", uuid.UUID(first["id"])
-    )
+    await db.execute("UPDATE commits SET decisions = '[\"Use MongoDB\"]'::jsonb WHERE id = $1", uuid.UUID(first["id"]))
     report = (await client.get(f"/v4/repos/{space['id']}/verify")).json()
     assert report["ok"] is False
     assert [(p["commit_id"], p["kind"]) for p in report["problems"]] == [(first["id"], "hash_mismatch")]
@@ -79,9 +77,7 @@ async def test_verify_reports_tampered_metadata_key_order_is_not_tampering(
     assert [p["kind"] for p in report["problems"]] == ["hash_mismatch"]
 
 
-async def test_verify_reports_tampered_hash_link_and_time(
-    client: httpx.AsyncClient, db: asyncpg.Connection
-) -> None:
+async def test_verify_reports_tampered_hash_link_and_time(client: httpx.AsyncClient, db: asyncpg.Connection) -> None:
     space = await create_space(client)
     first = await commit(client, space["id"], "one")
     second = await commit(client, space["id"], "two")

@@ -83,9 +83,7 @@ async def test_mount_sends_checkpoint_state_and_only_turns_after_the_boundary(
     assert stored == list(range(1, 13))
 
 
-async def test_mount_at_zero_on_a_fresh_session(
-    client: httpx.AsyncClient, fake_providers: FakeProviderServer
-) -> None:
+async def test_mount_at_zero_on_a_fresh_session(client: httpx.AsyncClient, fake_providers: FakeProviderServer) -> None:
     space = await create_space(client)
     checkpoint = await commit(client, space["id"], "Start here", decisions=["D1"])
     session = await create_session(client, space["id"])

@@ -21,6 +21,10 @@ EXPECTED_OPERATIONS = {
     ("post", "/v4/chat/context"): "previewContext",
     ("get", "/v4/providers"): "listProviders",
     ("get", "/health"): "health",
+    ("post", "/v5/checkpoints/draft"): "draftCheckpoint",
+    ("post", "/v5/commits/{commit_id}/review"): "reviewCheckpoint",
+    ("get", "/v5/commits/{from_ref}/diff/{to_ref}"): "diffCheckpoints",
+    ("post", "/v1/transcripts"): "ingestTranscript",
 }
 
 
@@ -42,7 +46,7 @@ async def test_error_responses_use_the_one_error_shape(client: httpx.AsyncClient
     assert set(error["required"]) == {"status_code", "detail"}
     assert set(error["properties"]) == {"status_code", "detail", "errors", "provider"}
     for path, item in schema["paths"].items():
-        if not path.startswith("/v4"):
+        if not path.startswith(("/v1", "/v4", "/v5")):
             continue
         for method, operation in item.items():
             for status, response in operation["responses"].items():

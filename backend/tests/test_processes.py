@@ -31,8 +31,7 @@ async def test_concurrent_sends_through_two_processes_are_gapless(
         async with httpx.AsyncClient(timeout=60) as client:
             space = (await client.post(f"{first.url}/v4/repos", json={"name": "race"})).json()
             sessions = [
-                (await client.post(f"{first.url}/v4/repos/{space['id']}/sessions", json={})).json()
-                for _ in range(3)
+                (await client.post(f"{first.url}/v4/repos/{space['id']}/sessions", json={})).json() for _ in range(3)
             ]
             one, two, three = (s["id"] for s in sessions)
             servers = [first.url, second.url]
@@ -41,15 +40,11 @@ async def test_concurrent_sends_through_two_processes_are_gapless(
             jobs += [(two, f"two-{i}") for i in range(16)] + [(three, f"three-{i}") for i in range(16)]
             responses = await asyncio.gather(
                 *(
-                    client.post(
-                        f"{servers[i % 2]}/v4/chat/send", json={"session_id": session, "content": content}
-                    )
+                    client.post(f"{servers[i % 2]}/v4/chat/send", json={"session_id": session, "content": content})
                     for i, (session, content) in enumerate(jobs)
                 )
             )
-    assert [r.status_code for r in responses] == [201] * len(jobs), {
-        r.text for r in responses if r.status_code != 201
-    }
+    assert [r.status_code for r in responses] == [201] * len(jobs), {r.text for r in responses if r.status_code != 201}
     for session_id, count in ((one, 64), (two, 16), (three, 16)):
         rows = await db.fetch(
             "SELECT sequence_number, role, content FROM turns WHERE session_id = $1 ORDER BY sequence_number",
@@ -61,9 +56,7 @@ async def test_concurrent_sends_through_two_processes_are_gapless(
             quoted = re.search(r"Your message: «(.*)»", assistant["content"])
             assert quoted is not None
             assert quoted.group(1) == user["content"]
-        last_seq = await db.fetchval(
-            "SELECT last_seq FROM sessions WHERE id = $1", __import__("uuid").UUID(session_id)
-        )
+        last_seq = await db.fetchval("SELECT last_seq FROM sessions WHERE id = $1", __import__("uuid").UUID(session_id))
         assert last_seq == 2 * count
 
 
@@ -77,9 +70,7 @@ async def test_data_survives_a_restart_of_app_and_embedded_database(tmp_path: Pa
             sent = (
                 await client.post("/v4/chat/send", json={"session_id": session["id"], "content": "remember"})
             ).json()
-            saved = (
-                await client.post("/v4/chat/commit", json={"repo_id": space["id"], "message": "kept"})
-            ).json()
+            saved = (await client.post("/v4/chat/commit", json={"repo_id": space["id"], "message": "kept"})).json()
         assert server.stop(signal.SIGTERM) == 0
     pid_file = data_dir / "pgdata" / "postmaster.pid"
     assert not pid_file.exists(), "the embedded PostgreSQL should stop with the app"
@@ -92,9 +83,7 @@ async def test_data_survives_a_restart_of_app_and_embedded_database(tmp_path: Pa
             assert (await client.get(f"/v4/repos/{space['id']}/verify")).json()["ok"] is True
 
 
-async def test_body_limit_holds_for_chunked_bodies(
-    database_url: str, db: asyncpg.Connection, tmp_path: Path
-) -> None:
+async def test_body_limit_holds_for_chunked_bodies(database_url: str, db: asyncpg.Connection, tmp_path: Path) -> None:
     env = {**NO_KEYS, "DATABASE_URL": database_url, "SMRITI_MAX_BODY_BYTES": "65536"}
 
     async def chunks() -> Any:
@@ -107,9 +96,7 @@ async def test_body_limit_holds_for_chunked_bodies(
         async with httpx.AsyncClient(base_url=server.url, timeout=30) as client:
             small = await client.post("/v4/repos", json={"name": "fits"})
             assert small.status_code == 201
-            response = await client.post(
-                "/v4/repos", content=chunks(), headers={"content-type": "application/json"}
-            )
+            response = await client.post("/v4/repos", content=chunks(), headers={"content-type": "application/json"})
             assert "content-length" not in response.request.headers
             assert response.status_code == 413
             assert response.json()["status_code"] == 413

@@ -32,9 +32,7 @@ async def test_a_slow_provider_does_not_hold_a_pool_connection(
         fake_providers.state.mode = "hang"
         fake_providers.state.hang_seconds = 1.5
         pending = asyncio.create_task(
-            client.post(
-                "/v4/chat/send", json={"session_id": session["id"], "content": "slow", "provider": "openai"}
-            )
+            client.post("/v4/chat/send", json={"session_id": session["id"], "content": "slow", "provider": "openai"})
         )
         await asyncio.sleep(0.3)
         assert not pending.done()

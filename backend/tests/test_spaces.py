@@ -41,9 +41,7 @@ async def test_space_shows_its_head(client: httpx.AsyncClient) -> None:
     assert fetched["updated_at"] >= checkpoint["created_at"]
 
 
-async def test_delete_removes_sessions_turns_and_checkpoints(
-    client: httpx.AsyncClient, db: asyncpg.Connection
-) -> None:
+async def test_delete_removes_sessions_turns_and_checkpoints(client: httpx.AsyncClient, db: asyncpg.Connection) -> None:
     space = await create_space(client)
     other = await create_space(client, "Other")
     session = await create_session(client, space["id"])
@@ -86,9 +84,7 @@ async def test_bad_input_names_the_field(client: httpx.AsyncClient, db: asyncpg.
         error = response.json()
         assert error["status_code"] == 400
         assert [e["field"] for e in error["errors"]] == [field], (body, error)
-    response = await client.post(
-        "/v4/repos", content=b'{"name": ', headers={"content-type": "application/json"}
-    )
+    response = await client.post("/v4/repos", content=b'{"name": ', headers={"content-type": "application/json"})
     assert response.status_code == 400
     assert "not valid JSON" in response.json()["detail"]
     assert await db.fetchval("SELECT count(*) FROM repos") == 0

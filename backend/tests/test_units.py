@@ -38,9 +38,7 @@ def _checkpoint(**fields: object) -> Checkpoint:
 
 
 def test_settings_from_env() -> None:
-    settings = Settings.from_env(
-        {"SMRITI_MAX_BODY_BYTES": "2048", "OPENAI_API_KEY": " sk-1 ", "SMRITI_DEBUG": "yes"}
-    )
+    settings = Settings.from_env({"SMRITI_MAX_BODY_BYTES": "2048", "OPENAI_API_KEY": " sk-1 ", "SMRITI_DEBUG": "yes"})
     assert settings.max_body_bytes == 2048
     assert settings.openai.api_key == "sk-1"
     assert settings.debug is True
@@ -56,8 +54,7 @@ def test_default_provider_is_offline_only_without_keys() -> None:
     assert ProviderRegistry(Settings.from_env({})).default_name == "offline"
     assert ProviderRegistry(Settings.from_env({"ANTHROPIC_API_KEY": "k"})).default_name == "anthropic"
     assert (
-        ProviderRegistry(Settings.from_env({"OPENAI_BASE_URL": "http://127.0.0.1:11434/v1"})).default_name
-        == "openai"
+        ProviderRegistry(Settings.from_env({"OPENAI_BASE_URL": "http://127.0.0.1:11434/v1"})).default_name == "openai"
     )
     with pytest.raises(ConfigError):
         ProviderRegistry(Settings.from_env({"SMRITI_DEFAULT_PROVIDER": "anthropic"}))

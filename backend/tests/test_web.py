@@ -10,9 +10,7 @@ from smriti.config import Settings
 from tests.conftest import make_client
 
 
-async def test_web_app_with_history_fallback(
-    settings: Settings, db: asyncpg.Connection, tmp_path: Path
-) -> None:
+async def test_web_app_with_history_fallback(settings: Settings, db: asyncpg.Connection, tmp_path: Path) -> None:
     web = tmp_path / "dist"
     (web / "assets").mkdir(parents=True)
     (web / "index.html").write_text("<!doctype html><title>Smriti</title>")
@@ -37,9 +35,7 @@ async def test_web_app_with_history_fallback(
         assert (await client.get("/v4/repos")).status_code == 200
 
 
-async def test_without_a_build_the_root_says_so(
-    settings: Settings, db: asyncpg.Connection, tmp_path: Path
-) -> None:
+async def test_without_a_build_the_root_says_so(settings: Settings, db: asyncpg.Connection, tmp_path: Path) -> None:
     async with make_client(settings, web_dir=tmp_path / "missing") as client:
         response = await client.get("/")
         assert response.status_code == 200

@@ -24,22 +24,28 @@ from smriti.body_limit import drain_rejected_bodies
 from smriti.chat.controller import ChatController
 from smriti.chat.exchange import ChatService
 from smriti.chat.store import ChatStore
-from smriti.checkpoints.controller import CheckpointController
+from smriti.checkpoints.controller import CheckpointController, diff_checkpoints_handler
 from smriti.checkpoints.store import CheckpointStore
 from smriti.config import Settings
 from smriti.db.embedded import start_embedded_postgres
 from smriti.db.migrate import upgrade_async
 from smriti.db.pool import create_pool
 from smriti.db.urls import sqlalchemy_url
+from smriti.drafting.controller import draft_checkpoint
+from smriti.drafting.service import DraftService
 from smriti.errors import to_error_response
 from smriti.health import health
 from smriti.logging import configure_logging
 from smriti.pagination import provide_page
 from smriti.providers.controller import list_providers
 from smriti.providers.registry import ProviderRegistry
+from smriti.review.controller import review_checkpoint
+from smriti.review.service import ReviewService
 from smriti.sessions.controller import SessionController
 from smriti.sessions.service import TurnStore
 from smriti.spaces.controller import SpaceController
+from smriti.transcripts.controller import ingest_transcript
+from smriti.transcripts.service import TranscriptService
 from smriti.web import DEFAULT_WEB_DIR, no_web_app, web_router
 
 log = structlog.get_logger("smriti")
@@ -57,11 +63,16 @@ def create_app(settings: Settings | None = None) -> Litestar:
             await upgrade_async(database_url)
         pool = await create_pool(database_url, size=settings.db_pool_size)
         app.state.pool = pool
-        app.state.checkpoints = CheckpointStore(pool)
+        checkpoints = CheckpointStore(pool)
+        app.state.checkpoints = checkpoints
+        app.state.reviews = ReviewService(checkpoints=checkpoints, providers=providers)
         app.state.turns = TurnStore(pool)
+        chat_store = ChatStore(pool)
         app.state.chat = ChatService(
-            store=ChatStore(pool), providers=providers, nudge_after_turns=settings.nudge_after_turns
+            store=chat_store, providers=providers, nudge_after_turns=settings.nudge_after_turns
         )
+        app.state.drafts = DraftService(store=chat_store, providers=providers)
+        app.state.transcripts = TranscriptService(pool=pool)
         # Start-up garbage is permanent; keep the collector from walking it on every pause.
         gc.collect()
         gc.freeze()
@@ -82,6 +93,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
             list_providers,
         ],
     )
+    v5 = Router(path="/v5", route_handlers=[draft_checkpoint, review_checkpoint, diff_checkpoints_handler])
+    v1 = Router(path="/v1", route_handlers=[ingest_transcript])
     sqlalchemy = SQLAlchemyAsyncConfig(
         connection_string=sqlalchemy_url(database_url),
         before_send_handler="autocommit",
@@ -92,7 +105,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
     web_dir = settings.web_dir or DEFAULT_WEB_DIR
     web = web_router(web_dir) if (web_dir / "index.html").is_file() else no_web_app
     return Litestar(
-        route_handlers=[health, v4, web],
+        route_handlers=[health, v1, v4, v5, web],
         plugins=[SQLAlchemyPlugin(config=sqlalchemy)],
         dependencies={"page": Provide(provide_page, sync_to_thread=False)},
         exception_handlers={Exception: to_error_response},

@@ -65,9 +65,7 @@ def serve(host: str, port: int | None, workers: int, server_name: str) -> None:
     if server_name == "uvicorn":
         import uvicorn
 
-        uvicorn.run(
-            "smriti.app:create_app", factory=True, host=host, port=port, workers=workers, log_level="warning"
-        )
+        uvicorn.run("smriti.app:create_app", factory=True, host=host, port=port, workers=workers, log_level="warning")
     else:
         from granian import Granian
         from granian.constants import Interfaces
@@ -84,9 +82,7 @@ def serve(host: str, port: int | None, workers: int, server_name: str) -> None:
 
 
 @main.command()
-@click.option(
-    "--output", "-o", type=click.Path(dir_okay=False), default="-", help="File to write (default stdout)."
-)
+@click.option("--output", "-o", type=click.Path(dir_okay=False), default="-", help="File to write (default stdout).")
 def openapi(output: str) -> None:
     """Print the OpenAPI document (no database needed)."""
     import dataclasses

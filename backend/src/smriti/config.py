@@ -56,9 +56,7 @@ class Settings:
                 api_key=_text(env, "OPENAI_API_KEY"),
                 base_url=_text(env, "OPENAI_BASE_URL"),
                 default_model=env.get("SMRITI_OPENAI_MODEL") or DEFAULT_OPENAI_MODEL,
-                models=_list(
-                    env, "SMRITI_OPENAI_MODELS", (DEFAULT_OPENAI_MODEL, "gpt-5", "gpt-4.1", "gpt-4o-mini")
-                ),
+                models=_list(env, "SMRITI_OPENAI_MODELS", (DEFAULT_OPENAI_MODEL, "gpt-5", "gpt-4.1", "gpt-4o-mini")),
             ),
             anthropic=ProviderSettings(
                 api_key=_text(env, "ANTHROPIC_API_KEY"),

@@ -38,9 +38,7 @@ def configure_logging(settings: Settings, *, extra_secrets: tuple[str | None, ..
     )
     level = logging.getLevelNamesMapping().get(settings.log_level, logging.INFO)
     renderer: structlog.types.Processor = (
-        structlog.processors.JSONRenderer()
-        if settings.log_json
-        else structlog.dev.ConsoleRenderer(colors=False)
+        structlog.processors.JSONRenderer() if settings.log_json else structlog.dev.ConsoleRenderer(colors=False)
     )
     structlog.configure(
         processors=[

@@ -19,14 +19,10 @@ class PageParams:
     offset: int
 
 
-def provide_page(
-    state: State, limit: FromQuery[int] = DEFAULT_LIMIT, offset: FromQuery[int] = 0
-) -> PageParams:
+def provide_page(state: State, limit: FromQuery[int] = DEFAULT_LIMIT, offset: FromQuery[int] = 0) -> PageParams:
     settings: Settings = state.settings
     if not 1 <= limit <= settings.max_page_size:
-        raise BadRequest(
-            f"limit must be between 1 and {settings.max_page_size}.", field="limit", source="query"
-        )
+        raise BadRequest(f"limit must be between 1 and {settings.max_page_size}.", field="limit", source="query")
     if offset < 0:
         raise BadRequest("offset must not be negative.", field="offset", source="query")
     return PageParams(limit=limit, offset=offset)

@@ -22,19 +22,13 @@ async def create_session(client: Any, repo_id: str, **fields: Any) -> dict[str, 
 
 
 async def send(client: Any, session_id: str, content: str, **fields: Any) -> dict[str, Any]:
-    return _ok(
-        await client.post("/v4/chat/send", json={"session_id": session_id, "content": content, **fields}), 201
-    )
+    return _ok(await client.post("/v4/chat/send", json={"session_id": session_id, "content": content, **fields}), 201)
 
 
 async def commit(client: Any, repo_id: str, message: str = "Checkpoint", **fields: Any) -> dict[str, Any]:
-    return _ok(
-        await client.post("/v4/chat/commit", json={"repo_id": repo_id, "message": message, **fields}), 201
-    )
+    return _ok(await client.post("/v4/chat/commit", json={"repo_id": repo_id, "message": message, **fields}), 201)
 
 
 async def turns(client: Any, session_id: str) -> list[dict[str, Any]]:
-    items: list[dict[str, Any]] = _ok(await client.get(f"/v4/sessions/{session_id}/turns?limit=1000"), 200)[
-        "items"
-    ]
+    items: list[dict[str, Any]] = _ok(await client.get(f"/v4/sessions/{session_id}/turns?limit=1000"), 200)["items"]
     return items

@@ -99,9 +99,7 @@ def checkpoint_sections(checkpoint: Checkpoint) -> list[Section]:
         "Entities",
         len(checkpoint.entities),
         "\n".join(
-            f"- {e.name}"
-            + (f" ({e.kind})" if e.kind else "")
-            + (f": {e.description}" if e.description else "")
+            f"- {e.name}" + (f" ({e.kind})" if e.kind else "") + (f": {e.description}" if e.description else "")
             for e in checkpoint.entities
         ),
     )
@@ -109,9 +107,7 @@ def checkpoint_sections(checkpoint: Checkpoint) -> list[Section]:
         "artifacts",
         "Artifacts",
         len(checkpoint.artifacts),
-        "\n\n".join(
-            f"#### {a.name} ({a.media_type})\n{cut_artifact(a.content)}" for a in checkpoint.artifacts
-        ),
+        "\n\n".join(f"#### {a.name} ({a.media_type})\n{cut_artifact(a.content)}" for a in checkpoint.artifacts),
     )
     return sections
 
@@ -124,9 +120,7 @@ def assemble(
     """The provider's whole input. `history` must already be cut at the boundary by the caller."""
     sections = checkpoint_sections(checkpoint) if checkpoint is not None else []
     system = "\n\n".join(section.text for section in sections) if sections else None
-    messages = [
-        ChatMessage(role="user" if t.role == "user" else "assistant", content=t.content) for t in history
-    ]
+    messages = [ChatMessage(role="user" if t.role == "user" else "assistant", content=t.content) for t in history]
     sections.append(Section("history", "history", len(history), "".join(t.content for t in history)))
     if new_message is not None:
         messages.append(ChatMessage(role="user", content=new_message))

@@ -32,9 +32,7 @@ class ChatController(Controller):
         ),
         responses=error_responses(404, 409, 429, 502, 504),
     )
-    async def send_message(
-        self, data: JSONBody[SendRequest], chat: NamedDependency[ChatService]
-    ) -> SendResponse:
+    async def send_message(self, data: JSONBody[SendRequest], chat: NamedDependency[ChatService]) -> SendResponse:
         return await chat.send(data)
 
     @post(

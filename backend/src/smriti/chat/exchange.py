@@ -74,18 +74,9 @@ class ChatService:
         )
 
     def _choose(self, data: ContextRequest, context: SessionContext) -> ProviderChoice:
-        """The request's provider, else the Session's last one, else the server default."""
-        name = data.provider or context.provider
-        model = data.model
-        if model is None and data.provider in (None, context.provider):
-            model = context.model
-        if data.provider is None and context.provider is not None:
-            # The Session's last provider may have been unconfigured since; fall back only then.
-            known = {p.name: p for p in self.providers}
-            last = known.get(context.provider)
-            if last is None or not last.configured:
-                name, model = None, data.model
-        return self.providers.choose(name, model)
+        return self.providers.for_session(
+            data.provider, data.model, session_provider=context.provider, session_model=context.model
+        )
 
     def _suggest(self, data: ContextRequest, context: SessionContext, latest_exchange: str) -> Suggestion:
         if data.checkpoint_id is not None:

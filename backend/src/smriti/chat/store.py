@@ -19,9 +19,7 @@ from smriti.errors import BadRequest, Conflict, NotFound
 from smriti.sessions.schemas import Turn
 from smriti.sessions.service import TURN_COLUMNS, to_turn
 
-_CHECKPOINT_PREFIXED = ", ".join(
-    f"c.{name.strip()} AS c_{name.strip()}" for name in CHECKPOINT_COLUMNS.split(",")
-)
+_CHECKPOINT_PREFIXED = ", ".join(f"c.{name.strip()} AS c_{name.strip()}" for name in CHECKPOINT_COLUMNS.split(","))
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,9 +82,7 @@ class ChatStore:
                 if row["c_id"] is None:
                     raise NotFound(f"No Checkpoint with id {checkpoint_id}.", field="checkpoint_id")
                 if row["c_repo_id"] != row["repo_id"]:
-                    raise BadRequest(
-                        "checkpoint_id belongs to another Space than this Session.", field="checkpoint_id"
-                    )
+                    raise BadRequest("checkpoint_id belongs to another Space than this Session.", field="checkpoint_id")
                 checkpoint = to_checkpoint(row, prefix="c_")
             last_seq: int = row["last_seq"]
             if history_base_seq is not None and history_base_seq > last_seq:

@@ -7,9 +7,10 @@ from litestar.datastructures import State
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, JSONBody
 
+from smriti.checkpoints.diff import CheckpointDiff, diff_checkpoints
 from smriti.checkpoints.schemas import Checkpoint, CommitCreate, VerifyReport
 from smriti.checkpoints.store import CheckpointStore
-from smriti.errors import error_responses
+from smriti.errors import BadRequest, error_responses
 from smriti.pagination import PageParams
 from smriti.schemas import Page
 
@@ -30,9 +31,7 @@ class CheckpointController(Controller):
         description="404 when the Space does not exist or has no Checkpoint yet.",
         responses=error_responses(404),
     )
-    async def get_head(
-        self, repo_id: FromPath[UUID], checkpoints: NamedDependency[CheckpointStore]
-    ) -> Checkpoint:
+    async def get_head(self, repo_id: FromPath[UUID], checkpoints: NamedDependency[CheckpointStore]) -> Checkpoint:
         return await checkpoints.head(repo_id)
 
     @get(
@@ -56,9 +55,7 @@ class CheckpointController(Controller):
         summary="One Checkpoint by id, full hash, or a unique hash prefix (≥ 7 hex digits)",
         responses=error_responses(404),
     )
-    async def get_checkpoint(
-        self, ref: FromPath[str], checkpoints: NamedDependency[CheckpointStore]
-    ) -> Checkpoint:
+    async def get_checkpoint(self, ref: FromPath[str], checkpoints: NamedDependency[CheckpointStore]) -> Checkpoint:
         return await checkpoints.get(ref)
 
     @post(
@@ -86,3 +83,19 @@ class CheckpointController(Controller):
         self, repo_id: FromPath[UUID], checkpoints: NamedDependency[CheckpointStore]
     ) -> VerifyReport:
         return await checkpoints.verify(repo_id)
+
+
+@get(
+    "/commits/{from_ref:str}/diff/{to_ref:str}",
+    operation_id="diffCheckpoints",
+    summary="What changed between two Checkpoints of one Space, per field",
+    description="Refs are ids, full hashes or unique hash prefixes. Checkpoints of two Spaces → 400.",
+    tags=["Checkpoints"],
+    responses=error_responses(404),
+)
+async def diff_checkpoints_handler(from_ref: FromPath[str], to_ref: FromPath[str], state: State) -> CheckpointDiff:
+    store: CheckpointStore = state.checkpoints
+    before, after = await store.get(from_ref), await store.get(to_ref)
+    if before.repo_id != after.repo_id:
+        raise BadRequest("These Checkpoints belong to two different Spaces; compare within one Space.", field="to_ref")
+    return diff_checkpoints(before, after)

@@ -81,9 +81,7 @@ class CheckpointStore:
         if not rows:
             raise NotFound(f"No Checkpoint with hash {ref}.")
         if len(rows) > 1:
-            raise BadRequest(
-                f"Hash prefix {ref} matches more than one Checkpoint; give more digits.", field="ref"
-            )
+            raise BadRequest(f"Hash prefix {ref} matches more than one Checkpoint; give more digits.", field="ref")
         return to_checkpoint(rows[0])
 
     async def log(self, repo_id: UUID, *, limit: int, offset: int) -> Page[Checkpoint]:
@@ -143,9 +141,7 @@ class CheckpointStore:
                 assert state is not None
             if data.parent_commit_id is not None:
                 if state["parent_id"] is None:
-                    raise NotFound(
-                        f"No Checkpoint with id {data.parent_commit_id}.", field="parent_commit_id"
-                    )
+                    raise NotFound(f"No Checkpoint with id {data.parent_commit_id}.", field="parent_commit_id")
                 if state["parent_repo_id"] != data.repo_id:
                     raise BadRequest("parent_commit_id belongs to another Space.", field="parent_commit_id")
             parent_id = state["parent_id"]
@@ -201,9 +197,7 @@ class CheckpointStore:
                 if parent is None:
                     kind = "foreign_parent" if parent_id in outside else "missing_parent"
                     problems.append(
-                        VerifyProblem(
-                            row["id"], kind, f"Parent {parent_id} is not a Checkpoint of this Space."
-                        )
+                        VerifyProblem(row["id"], kind, f"Parent {parent_id} is not a Checkpoint of this Space.")
                     )
                     continue
                 parent_hash = parent["commit_hash"]

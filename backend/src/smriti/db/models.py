@@ -23,9 +23,7 @@ class _Entity(DefaultBase):
     __abstract__ = True
 
     id: Mapped[UUID] = mapped_column(primary_key=True, default=uuid4, sort_order=-100)
-    created_at: Mapped[datetime.datetime] = mapped_column(
-        DateTimeUTC(timezone=True), default=_now, sort_order=900
-    )
+    created_at: Mapped[datetime.datetime] = mapped_column(DateTimeUTC(timezone=True), default=_now, sort_order=900)
 
 
 class _MutableEntity(_Entity):

@@ -6,8 +6,11 @@ checking a mount without any key.
 
 from __future__ import annotations
 
+import json
 import re
 
+from smriti.drafting.extract import Extraction, extract
+from smriti.drafting.prompt import DRAFT_SCHEMA_NAME, parse_transcript
 from smriti.providers.base import ProviderReply, ProviderRequest
 
 OFFLINE_MODEL = "offline-1"
@@ -30,6 +33,10 @@ class OfflineProvider:
     unavailable_reason = None
 
     async def complete(self, request: ProviderRequest) -> ProviderReply:
+        if request.json_schema_name == DRAFT_SCHEMA_NAME and request.messages:
+            # Drafting offline: the same deterministic rules, applied to the Turns it was sent.
+            turns = parse_transcript(request.messages[-1].content)
+            return ProviderReply(content=draft_json(extract(turns)), model=request.model)
         return ProviderReply(content=describe_context(request), model=request.model)
 
     async def close(self) -> None:
@@ -53,3 +60,17 @@ def describe_context(request: ProviderRequest) -> str:
     lines.append(f"History: {len(history)} Turn{'s' if len(history) != 1 else ''} before your message.")
     lines.append(f"Your message: «{_preview(latest)}»")
     return "\n".join(lines)
+
+
+def draft_json(extraction: Extraction) -> str:
+    return json.dumps(
+        {
+            "message": extraction.message,
+            "summary": extraction.summary,
+            "decisions": extraction.decisions,
+            "assumptions": extraction.assumptions,
+            "tasks": [{"text": text, "done": done} for text, done in extraction.tasks],
+            "open_questions": extraction.open_questions,
+            "entities": [{"name": name, "kind": kind, "description": None} for name, kind in extraction.entities],
+        }
+    )

@@ -70,6 +70,23 @@ class ProviderRegistry:
             )
         return ProviderChoice(provider=provider, model=model or provider.default_model)
 
+    def for_session(
+        self,
+        provider: str | None,
+        model: str | None,
+        *,
+        session_provider: str | None,
+        session_model: str | None,
+    ) -> ProviderChoice:
+        """The request's provider, else the Session's last one (if still configured), else the default."""
+        if provider is not None:
+            same = provider == session_provider
+            return self.choose(provider, model or (session_model if same else None))
+        last = self._by_name.get(session_provider or "")
+        if last is not None and last.configured:
+            return self.choose(last.name, model or session_model)
+        return self.choose(None, model)
+
     def describe(self) -> ProviderList:
         return ProviderList(
             default_provider=self.default_name,

@@ -70,9 +70,7 @@ class SessionController(Controller):
         summary="One Session",
         responses=error_responses(404),
     )
-    async def get_session(
-        self, session_id: FromPath[UUID], sessions: NamedDependency[SessionService]
-    ) -> Session:
+    async def get_session(self, session_id: FromPath[UUID], sessions: NamedDependency[SessionService]) -> Session:
         return to_session(await sessions.fetch(session_id))
 
     @get(

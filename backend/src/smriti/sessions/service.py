@@ -76,9 +76,7 @@ class SessionService(SQLAlchemyAsyncRepositoryService[SessionModel]):
             .limit(page.limit)
             .offset(page.offset)
         )
-        return Page(
-            items=[to_session(m) for m in models], total=total or 0, limit=page.limit, offset=page.offset
-        )
+        return Page(items=[to_session(m) for m in models], total=total or 0, limit=page.limit, offset=page.offset)
 
 
 class TurnStore:

@@ -45,20 +45,13 @@ class SpaceService(SQLAlchemyAsyncRepositoryService[RepoModel]):
     async def page(self, page: PageParams) -> Page[Space]:
         total = await self.repository.session.scalar(select(func.count()).select_from(RepoModel))
         models = await self.repository.session.scalars(
-            select(RepoModel)
-            .order_by(RepoModel.updated_at.desc(), RepoModel.id)
-            .limit(page.limit)
-            .offset(page.offset)
+            select(RepoModel).order_by(RepoModel.updated_at.desc(), RepoModel.id).limit(page.limit).offset(page.offset)
         )
-        return Page(
-            items=[to_space(m) for m in models], total=total or 0, limit=page.limit, offset=page.offset
-        )
+        return Page(items=[to_space(m) for m in models], total=total or 0, limit=page.limit, offset=page.offset)
 
     async def add(self, data: SpaceCreate) -> Space:
         try:
-            model = await self.create(
-                RepoModel(name=data.name.strip(), description=data.description), auto_commit=True
-            )
+            model = await self.create(RepoModel(name=data.name.strip(), description=data.description), auto_commit=True)
         except IntegrityError as exc:
             if not caused_by(exc, asyncpg.UniqueViolationError):
                 raise

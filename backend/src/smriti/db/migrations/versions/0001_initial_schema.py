@@ -49,12 +49,8 @@ def upgrade() -> None:
         sa.Column("artifacts", JSONB, nullable=False),
         sa.Column("metadata", JSONB, nullable=False),
         sa.Column("created_at", TIMESTAMPTZ, nullable=False),
-        sa.ForeignKeyConstraint(
-            ["parent_commit_id"], ["commits.id"], name="fk_commits_parent_commit_id_commits"
-        ),
-        sa.ForeignKeyConstraint(
-            ["repo_id"], ["repos.id"], name="fk_commits_repo_id_repos", ondelete="CASCADE"
-        ),
+        sa.ForeignKeyConstraint(["parent_commit_id"], ["commits.id"], name="fk_commits_parent_commit_id_commits"),
+        sa.ForeignKeyConstraint(["repo_id"], ["repos.id"], name="fk_commits_repo_id_repos", ondelete="CASCADE"),
         sa.PrimaryKeyConstraint("id", name="pk_commits"),
         sa.UniqueConstraint("commit_hash", name="uq_commits_commit_hash"),
     )
@@ -84,9 +80,7 @@ def upgrade() -> None:
         sa.Column("last_seq", sa.Integer(), server_default="0", nullable=False),
         sa.Column("created_at", TIMESTAMPTZ, nullable=False),
         sa.Column("updated_at", TIMESTAMPTZ, nullable=False),
-        sa.ForeignKeyConstraint(
-            ["repo_id"], ["repos.id"], name="fk_sessions_repo_id_repos", ondelete="CASCADE"
-        ),
+        sa.ForeignKeyConstraint(["repo_id"], ["repos.id"], name="fk_sessions_repo_id_repos", ondelete="CASCADE"),
         sa.PrimaryKeyConstraint("id", name="pk_sessions"),
     )
     op.create_index("ix_sessions_repo_id_created_at", "sessions", ["repo_id", "created_at"])

@@ -1,0 +1,26 @@
+from __future__ import annotations
+
+from litestar import post
+from litestar.datastructures import State
+from litestar.params import JSONBody
+
+from smriti.drafting.schemas import CheckpointDraft, DraftRequest
+from smriti.drafting.service import DraftService
+from smriti.errors import error_responses
+
+
+@post(
+    "/checkpoints/draft",
+    operation_id="draftCheckpoint",
+    summary="Draft a Checkpoint from the Turns in scope (nothing is saved)",
+    description=(
+        "Only the Turns of the Session above `history_base_seq` are sent to the provider — never an "
+        "earlier Checkpoint. The draft carries `source` and `drafted_by` for the Checkpoint's metadata."
+    ),
+    status_code=200,
+    tags=["Checkpoints"],
+    responses=error_responses(404, 429, 502, 504),
+)
+async def draft_checkpoint(data: JSONBody[DraftRequest], state: State) -> CheckpointDraft:
+    service: DraftService = state.drafts
+    return await service.draft(data)

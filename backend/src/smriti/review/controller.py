@@ -1,0 +1,25 @@
+from __future__ import annotations
+
+from uuid import UUID
+
+from litestar import post
+from litestar.datastructures import State
+from litestar.params import FromPath, JSONBody
+
+from smriti.errors import error_responses
+from smriti.review.schemas import ReviewRequest, ReviewResult
+from smriti.review.service import ReviewService
+
+
+@post(
+    "/commits/{commit_id:uuid}/review",
+    operation_id="reviewCheckpoint",
+    summary="Review a Checkpoint for contradictions, hidden assumptions, answered questions, loose entities",
+    description="On demand only. Deterministic checks always run; a configured model adds what rules cannot see.",
+    status_code=200,
+    tags=["Checkpoints"],
+    responses=error_responses(404, 429, 502, 504),
+)
+async def review_checkpoint(commit_id: FromPath[UUID], data: JSONBody[ReviewRequest], state: State) -> ReviewResult:
+    service: ReviewService = state.reviews
+    return await service.review(str(commit_id), data)

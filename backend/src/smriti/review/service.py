@@ -1,0 +1,152 @@
+"""On-demand review: deterministic rules first, then what a model can add, merged without duplicates."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import msgspec
+import structlog
+
+from smriti.checkpoints.schemas import Checkpoint
+from smriti.checkpoints.store import CheckpointStore
+from smriti.drafting.parse import UnusableOutput, json_payload
+from smriti.providers.base import ChatMessage, ProviderRequest, upstream_error
+from smriti.providers.registry import ProviderChoice, ProviderRegistry
+from smriti.review.rules import run_rules
+from smriti.review.schemas import Finding, ItemRef, ReviewedBy, ReviewRequest, ReviewResult
+
+log = structlog.get_logger(__name__)
+
+REVIEW_SCHEMA_NAME = "checkpoint_review"
+
+REVIEW_INSTRUCTIONS = """You review a saved Checkpoint of someone's reasoning for the problems a careful colleague
+would raise.
+
+Report only findings of these kinds, each pointing at the items involved by field and index:
+- contradiction: two decisions, or a decision and an assumption, that cannot both hold;
+- hidden_assumption: a decision that relies on something that is neither a decision nor an assumption;
+- resolved_question: an open question that a decision already answers;
+- disconnected_entity: an entity that no decision, assumption, task or open question mentions.
+
+Be specific and brief in `detail`: say what is wrong and what the person could do. Report nothing you are
+not confident about; an empty list is a fine answer. Answer with one JSON object matching the schema."""
+
+_REF_FIELDS = ["decisions", "assumptions", "tasks", "open_questions", "entities"]
+_KINDS = ["contradiction", "hidden_assumption", "resolved_question", "disconnected_entity"]
+
+REVIEW_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "findings": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "kind": {"type": "string", "enum": _KINDS},
+                    "detail": {"type": "string"},
+                    "refs": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "properties": {
+                                "field": {"type": "string", "enum": _REF_FIELDS},
+                                "index": {"type": "integer"},
+                            },
+                            "required": ["field", "index"],
+                            "additionalProperties": False,
+                        },
+                    },
+                },
+                "required": ["kind", "detail", "refs"],
+                "additionalProperties": False,
+            },
+        }
+    },
+    "required": ["findings"],
+    "additionalProperties": False,
+}
+
+
+class _ModelFinding(msgspec.Struct):
+    kind: Literal["contradiction", "hidden_assumption", "resolved_question", "disconnected_entity"]
+    detail: str
+    refs: list[ItemRef]
+
+
+class _ModelReview(msgspec.Struct):
+    findings: list[_ModelFinding]
+
+
+def render_checkpoint(checkpoint: Checkpoint) -> str:
+    lines = [f"Checkpoint: {checkpoint.message}"]
+    if checkpoint.summary:
+        lines.append(f"Summary: {checkpoint.summary}")
+    lines += [f"decisions[{i}]: {text}" for i, text in enumerate(checkpoint.decisions)]
+    lines += [f"assumptions[{i}]: {text}" for i, text in enumerate(checkpoint.assumptions)]
+    lines += [f"tasks[{i}]: {task.text}{' (done)' if task.done else ''}" for i, task in enumerate(checkpoint.tasks)]
+    lines += [f"open_questions[{i}]: {text}" for i, text in enumerate(checkpoint.open_questions)]
+    lines += [
+        f"entities[{i}]: {e.name}"
+        + (f" ({e.kind})" if e.kind else "")
+        + (f": {e.description}" if e.description else "")
+        for i, e in enumerate(checkpoint.entities)
+    ]
+    return "\n".join(lines)
+
+
+def _valid_ref(checkpoint: Checkpoint, ref: ItemRef) -> bool:
+    return 0 <= ref.index < len(getattr(checkpoint, ref.field))
+
+
+def merge(rule_findings: list[Finding], model_findings: list[Finding]) -> list[Finding]:
+    """Rules first; a model finding is kept only if no finding of its kind covers the same items."""
+    merged = list(rule_findings)
+    seen = {(f.kind, frozenset(f.refs)) for f in rule_findings}
+    for finding in model_findings:
+        key = (finding.kind, frozenset(finding.refs))
+        if key not in seen:
+            seen.add(key)
+            merged.append(finding)
+    return merged
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewService:
+    checkpoints: CheckpointStore
+    providers: ProviderRegistry
+
+    async def review(self, ref: str, data: ReviewRequest) -> ReviewResult:
+        checkpoint = await self.checkpoints.get(ref)
+        choice = self.providers.choose(data.provider, data.model)
+        findings = run_rules(checkpoint)
+        if choice.provider.name != "offline":
+            findings = merge(findings, await self._model_findings(choice, checkpoint))
+        return ReviewResult(
+            commit_id=checkpoint.id,
+            findings=findings,
+            reviewed_by=ReviewedBy(provider=choice.provider.name, model=choice.model),
+        )
+
+    async def _model_findings(self, choice: ProviderChoice, checkpoint: Checkpoint) -> list[Finding]:
+        reply = await choice.provider.complete(
+            ProviderRequest(
+                model=choice.model,
+                system=REVIEW_INSTRUCTIONS,
+                messages=[ChatMessage(role="user", content=render_checkpoint(checkpoint))],
+                json_schema=REVIEW_SCHEMA,
+                json_schema_name=REVIEW_SCHEMA_NAME,
+            )
+        )
+        try:
+            parsed = msgspec.json.decode(json_payload(reply.content).encode(), type=_ModelReview)
+        except (UnusableOutput, msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise upstream_error(choice.provider.name, f"the review is not usable ({exc})") from None
+        kept = []
+        for finding in parsed.findings:
+            refs = list(dict.fromkeys(finding.refs))
+            if refs and all(_valid_ref(checkpoint, ref) for ref in refs) and finding.detail.strip():
+                kept.append(Finding(kind=finding.kind, detail=finding.detail.strip(), refs=refs, source="model"))
+            else:
+                log.info("dropped a model finding that points at no item", kind=finding.kind)
+        return kept

@@ -1,0 +1,26 @@
+from __future__ import annotations
+
+from litestar import post
+from litestar.datastructures import State
+from litestar.params import JSONBody
+
+from smriti.errors import error_responses
+from smriti.transcripts.schemas import TranscriptImport, TranscriptResult
+from smriti.transcripts.service import TranscriptService
+
+
+@post(
+    "/transcripts",
+    operation_id="ingestTranscript",
+    summary="Legacy: parse a pasted transcript into Turns and a text context pack",
+    description=(
+        "Kept for backfilling. With `repo_id` the Turns are also stored as a new Session of that Space "
+        "(numbered 1..n); `session_id` is null otherwise."
+    ),
+    status_code=201,
+    tags=["Legacy"],
+    responses=error_responses(404, 413),
+)
+async def ingest_transcript(data: JSONBody[TranscriptImport], state: State) -> TranscriptResult:
+    service: TranscriptService = state.transcripts
+    return await service.ingest(data)

@@ -1,0 +1,88 @@
+"""V1 transcript ingestion, kept for backfilling: parse, summarise, optionally store as a Session."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from uuid import UUID, uuid4
+
+import asyncpg
+
+from smriti.drafting.extract import Extraction, SourceTurn, extract
+from smriti.errors import BadRequest, NotFound
+from smriti.transcripts.parse import ParsedTurn, TranscriptError, parse_transcript
+from smriti.transcripts.schemas import ImportedTurn, TranscriptImport, TranscriptResult
+
+IMPORT_PROVIDER = "import"
+_RECENT_TURNS = 6
+
+
+def context_pack(turns: list[ParsedTurn], found: Extraction) -> str:
+    users = sum(1 for t in turns if t.role == "user")
+    lines = [
+        "# Context pack",
+        f"From a pasted transcript of {len(turns)} messages ({users} from the user, {len(turns) - users} from the "
+        "assistant).",
+        "",
+        "## Summary",
+        found.summary,
+    ]
+
+    def section(title: str, items: list[str]) -> None:
+        if items:
+            lines.extend(["", f"## {title}", *(f"- {item}" for item in items)])
+
+    section("Decisions", found.decisions)
+    section("Assumptions", found.assumptions)
+    section("Tasks", [f"[{'x' if done else ' '}] {text}" for text, done in found.tasks])
+    section("Open questions", found.open_questions)
+    section("Entities", [name + (f" ({kind})" if kind else "") for name, kind in found.entities])
+    lines.extend(["", f"## Last {min(_RECENT_TURNS, len(turns))} messages"])
+    for turn in turns[-_RECENT_TURNS:]:
+        text = " ".join(turn.content.split())
+        lines.append(f"{turn.role.capitalize()}: {text if len(text) <= 400 else text[:399] + '…'}")
+    return "\n".join(lines) + "\n"
+
+
+@dataclass(frozen=True, slots=True)
+class TranscriptService:
+    pool: asyncpg.Pool
+
+    async def ingest(self, data: TranscriptImport) -> TranscriptResult:
+        try:
+            turns = parse_transcript(data.transcript)
+        except TranscriptError as exc:
+            raise BadRequest(str(exc), field="transcript") from None
+        found = extract([SourceTurn(n, t.role, t.content) for n, t in enumerate(turns, start=1)])
+        session_id = await self._backfill(data.repo_id, data.title, turns) if data.repo_id else None
+        return TranscriptResult(
+            turns=[ImportedTurn(role=t.role, content=t.content) for t in turns],  # type: ignore[arg-type]
+            context_pack=context_pack(turns, found),
+            session_id=session_id,
+        )
+
+    async def _backfill(self, repo_id: UUID, title: str, turns: list[ParsedTurn]) -> UUID:
+        """One new Session holding the Turns numbered 1..n, written in one transaction."""
+        session_id = uuid4()
+        async with self.pool.acquire() as conn, conn.transaction():
+            created = await conn.fetchval(
+                "INSERT INTO sessions (id, repo_id, title, provider, last_seq, created_at, updated_at) "
+                "SELECT $1, id, $3, $4, $5, clock_timestamp(), clock_timestamp() FROM repos WHERE id = $2 "
+                "RETURNING id",
+                session_id,
+                repo_id,
+                title.strip() or "Imported transcript",
+                IMPORT_PROVIDER,
+                len(turns),
+            )
+            if created is None:
+                raise NotFound(f"No Space with id {repo_id}.", field="repo_id")
+            await conn.execute(
+                "INSERT INTO turns (session_id, sequence_number, role, content, provider) "
+                "SELECT $1, n, role, content, $4 "
+                "FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS t(role, content, n)",
+                session_id,
+                [t.role for t in turns],
+                [t.content for t in turns],
+                IMPORT_PROVIDER,
+            )
+        return session_id
