@@ -123,8 +123,11 @@ DECISION_CUES: list[tuple[re.Pattern[str], Builder]] = [
         _verb("Go with"),
     ),
     (re.compile(rf"\b{_I}(?:'re| are) going with (?P<x>.+)", re.I), _verb("Go with")),
+    (re.compile(r"(?:^|[,;:]\s*)go with (?P<x>.+)", re.I), _verb("Go with")),
+    (re.compile(r"\block (?:that|it|this) in[,:;—-]\s*(?P<x>.+)", re.I), _rest),
+    # "…, so yeah, Redis it is."
     (
-        re.compile(r"^(?:ok(?:ay)?|yes|great|good|sounds good|perfect|agreed)?[,.!]?\s*go with (?P<x>.+)", re.I),
+        re.compile(r"(?:^|[,;:—-]\s*)(?:so,? )?(?:yeah,? |ok(?:ay)?,? )?(?P<x>[\w .'-]{2,40}?) it is[.!]?$", re.I),
         _verb("Go with"),
     ),
     (
@@ -145,9 +148,9 @@ ASSUMPTION_CUES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(r"\bassumption(?: is)?: ?(?P<x>.+)", re.I), _rest),
     (re.compile(rf"\b(?:{_I}(?:'re|'m| am| are) )?assuming (?:that )?(?P<x>[^,;]+)", re.I), _rest),
     (re.compile(rf"\b{_I} (?:can |will )?assume (?:that )?(?P<x>.+)", re.I), _rest),
-    (re.compile(r"\b(?:assumes|relies on|depends on) (?:that )?(?P<x>.+)", re.I), _rest),
+    (re.compile(r"\b(?!it\b)\w+ (?:assumes|relies on) (?:that )?(?P<x>.+)", re.I), _rest),
     (re.compile(r"\bpresumably,? (?P<x>.+)", re.I), _rest),
-    (re.compile(rf"\b{_I}(?:'re| are) taking (?:it )?for granted (?:that )?(?P<x>.+)", re.I), _rest),
+    (re.compile(rf"\b{_I}(?:'re| are|'m| am) taking (?:it )?for granted (?:that )?(?P<x>.+)", re.I), _rest),
 ]
 
 # "I'll <verb> …" is a commitment unless the verb is talk about the conversation itself
@@ -156,7 +159,8 @@ _NOT_TASK_VERBS = (
     "be|have|explain|walk|summarize|summarise|show|describe|help|discuss|talk|cover|answer|clarify|note|mention|"
     "say|recap|elaborate|provide|give|suggest|recommend|think|consider|see|let|go|use|pick|choose|stick|keep|stay|"
     "fly|ship|target|probably|also|just|still|then|now|likely|definitely|need|want|try to explain|start by|focus|"
-    "continue|proceed|assume|guess|bet|leave|do that|do this|do it|get back|come back"
+    "continue|proceed|assume|guess|bet|leave|do that|do this|do it|get back|come back|worry|care|wait|hope|"
+    "agree|decide|figure|know|understand|lean|like|love|prefer|wonder|feel|be able|afford|live with|deal with"
 )
 _COMMITMENT = re.compile(
     rf"\b(?P<who>we|i)(?:'ll| will| need to| have to| must|'ve got to| should)"
@@ -168,9 +172,12 @@ _TASK_VERBS = (
     "write|draft|book|send|check|create|update|add|set up|prepare|review|call|email|investigate|benchmark|test|fix|"
     "implement|migrate|research|find|compare|ask|schedule|buy|reserve|outline|measure|deploy|document|read|collect|"
     "build|design|get|confirm|contact|order|plan|pack|renew|apply|file|share|sketch|rewrite|edit|proofread|submit|"
-    "draw|register|translate|record|upload|publish|print|organi[sz]e|arrange"
+    "draw|register|translate|record|upload|publish|print|organi[sz]e|arrange|handle|pull|run|install|configure|"
+    "set|put|call|invite|pay|clean|merge|release|sign|pick up|drop off|look into|follow up|reach out|talk to"
 )
-_NAMED_COMMITMENT = re.compile(rf"\b(?P<who>[A-Z][a-z]+) (?:will|'ll|is going to) (?P<x>(?:{_TASK_VERBS}) .+)")
+_NAMED_COMMITMENT = re.compile(
+    rf"\b(?P<who>[A-Z][a-z]+) (?:will|'ll|can|should|is going to|needs to|has to|is to) (?P<x>(?:{_TASK_VERBS}) .+)"
+)
 # "…and send it to my writing group": a second task joined with "and".
 _AND_TASK = re.compile(
     rf"\s+and (?:then |also )?(?=(?:{_TASK_VERBS})\b)|\s+and (?=[A-Z][a-z]+ (?:will|'ll|is going to) )", re.IGNORECASE
@@ -186,7 +193,7 @@ QUESTION_CUES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(r"\bopen questions?(?: is)?:? (?P<x>.+)", re.I), _rest),
     (
         re.compile(
-            rf"\b(?:{_I}(?:'re| are| am|'m)? )?(?:still )?(?:not sure|unsure|undecided) (?P<x>(?:whether|if|about|how|"
+            rf"\b(?:{_I}(?:'re| are| am|'m)? )?(?:still )?(?:not sure|unsure|undecided)(?: yet)? (?P<x>(?:whether|if|about|how|"
             r"what|which|when|where|who) .+)",
             re.I,
         ),
@@ -209,6 +216,15 @@ QUESTION_CUES: list[tuple[re.Pattern[str], Builder]] = [
         _rest,
     ),
     (re.compile(r"\bthe (?:open |big |remaining )?question is (?P<x>.+)", re.I), _rest),
+    (
+        re.compile(
+            r"\b(?:we|i) (?:haven't|have not|didn't|did not|don't|do not) (?:yet )?(?:figured out|decided|settled|"
+            r"know(?: yet)?)(?: yet)?,?(?: is)? (?P<x>(?:whether|if|how|what|which|when|where|who) .+)",
+            re.I,
+        ),
+        _rest,
+    ),
+    (re.compile(r"\bwhat (?:i|we) don't know (?:yet )?is (?P<x>.+)", re.I), _rest),
     (re.compile(r"^(?P<x>.+?)\s*(?:[-–—(]\s*)?(?:tbd|to be decided|still open)\)?[.!]?$", re.I), _rest),
 ]
 
@@ -375,7 +391,7 @@ class _Collector:
         for part in parts:
             named = _NAMED_COMMITMENT.match(part) or _NAMED_COMMITMENT.search(part)
             if named and named["who"] not in _NOT_ENTITIES:
-                self.add("t", _tidy(f"{named['x']} ({named['who']})"))
+                self.add("t", f"{_tidy(named['x'])} ({named['who']})")
             elif part is not plain:
                 self.add("t", _tidy(part))
 
