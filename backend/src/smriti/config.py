@@ -40,6 +40,10 @@ class Settings:
     max_page_size: int = 200
     migrate_on_start: bool = True
     web_dir: Path | None = None
+    api_token: str | None = field(default=None, repr=False)
+    """When set, every API route (and /mcp) requires `Authorization: Bearer <token>`."""
+    cors_origins: tuple[str, ...] = ()
+    allowed_hosts: tuple[str, ...] = ()
     debug: bool = False
     log_level: str = "INFO"
     log_json: bool = False
@@ -75,6 +79,9 @@ class Settings:
             max_page_size=_int(env, "SMRITI_MAX_PAGE_SIZE", 200, minimum=1),
             migrate_on_start=not _bool(env, "SMRITI_SKIP_MIGRATIONS"),
             web_dir=Path(env["SMRITI_WEB_DIR"]) if env.get("SMRITI_WEB_DIR") else None,
+            api_token=_text(env, "SMRITI_API_TOKEN"),
+            cors_origins=_list(env, "SMRITI_CORS_ORIGINS", ()),
+            allowed_hosts=_list(env, "SMRITI_ALLOWED_HOSTS", ()),
             debug=_bool(env, "SMRITI_DEBUG"),
             log_level=(env.get("SMRITI_LOG_LEVEL") or "INFO").upper(),
             log_json=_bool(env, "SMRITI_LOG_JSON"),
