@@ -1,0 +1,14 @@
+/** Query keys, shared so that one feature's mutation can refresh another feature's data. */
+export const keys = {
+  spaces: () => ["spaces"] as const,
+  space: (spaceId: string) => ["space", spaceId] as const,
+  sessions: (spaceId: string) => ["sessions", spaceId] as const,
+  session: (sessionId: string) => ["session", sessionId] as const,
+  turns: (sessionId: string) => ["turns", sessionId] as const,
+  checkpoints: (spaceId: string) => ["checkpoints", spaceId] as const,
+  checkpoint: (ref: string) => ["checkpoint", ref] as const,
+  providers: () => ["providers"] as const,
+  context: (sessionId: string) => ["context", sessionId] as const,
+  review: (checkpointId: string) => ["review", checkpointId] as const,
+  diff: (fromRef: string, toRef: string) => ["diff", fromRef, toRef] as const,
+};

@@ -1,0 +1,1739 @@
+// Generated from the backend's OpenAPI document by scripts/openapi-types.mjs.
+// Do not edit: run `npm run types` (or `make types`).
+
+export interface paths {
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness and database reachability */
+        get: operations["health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transcripts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Legacy: parse a pasted transcript into Turns and a text context pack
+         * @description Kept for backfilling. With `repo_id` the Turns are also stored as a new Session of that Space (numbered 1..n); `session_id` is null otherwise.
+         */
+        post: operations["ingestTranscript"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/chat/commit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save a Checkpoint and move HEAD to it
+         * @description The parent defaults to HEAD. With `expected_head_commit_id` the commit is a compare-and-swap: 409 and nothing written when HEAD is not that Checkpoint.
+         */
+        post: operations["commitCheckpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/chat/context": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Exactly what the provider would receive next, with token estimates */
+        post: operations["previewContext"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/chat/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a message in a Session and store the exchange
+         * @description With `checkpoint_id` (a mounted Checkpoint), `history_base_seq` is required and the provider receives the Checkpoint's state plus only the Turns after the boundary. Both Turns are stored together after the provider answered; on a provider failure nothing is stored. A repeated `request_id` returns the stored pair.
+         */
+        post: operations["sendMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/commits/{ref}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One Checkpoint by id, full hash, or a unique hash prefix (≥ 7 hex digits) */
+        get: operations["getCheckpoint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Providers, whether configured, their models */
+        get: operations["listProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/repos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List Spaces, most recently changed first */
+        get: operations["listSpaces"];
+        put?: never;
+        /** Create a Space */
+        post: operations["createSpace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/repos/{repo_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a Space */
+        get: operations["getSpace"];
+        put?: never;
+        post?: never;
+        /** Delete a Space with its Sessions, Turns and Checkpoints */
+        delete: operations["deleteSpace"];
+        options?: never;
+        head?: never;
+        /** Rename or describe a Space */
+        patch: operations["updateSpace"];
+        trace?: never;
+    };
+    "/v4/repos/{repo_id}/commits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The Space's Checkpoints, newest first
+         * @description Each carries `parent_commit_id`, so a client can draw the tree.
+         */
+        get: operations["listCheckpoints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/repos/{repo_id}/head": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The Space's HEAD Checkpoint
+         * @description 404 when the Space does not exist or has no Checkpoint yet.
+         */
+        get: operations["getHead"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/repos/{repo_id}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sessions of a Space, newest first */
+        get: operations["listSessions"];
+        put?: never;
+        /** Start a Session in a Space */
+        post: operations["createSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/repos/{repo_id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Recompute every Checkpoint hash and parent link of a Space */
+        get: operations["verifySpace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/sessions/{session_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One Session */
+        get: operations["getSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/sessions/{session_id}/turns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A Session's Turns in sequence_number order
+         * @description `after_seq` returns only Turns with a higher sequence_number (keyset paging).
+         */
+        get: operations["listTurns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v5/checkpoints/draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Draft a Checkpoint from the Turns in scope (nothing is saved)
+         * @description Only the Turns of the Session above `history_base_seq` are sent to the provider — never an earlier Checkpoint. The draft carries `source` and `drafted_by` for the Checkpoint's metadata.
+         */
+        post: operations["draftCheckpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v5/commits/{commit_id}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Review a Checkpoint for contradictions, hidden assumptions, answered questions, loose entities
+         * @description On demand only. Deterministic checks always run; a configured model adds what rules cannot see.
+         */
+        post: operations["reviewCheckpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v5/commits/{from_ref}/diff/{to_ref}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What changed between two Checkpoints of one Space, per field
+         * @description Refs are ids, full hashes or unique hash prefixes. Checkpoints of two Spaces → 400.
+         */
+        get: operations["diffCheckpoints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** Artifact */
+        Artifact: {
+            content: string;
+            /** @default text/plain */
+            media_type?: string;
+            name: string;
+        };
+        /** ArtifactChange */
+        ArtifactChange: {
+            added: components["schemas"]["ArtifactInfo"][];
+            changed: components["schemas"]["ArtifactEdit"][];
+            removed: components["schemas"]["ArtifactInfo"][];
+        };
+        /** ArtifactEdit */
+        ArtifactEdit: {
+            after_size: number;
+            before_size: number;
+            media_type_changed: boolean;
+            name: string;
+        };
+        /** ArtifactInfo */
+        ArtifactInfo: {
+            media_type: string;
+            name: string;
+            size: number;
+        };
+        /** Checkpoint */
+        Checkpoint: {
+            artifacts: components["schemas"]["Artifact"][];
+            assumptions: string[];
+            commit_hash: string;
+            /** Format: date-time */
+            created_at: string;
+            decisions: string[];
+            entities: components["schemas"]["Entity"][];
+            /** Format: uuid */
+            id: string;
+            message: string;
+            metadata: {
+                [key: string]: unknown;
+            };
+            open_questions: string[];
+            parent_commit_id: string | null;
+            /** Format: uuid */
+            repo_id: string;
+            summary: string;
+            tasks: components["schemas"]["Task"][];
+        };
+        /** CheckpointDiff */
+        CheckpointDiff: {
+            artifacts: components["schemas"]["ArtifactChange"];
+            assumptions: components["schemas"]["ListChange"];
+            decisions: components["schemas"]["ListChange"];
+            entities: components["schemas"]["EntityChange"];
+            /** Format: uuid */
+            from_commit_id: string;
+            identical: boolean;
+            message: components["schemas"]["TextChange"];
+            metadata_changed: boolean;
+            open_questions: components["schemas"]["ListChange"];
+            summary: components["schemas"]["TextChange"];
+            tasks: components["schemas"]["TaskChange"];
+            /** Format: uuid */
+            to_commit_id: string;
+        };
+        /** CheckpointDraft */
+        CheckpointDraft: {
+            assumptions: string[];
+            decisions: string[];
+            drafted_by: components["schemas"]["DraftedBy"];
+            entities: components["schemas"]["Entity"][];
+            message: string;
+            open_questions: string[];
+            source: components["schemas"]["DraftSource"];
+            summary: string;
+            tasks: components["schemas"]["Task"][];
+        };
+        /** CommitCreate */
+        CommitCreate: {
+            artifacts?: components["schemas"]["Artifact"][];
+            assumptions?: string[];
+            decisions?: string[];
+            entities?: components["schemas"]["Entity"][];
+            expected_head_commit_id?: string | null;
+            message: string;
+            metadata?: {
+                [key: string]: unknown;
+            };
+            open_questions?: string[];
+            parent_commit_id?: string | null;
+            /** Format: uuid */
+            repo_id: string;
+            /** @default  */
+            summary?: string;
+            tasks?: components["schemas"]["Task"][];
+        };
+        /** ContextMessage */
+        ContextMessage: {
+            content: string;
+            /** @enum {string} */
+            role: "user" | "assistant";
+            sequence_number: number | null;
+        };
+        /** ContextPreview */
+        ContextPreview: {
+            checkpoint_id: string | null;
+            history_base_seq: number | null;
+            messages: components["schemas"]["ContextMessage"][];
+            model: string;
+            provider: string;
+            sections: components["schemas"]["ContextSection"][];
+            /** Format: uuid */
+            session_id: string;
+            system: string | null;
+            /** @default about 4 characters per token */
+            token_estimate?: string;
+            total_tokens: number;
+        };
+        /** ContextRequest */
+        ContextRequest: {
+            checkpoint_id?: string | null;
+            history_base_seq?: number | null;
+            model?: string | null;
+            provider?: string | null;
+            /** Format: uuid */
+            session_id: string;
+        };
+        /** ContextSection */
+        ContextSection: {
+            items: number;
+            name: string;
+            /** @enum {string} */
+            part: "system" | "history";
+            tokens: number;
+        };
+        /** DraftedBy */
+        DraftedBy: {
+            model: string;
+            provider: string;
+        };
+        /** DraftRequest */
+        DraftRequest: {
+            history_base_seq?: number | null;
+            model?: string | null;
+            provider?: string | null;
+            /** Format: uuid */
+            session_id: string;
+        };
+        /** DraftSource */
+        DraftSource: {
+            from_seq: number;
+            /** Format: uuid */
+            session_id: string;
+            to_seq: number;
+        };
+        /** Entity */
+        Entity: {
+            description?: string | null;
+            kind?: string | null;
+            name: string;
+        };
+        /** EntityChange */
+        EntityChange: {
+            added: components["schemas"]["Entity"][];
+            changed: components["schemas"]["EntityEdit"][];
+            removed: components["schemas"]["Entity"][];
+        };
+        /** EntityEdit */
+        EntityEdit: {
+            after: components["schemas"]["Entity"];
+            before: components["schemas"]["Entity"];
+            name: string;
+        };
+        /** ErrorResponse */
+        ErrorResponse: {
+            detail: string;
+            errors?: components["schemas"]["FieldError"][];
+            provider?: string | null;
+            status_code: number;
+        };
+        /** FieldError */
+        FieldError: {
+            field: string;
+            message: string;
+            /** @default body */
+            source?: string;
+        };
+        /** Finding */
+        Finding: {
+            detail: string;
+            /** @enum {string} */
+            kind: "contradiction" | "hidden_assumption" | "resolved_question" | "disconnected_entity";
+            refs: components["schemas"]["ItemRef"][];
+            /** @enum {string} */
+            source: "rules" | "model";
+        };
+        /** Health */
+        Health: {
+            database: string;
+            status: string;
+        };
+        /** ImportedTurn */
+        ImportedTurn: {
+            content: string;
+            /** @enum {string} */
+            role: "user" | "assistant";
+        };
+        /** ItemRef */
+        ItemRef: {
+            /** @enum {string} */
+            field: "decisions" | "assumptions" | "tasks" | "open_questions" | "entities";
+            index: number;
+        };
+        /** ListChange */
+        ListChange: {
+            added: string[];
+            removed: string[];
+        };
+        /** Page[Checkpoint] */
+        "Page_smriti.checkpoints.schemas.Checkpoint_": {
+            items: components["schemas"]["Checkpoint"][];
+            limit: number;
+            offset: number;
+            total: number;
+        };
+        /** Page[Turn] */
+        "Page_smriti.sessions.schemas.Turn_": {
+            items: components["schemas"]["Turn"][];
+            limit: number;
+            offset: number;
+            total: number;
+        };
+        /** Page[Space] */
+        "Page_smriti.spaces.schemas.Space_": {
+            items: components["schemas"]["Space"][];
+            limit: number;
+            offset: number;
+            total: number;
+        };
+        /** Page[Session] */
+        "Page_sqlalchemy.orm.session.Session_": {
+            items: unknown[];
+            limit: number;
+            offset: number;
+            total: number;
+        };
+        /** ProviderInfo */
+        ProviderInfo: {
+            configured: boolean;
+            default: boolean;
+            default_model: string;
+            label: string;
+            models: string[];
+            name: string;
+            unavailable_reason: string | null;
+        };
+        /** ProviderList */
+        ProviderList: {
+            default_provider: string;
+            items: components["schemas"]["ProviderInfo"][];
+        };
+        /** ReviewedBy */
+        ReviewedBy: {
+            model: string;
+            provider: string;
+        };
+        /** ReviewRequest */
+        ReviewRequest: {
+            model?: string | null;
+            provider?: string | null;
+        };
+        /** ReviewResult */
+        ReviewResult: {
+            /** Format: uuid */
+            commit_id: string;
+            findings: components["schemas"]["Finding"][];
+            reviewed_by: components["schemas"]["ReviewedBy"];
+        };
+        /** SendRequest */
+        SendRequest: {
+            checkpoint_id?: string | null;
+            content: string;
+            history_base_seq?: number | null;
+            model?: string | null;
+            provider?: string | null;
+            request_id?: string | null;
+            /** Format: uuid */
+            session_id: string;
+        };
+        /** SendResponse */
+        SendResponse: {
+            assistant_turn: components["schemas"]["Turn"];
+            suggestion: components["schemas"]["Suggestion"];
+            user_turn: components["schemas"]["Turn"];
+        };
+        /** SessionCreate */
+        SessionCreate: {
+            model?: string | null;
+            provider?: string | null;
+            /** @default  */
+            title?: string;
+        };
+        /** Space */
+        Space: {
+            /** Format: date-time */
+            created_at: string;
+            description: string;
+            head_commit_hash: string | null;
+            head_commit_id: string | null;
+            head_message: string | null;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** SpaceCreate */
+        SpaceCreate: {
+            /** @default  */
+            description?: string;
+            name: string;
+        };
+        /** SpaceUpdate */
+        SpaceUpdate: {
+            description?: string;
+            name?: string;
+        };
+        /** Suggestion */
+        Suggestion: {
+            checkpoint_recommended: boolean;
+            reason: string | null;
+        };
+        /** Task */
+        Task: {
+            /** @default false */
+            done?: boolean;
+            text: string;
+        };
+        /** TaskChange */
+        TaskChange: {
+            added: components["schemas"]["Task"][];
+            changed: components["schemas"]["TaskDone"][];
+            removed: components["schemas"]["Task"][];
+        };
+        /** TaskDone */
+        TaskDone: {
+            after_done: boolean;
+            before_done: boolean;
+            text: string;
+        };
+        /** TextChange */
+        TextChange: {
+            after: string;
+            before: string;
+            changed: boolean;
+        };
+        /** TranscriptImport */
+        TranscriptImport: {
+            repo_id?: string | null;
+            /** @default  */
+            title?: string;
+            transcript: string;
+        };
+        /** TranscriptResult */
+        TranscriptResult: {
+            context_pack: string;
+            session_id: string | null;
+            turns: components["schemas"]["ImportedTurn"][];
+        };
+        /** Turn */
+        Turn: {
+            checkpoint_id: string | null;
+            content: string;
+            /** Format: date-time */
+            created_at: string;
+            history_base_seq: number | null;
+            input_tokens: number | null;
+            model: string | null;
+            output_tokens: number | null;
+            provider: string | null;
+            request_id: string | null;
+            /** @enum {string} */
+            role: "user" | "assistant";
+            sequence_number: number;
+            /** Format: uuid */
+            session_id: string;
+        };
+        /** VerifyProblem */
+        VerifyProblem: {
+            /** Format: uuid */
+            commit_id: string;
+            detail: string;
+            kind: string;
+        };
+        /** VerifyReport */
+        VerifyReport: {
+            checked: number;
+            ok: boolean;
+            problems: components["schemas"]["VerifyProblem"][];
+            /** Format: uuid */
+            repo_id: string;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    health: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    ingestTranscript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TranscriptImport"];
+            };
+        };
+        responses: {
+            /** @description Document created, URL follows */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranscriptResult"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than the configured limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    commitCheckpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommitCreate"];
+            };
+        };
+        responses: {
+            /** @description Document created, URL follows */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Checkpoint"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request conflicts with the current state (for example HEAD has moved). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    previewContext: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContextRequest"];
+            };
+        };
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContextPreview"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    sendMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendRequest"];
+            };
+        };
+        responses: {
+            /** @description Document created, URL follows */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendResponse"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request conflicts with the current state (for example HEAD has moved). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The provider is rate limiting; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The provider failed or answered with something unusable. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The provider did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getCheckpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ref: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Checkpoint"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderList"];
+                };
+            };
+        };
+    };
+    listSpaces: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_smriti.spaces.schemas.Space_"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SpaceCreate"];
+            };
+        };
+        responses: {
+            /** @description Document created, URL follows */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Space"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request conflicts with the current state (for example HEAD has moved). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                repo_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Space"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                repo_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, nothing follows */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    updateSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                repo_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SpaceUpdate"];
+            };
+        };
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Space"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request conflicts with the current state (for example HEAD has moved). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listCheckpoints: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                repo_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_smriti.checkpoints.schemas.Checkpoint_"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                repo_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Checkpoint"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                repo_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_sqlalchemy.orm.session.Session_"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                repo_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionCreate"];
+            };
+        };
+        responses: {
+            /** @description Document created, URL follows */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    verifySpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                repo_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerifyReport"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listTurns: {
+        parameters: {
+            query?: {
+                after_seq?: number;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_smriti.sessions.schemas.Turn_"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    draftCheckpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DraftRequest"];
+            };
+        };
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckpointDraft"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The provider is rate limiting; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The provider failed or answered with something unusable. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The provider did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    reviewCheckpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                commit_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewRequest"];
+            };
+        };
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewResult"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The provider is rate limiting; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The provider failed or answered with something unusable. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The provider did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    diffCheckpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                from_ref: string;
+                to_ref: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckpointDiff"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+}

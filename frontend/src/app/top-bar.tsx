@@ -1,0 +1,20 @@
+import type { ReactNode } from "react";
+import { Link } from "wouter";
+
+export function TopBar({ children }: { children?: ReactNode }) {
+  return (
+    <header className="top-bar">
+      <Link href="/" className="brand" aria-label="Smriti — all Spaces">
+        <svg className="brand-mark" viewBox="0 0 32 32" aria-hidden="true">
+          <rect width="32" height="32" rx="7" />
+          <circle cx="11" cy="10" r="3" />
+          <circle cx="11" cy="22" r="3" />
+          <circle cx="21" cy="16" r="3" />
+          <path d="M11 13v6M13.5 11.5l5 3" />
+        </svg>
+        Smriti
+      </Link>
+      {children}
+    </header>
+  );
+}

@@ -1,0 +1,126 @@
+import { type ReactNode, useCallback, useState } from "react";
+import type { Checkpoint, ProviderList, Session, Suggestion, Turn } from "@/api/models";
+import { ErrorNotice } from "@/components/dialog";
+import { EmptyState, errorMessage, Loading } from "@/components/feedback";
+import { type ProviderChoice, ProviderPicker } from "@/features/providers";
+import { useSendMessage } from "../api/send-message";
+import { type Mount, mountFields } from "../lib/history-base";
+import { Composer, type SendInput } from "./composer";
+import { MountControl } from "./mount-control";
+import { Nudge } from "./nudge";
+import { type PendingSend, TurnList } from "./turn-list";
+
+interface ChatViewProps {
+  spaceId: string;
+  session: Session | undefined;
+  sessionId: string;
+  turns: readonly Turn[] | undefined;
+  turnsError: unknown;
+  mount: Mount | null;
+  mountReady: boolean;
+  onMount: (checkpointId: string) => void;
+  onUnmount: () => void;
+  checkpoints: readonly Checkpoint[];
+  headId: string | null;
+  providers: ProviderList | undefined;
+  choice: ProviderChoice | null;
+  onChoice: (choice: ProviderChoice) => void;
+  onSaveCheckpoint: () => void;
+  onDraft: () => void;
+  title: string;
+  headerExtra?: ReactNode;
+}
+
+export function ChatView(props: ChatViewProps) {
+  const { spaceId, sessionId, turns, mount, checkpoints, choice } = props;
+  const send = useSendMessage(spaceId);
+  const [pending, setPending] = useState<PendingSend | null>(null);
+  const [suggestion, setSuggestion] = useState<Suggestion | null>(null);
+  const mountedCheckpoint = mount ? (checkpoints.find((c) => c.id === mount.checkpointId) ?? null) : null;
+
+  const sendMessage = useCallback(
+    async ({ content, requestId }: SendInput) => {
+      setPending({ content, provider: choice?.provider ?? null, model: choice?.model ?? null });
+      setSuggestion(null);
+      try {
+        const result = await send.mutateAsync({
+          session_id: sessionId,
+          content,
+          request_id: requestId,
+          ...(choice ? { provider: choice.provider, model: choice.model } : {}),
+          ...mountFields(mount),
+        });
+        setSuggestion(result.suggestion.checkpoint_recommended ? result.suggestion : null);
+      } finally {
+        setPending(null);
+      }
+    },
+    [send, sessionId, choice, mount],
+  );
+
+  return (
+    <section className="chat" aria-label="Chat">
+      <header className="chat-header">
+        <div className="chat-title">
+          <h1 title={props.title}>{props.title}</h1>
+          {props.headerExtra}
+        </div>
+        <MountControl
+          mount={mount}
+          mounted={mountedCheckpoint}
+          checkpoints={checkpoints}
+          headId={props.headId}
+          ready={props.mountReady}
+          onMount={props.onMount}
+          onUnmount={props.onUnmount}
+        />
+        <div className="chat-actions">
+          <button type="button" className="btn small" onClick={props.onDraft} disabled={!turns || turns.length === 0}>
+            Draft with AI
+          </button>
+          <button type="button" className="btn small primary" onClick={props.onSaveCheckpoint}>
+            Save checkpoint
+          </button>
+        </div>
+      </header>
+      <div className="chat-body">
+        {props.turnsError ? (
+          <ErrorNotice message={errorMessage(props.turnsError)} />
+        ) : !turns ? (
+          <Loading what="Turns" />
+        ) : turns.length === 0 && !pending && !mount ? (
+          <EmptyState title="Nothing said yet">
+            <p className="muted">
+              Write the first message below. Mount a Checkpoint first to start from a saved state.
+            </p>
+          </EmptyState>
+        ) : (
+          <TurnList
+            turns={turns}
+            mount={mount}
+            mounted={mountedCheckpoint ? { hash: mountedCheckpoint.commit_hash, message: mountedCheckpoint.message } : null}
+            pending={pending}
+            sessionId={sessionId}
+          />
+        )}
+      </div>
+      <footer className="chat-footer">
+        {suggestion && !pending && (
+          <Nudge
+            suggestion={suggestion}
+            onSave={props.onSaveCheckpoint}
+            onDraft={props.onDraft}
+            onDismiss={() => setSuggestion(null)}
+          />
+        )}
+        <Composer
+          key={sessionId}
+          send={sendMessage}
+          disabled={!turns || !choice}
+          disabledReason={!choice ? "No provider is configured on the server." : undefined}
+          tools={<ProviderPicker providers={props.providers} choice={choice} onChange={props.onChoice} disabled={pending !== null} />}
+        />
+      </footer>
+    </section>
+  );
+}

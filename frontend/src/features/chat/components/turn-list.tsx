@@ -1,0 +1,190 @@
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { memo, useEffect, useLayoutEffect, useMemo, useRef } from "react";
+import type { Turn } from "@/api/models";
+import { Markdown } from "@/components/markdown";
+import { formatDateTime, shortHash } from "@/lib/format";
+import { isInContext, type Mount } from "../lib/history-base";
+
+export interface MountedCheckpoint {
+  hash: string;
+  message: string;
+}
+
+export interface PendingSend {
+  content: string;
+  provider: string | null;
+  model: string | null;
+}
+
+type Row =
+  | { kind: "turn"; key: string; turn: Turn; outside: boolean }
+  | { kind: "boundary"; key: string }
+  | { kind: "pending-user"; key: string; content: string }
+  | { kind: "pending-reply"; key: string; provider: string | null; model: string | null };
+
+/** The rows of the list: Turns, the mount boundary after Turn `historyBaseSeq`, and a send in flight. */
+export function buildRows(turns: readonly Turn[], mount: Mount | null, pending: PendingSend | null): Row[] {
+  const rows: Row[] = [];
+  if (mount && mount.historyBaseSeq === 0) rows.push({ kind: "boundary", key: "boundary" });
+  let lastSeq = 0;
+  for (const turn of turns) {
+    rows.push({ kind: "turn", key: `t${turn.sequence_number}`, turn, outside: !isInContext(turn, mount) });
+    if (mount && turn.sequence_number === mount.historyBaseSeq) rows.push({ kind: "boundary", key: "boundary" });
+    lastSeq = turn.sequence_number;
+  }
+  if (pending) {
+    // Keyed by the sequence numbers the pair will get, so the real Turns take over the measured rows.
+    rows.push({ kind: "pending-user", key: `t${lastSeq + 1}`, content: pending.content });
+    rows.push({ kind: "pending-reply", key: `t${lastSeq + 2}`, provider: pending.provider, model: pending.model });
+  }
+  return rows;
+}
+
+interface TurnListProps {
+  turns: readonly Turn[];
+  mount: Mount | null;
+  mounted: MountedCheckpoint | null;
+  pending: PendingSend | null;
+  sessionId: string;
+}
+
+/** The Turns of a Session, virtualised: only the rows on screen are in the DOM. */
+export function TurnList({ turns, mount, mounted, pending, sessionId }: TurnListProps) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const rows = useMemo(() => buildRows(turns, mount, pending), [turns, mount, pending]);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 120,
+    getItemKey: (index) => rows[index]?.key ?? index,
+    overscan: 6,
+  });
+
+  // Open a Session at its end; follow a send in flight to the bottom (not the reply: no jump).
+  const lastIndex = rows.length - 1;
+  const pendingKey = pending ? pending.content : null;
+  const opened = useRef<string | null>(null);
+  useLayoutEffect(() => {
+    if (lastIndex < 0) return;
+    if (opened.current !== sessionId || pendingKey !== null) {
+      opened.current = sessionId;
+      virtualizer.scrollToIndex(lastIndex, { align: "end" });
+    }
+  }, [sessionId, lastIndex, pendingKey, virtualizer]);
+
+  useEffect(() => {
+    if (turns.length > 0) {
+      requestAnimationFrame(() =>
+        performance.mark("smriti:turn-list-rendered", { detail: { turns: turns.length } }),
+      );
+    }
+  }, [turns.length]);
+
+  const items = virtualizer.getVirtualItems();
+  return (
+    <div className="turn-scroller" ref={scroller} data-testid="turn-list">
+      <div className="turn-canvas" style={{ height: virtualizer.getTotalSize() }}>
+        <div
+          className="turn-window"
+          style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}
+          role="log"
+          aria-label="Turns"
+          aria-live="polite"
+        >
+          {items.map((item) => {
+            const row = rows[item.index];
+            if (!row) return null;
+            return (
+              <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="turn-row">
+                <RowView row={row} mounted={mounted} mount={mount} />
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function RowView({ row, mounted, mount }: { row: Row; mounted: MountedCheckpoint | null; mount: Mount | null }) {
+  switch (row.kind) {
+    case "turn":
+      return <TurnView turn={row.turn} outside={row.outside} />;
+    case "boundary":
+      return <Boundary mounted={mounted} base={mount?.historyBaseSeq ?? 0} />;
+    case "pending-user":
+      return (
+        <article className="turn user pending" aria-busy="true">
+          <header className="turn-head">
+            <span className="turn-role">You</span>
+            <span className="turn-meta">sending…</span>
+          </header>
+          <Markdown source={row.content} className="turn-body" />
+        </article>
+      );
+    case "pending-reply":
+      return (
+        <article className="turn assistant pending" aria-busy="true" data-testid="pending-reply">
+          <header className="turn-head">
+            <span className="turn-role">Assistant</span>
+            {row.provider && (
+              <span className="turn-model">
+                {row.provider} · {row.model}
+              </span>
+            )}
+          </header>
+          <div className="turn-body typing" aria-label="Waiting for the reply">
+            <span />
+            <span />
+            <span />
+          </div>
+        </article>
+      );
+  }
+}
+
+export function Boundary({ mounted, base }: { mounted: MountedCheckpoint | null; base: number }) {
+  return (
+    <div className="mount-boundary" data-testid="mount-boundary" role="separator">
+      <span className="boundary-label">
+        Context starts here: Checkpoint{" "}
+        {mounted ? (
+          <>
+            <code>{shortHash(mounted.hash)}</code> “{mounted.message}”
+          </>
+        ) : (
+          "…"
+        )}
+      </span>
+      <span className="boundary-note">
+        {base === 0 ? "No earlier Turns." : `Turns 1–${base} above are not sent to the model.`}
+      </span>
+    </div>
+  );
+}
+
+const TurnView = memo(function TurnView({ turn, outside }: { turn: Turn; outside: boolean }) {
+  const roleClass = turn.role === "user" ? "user" : "assistant";
+  return (
+    <article
+      className={outside ? `turn ${roleClass} outside` : `turn ${roleClass}`}
+      data-seq={turn.sequence_number}
+      data-testid="turn"
+      aria-label={`Turn ${turn.sequence_number}${outside ? ", outside the context" : ""}`}
+    >
+      <header className="turn-head">
+        <span className="turn-role">{turn.role === "user" ? "You" : "Assistant"}</span>
+        {turn.provider && (
+          <span className="turn-model" title="Provider and model this Turn was sent with">
+            {turn.provider} · {turn.model ?? "default"}
+          </span>
+        )}
+        {outside && <span className="badge muted-badge">outside the context</span>}
+        <span className="turn-meta" title={formatDateTime(turn.created_at)}>
+          #{turn.sequence_number}
+        </span>
+      </header>
+      <Markdown source={turn.content} className="turn-body" />
+    </article>
+  );
+});

@@ -1,0 +1,242 @@
+import { type ReactNode, useMemo } from "react";
+import type { Checkpoint } from "@/api/models";
+import type { Finding, ItemField } from "@/api/v5";
+import { ErrorNotice } from "@/components/dialog";
+import { errorMessage, Spinner } from "@/components/feedback";
+import { Markdown } from "@/components/markdown";
+import { formatBytes, formatDateTime, shortHash } from "@/lib/format";
+import { highlight } from "@/lib/markdown";
+import { useReviewCheckpoint, useStoredReview } from "../api/review-checkpoint";
+import { authorOf, draftedByOf, sourceOf } from "../lib/metadata";
+import { findingLabels, indexFindings, itemKey } from "../lib/review";
+
+interface CheckpointDetailProps {
+  checkpoint: Checkpoint;
+  headId: string | null;
+  mountedId: string | null;
+  /** Null when no Session is open (nothing to mount into). */
+  onMount: (() => void) | null;
+  onCompare: () => void;
+  onSelect: (id: string) => void;
+  reviewWith: { provider: string | null; model: string | null };
+}
+
+/** Every field and artifact of one Checkpoint, with the on-demand review beside its items. */
+export function CheckpointDetail({ checkpoint: c, headId, mountedId, onMount, onCompare, onSelect, reviewWith }: CheckpointDetailProps) {
+  const stored = useStoredReview(c.id);
+  const review = useReviewCheckpoint();
+  const findings = stored.data?.findings ?? null;
+  const byItem = useMemo(() => indexFindings(findings ?? []), [findings]);
+  const author = authorOf(c);
+  const draftedBy = draftedByOf(c);
+  const source = sourceOf(c);
+
+  const runReview = () =>
+    review.mutate({
+      checkpointId: c.id,
+      body: reviewWith.provider ? { provider: reviewWith.provider, model: reviewWith.model } : {},
+    });
+
+  const items = (field: ItemField, values: readonly ReactNode[]) =>
+    values.map((value, index) => {
+      const here = byItem.get(itemKey(field, index)) ?? [];
+      return (
+        // biome-ignore lint/suspicious/noArrayIndexKey: Checkpoints are immutable; findings refer to items by index.
+        <li key={index} className={here.length > 0 ? "item flagged" : "item"}>
+          <div className="item-text">{value}</div>
+          {here.map((f, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: static list.
+            <FindingNote key={i} finding={f} />
+          ))}
+        </li>
+      );
+    });
+
+  return (
+    <article className="checkpoint-detail" aria-label={`Checkpoint ${shortHash(c.commit_hash)}`}>
+      <header className="detail-header">
+        <h2>
+          {c.id === headId && <span className="badge head">HEAD</span>}
+          {c.id === mountedId && <span className="badge mounted">mounted</span>} {c.message}
+        </h2>
+        <dl className="detail-facts">
+          <dt>Checkpoint</dt>
+          <dd>
+            <code title={c.commit_hash}>{shortHash(c.commit_hash)}</code>
+          </dd>
+          <dt>Saved</dt>
+          <dd>{formatDateTime(c.created_at)}</dd>
+          <dt>Parent</dt>
+          <dd>
+            {c.parent_commit_id ? (
+              <button type="button" className="link-button" onClick={() => onSelect(c.parent_commit_id ?? "")}>
+                previous Checkpoint
+              </button>
+            ) : (
+              "none (first Checkpoint)"
+            )}
+          </dd>
+          {author && (
+            <>
+              <dt>By</dt>
+              <dd>
+                {author.name} ({author.kind})
+              </dd>
+            </>
+          )}
+          {draftedBy && (
+            <>
+              <dt>Drafted by</dt>
+              <dd>
+                {draftedBy.provider} · {draftedBy.model}
+                {source && ` from Turns ${source.from_seq}–${source.to_seq}`}
+              </dd>
+            </>
+          )}
+        </dl>
+        <div className="detail-actions">
+          {onMount && (
+            <button type="button" className="btn small primary" onClick={onMount} disabled={c.id === mountedId}>
+              {c.id === mountedId ? "Mounted" : "Mount in this Session"}
+            </button>
+          )}
+          <button type="button" className="btn small" onClick={runReview} disabled={review.isPending}>
+            {review.isPending ? "Reviewing…" : findings ? "Review again" : "Review"}
+          </button>
+          <button type="button" className="btn small" onClick={onCompare}>
+            Compare…
+          </button>
+        </div>
+      </header>
+
+      {review.isPending && (
+        <p className="muted" role="status">
+          <Spinner label="Reviewing" /> Reviewing this Checkpoint's reasoning…
+        </p>
+      )}
+      {review.isError && <ErrorNotice message={`Review failed: ${errorMessage(review.error)}`} />}
+      {findings && (
+        <section className="review-summary" data-testid="review-summary" aria-label="Review">
+          <h3>
+            Review{" "}
+            <span className="muted small">
+              by {stored.data?.reviewed_by.provider} · {stored.data?.reviewed_by.model}
+            </span>
+          </h3>
+          {findings.length === 0 ? (
+            <p className="ok">No findings: no contradictions, hidden assumptions, resolved questions or disconnected entities.</p>
+          ) : (
+            <ul className="finding-list">
+              {findings.map((f, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: static list.
+                <li key={i}>
+                  <FindingNote finding={f} showRefs />
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      )}
+
+      <Section title="Summary" empty={!c.summary}>
+        <Markdown source={c.summary} />
+      </Section>
+      <Section title="Decisions" count={c.decisions.length}>
+        <ol className="items">{items("decisions", c.decisions)}</ol>
+      </Section>
+      <Section title="Assumptions" count={c.assumptions.length}>
+        <ol className="items">{items("assumptions", c.assumptions)}</ol>
+      </Section>
+      <Section title="Tasks" count={c.tasks.length}>
+        <ol className="items tasks">
+          {items(
+            "tasks",
+            c.tasks.map((t) => (
+              <span className={t.done ? "task done" : "task"}>
+                <span aria-hidden="true">{t.done ? "☑" : "☐"}</span> {t.text}
+                <span className="visually-hidden">{t.done ? " (done)" : " (open)"}</span>
+              </span>
+            )),
+          )}
+        </ol>
+      </Section>
+      <Section title="Open questions" count={c.open_questions.length}>
+        <ol className="items">{items("open_questions", c.open_questions)}</ol>
+      </Section>
+      <Section title="Entities" count={c.entities.length}>
+        <ol className="items">
+          {items(
+            "entities",
+            c.entities.map((e) => (
+              <span>
+                <strong>{e.name}</strong>
+                {e.kind && <span className="badge muted-badge">{e.kind}</span>}
+                {e.description && <span className="muted"> — {e.description}</span>}
+              </span>
+            )),
+          )}
+        </ol>
+      </Section>
+      <Section title="Artifacts" count={c.artifacts.length}>
+        {c.artifacts.map((a) => (
+          <details key={a.name} className="artifact">
+            <summary>
+              <strong>{a.name}</strong> <span className="muted small">{a.media_type ?? "text/plain"} · {formatBytes(new TextEncoder().encode(a.content).length)}</span>
+            </summary>
+            <pre className="code-block">
+              <code
+                className="hljs"
+                // biome-ignore lint/security/noDangerouslySetInnerHtml: highlight() escapes the text.
+                dangerouslySetInnerHTML={{ __html: highlight(a.content, languageOf(a.name)) }}
+              />
+            </pre>
+          </details>
+        ))}
+      </Section>
+      {Object.keys(c.metadata).length > 0 && (
+        <Section title="Metadata">
+          <pre className="code-block small">{JSON.stringify(c.metadata, null, 2)}</pre>
+        </Section>
+      )}
+      <p className="muted small hash-line">
+        Hash <code>{c.commit_hash}</code>
+      </p>
+    </article>
+  );
+}
+
+function languageOf(name: string): string | undefined {
+  const ext = name.split(".").pop()?.toLowerCase();
+  return ext && ext !== name.toLowerCase() ? ext : undefined;
+}
+
+function Section({ title, count, empty, children }: { title: string; count?: number; empty?: boolean; children: ReactNode }) {
+  const isEmpty = empty ?? count === 0;
+  return (
+    <section className="detail-section">
+      <h3>
+        {title} {count !== undefined && <span className="count">{count}</span>}
+      </h3>
+      {isEmpty ? <p className="muted small">None.</p> : children}
+    </section>
+  );
+}
+
+const refLabel: Record<ItemField, string> = {
+  decisions: "decision",
+  assumptions: "assumption",
+  tasks: "task",
+  open_questions: "open question",
+  entities: "entity",
+};
+
+function FindingNote({ finding, showRefs = false }: { finding: Finding; showRefs?: boolean }) {
+  return (
+    <div className={`finding ${finding.kind}`} data-testid="finding">
+      <span className="finding-kind">{findingLabels[finding.kind] ?? finding.kind}</span> {finding.detail}
+      {showRefs && finding.refs.length > 0 && (
+        <span className="muted small"> ({finding.refs.map((r) => `${refLabel[r.field]} ${r.index + 1}`).join(", ")})</span>
+      )}
+    </div>
+  );
+}

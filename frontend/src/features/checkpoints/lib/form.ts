@@ -1,0 +1,121 @@
+import type { Checkpoint, CommitCreate } from "@/api/models";
+import type { CheckpointDraft, DraftedBy, TurnRange } from "@/api/v5";
+
+/** The Save checkpoint form: every field of a Checkpoint, lists editable item by item. */
+export interface CheckpointFormValues {
+  message: string;
+  summary: string;
+  decisions: string[];
+  assumptions: string[];
+  openQuestions: string[];
+  tasks: { text: string; done: boolean }[];
+  entities: { name: string; kind: string; description: string }[];
+  artifacts: { name: string; content: string; mediaType: string }[];
+  authorName: string;
+}
+
+/** Where a drafted form came from; saved in the Checkpoint's metadata. */
+export interface DraftProvenance {
+  source: TurnRange;
+  draftedBy: DraftedBy;
+}
+
+export const emptyForm = (authorName = ""): CheckpointFormValues => ({
+  message: "",
+  summary: "",
+  decisions: [],
+  assumptions: [],
+  openQuestions: [],
+  tasks: [],
+  entities: [],
+  artifacts: [],
+  authorName,
+});
+
+/** A draft from Draft with AI, as form values for the person to edit. */
+export function formFromDraft(draft: CheckpointDraft, authorName: string): CheckpointFormValues {
+  return {
+    message: draft.message,
+    summary: draft.summary,
+    decisions: [...draft.decisions],
+    assumptions: [...draft.assumptions],
+    openQuestions: [...draft.open_questions],
+    tasks: draft.tasks.map((t) => ({ text: t.text, done: t.done ?? false })),
+    entities: draft.entities.map((e) => ({ name: e.name, kind: e.kind ?? "", description: e.description ?? "" })),
+    artifacts: [],
+    authorName,
+  };
+}
+
+/** An existing Checkpoint as form values (to carry its state forward into a new one). */
+export function formFromCheckpoint(checkpoint: Checkpoint, authorName: string): CheckpointFormValues {
+  return {
+    message: "",
+    summary: checkpoint.summary,
+    decisions: [...checkpoint.decisions],
+    assumptions: [...checkpoint.assumptions],
+    openQuestions: [...checkpoint.open_questions],
+    tasks: checkpoint.tasks.map((t) => ({ text: t.text, done: t.done ?? false })),
+    entities: checkpoint.entities.map((e) => ({ name: e.name, kind: e.kind ?? "", description: e.description ?? "" })),
+    artifacts: checkpoint.artifacts.map((a) => ({
+      name: a.name,
+      content: a.content,
+      mediaType: a.media_type ?? "text/plain",
+    })),
+    authorName,
+  };
+}
+
+const clean = (items: readonly string[]) => items.map((s) => s.trim()).filter((s) => s.length > 0);
+const orNull = (text: string) => (text.trim() === "" ? null : text.trim());
+
+export type FormErrors = Partial<Record<"message" | "artifacts", string>>;
+
+/** What must be fixed before saving (empty list items are simply dropped). */
+export function validateForm(values: CheckpointFormValues): FormErrors {
+  const errors: FormErrors = {};
+  if (values.message.trim() === "") errors.message = "Give the Checkpoint a message.";
+  const named = values.artifacts.filter((a) => a.name.trim() !== "" || a.content !== "");
+  if (named.some((a) => a.name.trim() === "")) errors.artifacts = "Every artifact needs a name.";
+  else {
+    const names = named.map((a) => a.name.trim());
+    if (new Set(names).size !== names.length) errors.artifacts = "Artifact names must be unique.";
+  }
+  return errors;
+}
+
+/**
+ * The body of POST /v4/chat/commit for these values. `expectedHead` makes the save a
+ * compare-and-swap against the HEAD the person saw (null = the Space has no HEAD yet).
+ */
+export function formToCommit(
+  values: CheckpointFormValues,
+  options: { spaceId: string; expectedHead: string | null; provenance?: DraftProvenance | null },
+): CommitCreate {
+  const metadata: Record<string, unknown> = {
+    author: { kind: "human", name: values.authorName.trim() || "anonymous" },
+  };
+  if (options.provenance) {
+    metadata.source = options.provenance.source;
+    metadata.drafted_by = options.provenance.draftedBy;
+  }
+  return {
+    repo_id: options.spaceId,
+    message: values.message.trim(),
+    summary: values.summary.trim(),
+    decisions: clean(values.decisions),
+    assumptions: clean(values.assumptions),
+    open_questions: clean(values.openQuestions),
+    tasks: values.tasks
+      .map((t) => ({ text: t.text.trim(), done: t.done }))
+      .filter((t) => t.text.length > 0),
+    entities: values.entities
+      .filter((e) => e.name.trim() !== "")
+      .map((e) => ({ name: e.name.trim(), kind: orNull(e.kind), description: orNull(e.description) })),
+    artifacts: values.artifacts
+      .filter((a) => a.name.trim() !== "" || a.content !== "")
+      .map((a) => ({ name: a.name.trim(), content: a.content, media_type: a.mediaType.trim() || "text/plain" })),
+    metadata,
+    expected_head_commit_id: options.expectedHead,
+  };
+}

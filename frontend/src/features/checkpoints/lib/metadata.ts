@@ -1,0 +1,29 @@
+import type { Checkpoint } from "@/api/models";
+
+/** What Smriti records in a Checkpoint's metadata, read defensively (metadata is free JSON). */
+export interface Author {
+  kind: "human" | "agent";
+  name: string;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+export function authorOf(checkpoint: Pick<Checkpoint, "metadata">): Author | null {
+  const author = checkpoint.metadata.author;
+  if (!isRecord(author) || typeof author.name !== "string") return null;
+  return { kind: author.kind === "agent" ? "agent" : "human", name: author.name };
+}
+
+export function draftedByOf(checkpoint: Pick<Checkpoint, "metadata">): { provider: string; model: string } | null {
+  const d = checkpoint.metadata.drafted_by;
+  if (!isRecord(d) || typeof d.provider !== "string") return null;
+  return { provider: d.provider, model: typeof d.model === "string" ? d.model : "" };
+}
+
+export function sourceOf(
+  checkpoint: Pick<Checkpoint, "metadata">,
+): { session_id: string; from_seq: number; to_seq: number } | null {
+  const s = checkpoint.metadata.source;
+  if (!isRecord(s) || typeof s.from_seq !== "number" || typeof s.to_seq !== "number") return null;
+  return { session_id: String(s.session_id ?? ""), from_seq: s.from_seq, to_seq: s.to_seq };
+}

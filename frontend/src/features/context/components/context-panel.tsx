@@ -1,0 +1,104 @@
+import type { ContextRequest } from "@/api/models";
+import { ErrorNotice } from "@/components/dialog";
+import { errorMessage, Loading } from "@/components/feedback";
+import { plural } from "@/lib/format";
+import { useContextPreview } from "../api/preview-context";
+
+interface ContextPanelProps {
+  request: ContextRequest;
+  /** A label for the mounted Checkpoint ("abc1234 “Plan”"), or null when unmounted. */
+  mountedLabel: string | null;
+}
+
+const sectionNames: Record<string, string> = {
+  checkpoint: "Checkpoint (instructions, message)",
+  summary: "Summary",
+  decisions: "Decisions",
+  assumptions: "Assumptions",
+  tasks: "Tasks",
+  open_questions: "Open questions",
+  entities: "Entities",
+  artifacts: "Artifacts",
+  history: "Turns (history)",
+};
+
+/** Exactly what the model will receive with the next message, section by section. */
+export function ContextPanel({ request, mountedLabel }: ContextPanelProps) {
+  const preview = useContextPreview(request);
+  if (preview.isPending) return <Loading what="the context" />;
+  if (preview.isError) return <ErrorNotice message={errorMessage(preview.error)} />;
+  const ctx = preview.data;
+  const max = Math.max(1, ...ctx.sections.map((s) => s.tokens));
+
+  return (
+    <div className="context-panel" data-testid="context-panel">
+      <header className="context-header">
+        <p className="context-lead">
+          Next message goes to <strong>{ctx.provider}</strong> · {ctx.model} with about{" "}
+          <strong data-testid="context-total">{ctx.total_tokens.toLocaleString("en")}</strong> tokens of context
+          <span className="muted small"> ({ctx.token_estimate})</span>.
+        </p>
+        <p className="muted small" data-testid="context-scope">
+          {mountedLabel
+            ? `Checkpoint ${mountedLabel} plus only the Turns after #${ctx.history_base_seq ?? 0}.`
+            : "No Checkpoint mounted: every Turn of this Session."}
+        </p>
+        <button type="button" className="btn small ghost" onClick={() => void preview.refetch()} disabled={preview.isFetching}>
+          {preview.isFetching ? "Refreshing…" : "Refresh"}
+        </button>
+      </header>
+
+      <table className="context-sections">
+        <caption className="visually-hidden">Sections and token estimates</caption>
+        <thead>
+          <tr>
+            <th scope="col">Section</th>
+            <th scope="col">Items</th>
+            <th scope="col">Tokens</th>
+          </tr>
+        </thead>
+        <tbody>
+          {ctx.sections.map((s) => (
+            <tr key={`${s.part}-${s.name}`} data-testid="context-section" data-section={s.name}>
+              <th scope="row">
+                {sectionNames[s.name] ?? s.name}
+                <span className="section-part">{s.part}</span>
+              </th>
+              <td>{s.items}</td>
+              <td className="tokens">
+                <span className="token-cell">
+                  <span className="token-track" aria-hidden="true">
+                    <span className="token-bar" style={{ width: `${(s.tokens / max) * 100}%` }} />
+                  </span>
+                  {s.tokens.toLocaleString("en")}
+                </span>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+
+      <details className="context-block" open={Boolean(ctx.system)}>
+        <summary>System text {ctx.system ? `(${plural(ctx.system.length, "character")})` : "— none"}</summary>
+        {ctx.system && <pre className="context-system">{ctx.system}</pre>}
+      </details>
+
+      <section className="context-block" aria-label="Messages">
+        <h3>
+          Messages <span className="count">{ctx.messages.length}</span>
+        </h3>
+        {ctx.messages.length === 0 && <p className="muted small">No Turns in context yet.</p>}
+        <ol className="context-messages">
+          {ctx.messages.map((m, i) => (
+            <li key={m.sequence_number ?? `n${i}`} data-testid="context-message" data-seq={m.sequence_number ?? ""}>
+              <span className="context-msg-head">
+                {m.sequence_number !== null ? `#${m.sequence_number}` : "—"} {m.role === "user" ? "You" : "Assistant"}
+              </span>
+              <span className="context-msg-body">{m.content}</span>
+            </li>
+          ))}
+        </ol>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,1 @@
+export { ContextPanel } from "./components/context-panel";

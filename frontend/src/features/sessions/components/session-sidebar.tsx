@@ -1,0 +1,70 @@
+import { Link, useLocation } from "wouter";
+import type { Session } from "@/api/models";
+import { ErrorNotice } from "@/components/dialog";
+import { errorMessage, Loading } from "@/components/feedback";
+import { formatDateTime, plural, timeAgo } from "@/lib/format";
+import { useCreateSession } from "../api/create-session";
+import { useSessions } from "../api/list-sessions";
+
+export function sessionTitle(session: Pick<Session, "title" | "created_at">): string {
+  return session.title.trim() || `Session of ${formatDateTime(session.created_at)}`;
+}
+
+interface SessionSidebarProps {
+  spaceId: string;
+  activeSessionId: string | null;
+  onNavigate?: () => void;
+}
+
+/** The Sessions of a Space, newest first, with a button to start one. */
+export function SessionSidebar({ spaceId, activeSessionId, onNavigate }: SessionSidebarProps) {
+  const sessions = useSessions(spaceId);
+  const create = useCreateSession(spaceId);
+  const [, navigate] = useLocation();
+
+  const start = () =>
+    create.mutate(
+      {},
+      {
+        onSuccess: (session) => {
+          navigate(`/spaces/${spaceId}/sessions/${session.id}`);
+          onNavigate?.();
+        },
+      },
+    );
+
+  return (
+    <nav className="session-sidebar" aria-label="Sessions">
+      <div className="sidebar-header">
+        <h2>Sessions</h2>
+        <button type="button" className="btn primary small" onClick={start} disabled={create.isPending}>
+          {create.isPending ? "Starting…" : "+ New Session"}
+        </button>
+      </div>
+      {create.isError && <ErrorNotice message={errorMessage(create.error)} />}
+      {sessions.isPending && <Loading what="Sessions" />}
+      {sessions.isError && <ErrorNotice message={errorMessage(sessions.error)} />}
+      {sessions.data && sessions.data.items.length === 0 && (
+        <p className="muted sidebar-empty">No Sessions yet. Start one to talk to a model.</p>
+      )}
+      <ul className="session-list">
+        {sessions.data?.items.map((session) => (
+          <li key={session.id}>
+            <Link
+              href={`/spaces/${spaceId}/sessions/${session.id}`}
+              className={session.id === activeSessionId ? "session-link active" : "session-link"}
+              aria-current={session.id === activeSessionId ? "page" : undefined}
+              onClick={onNavigate}
+            >
+              <span className="session-title">{sessionTitle(session)}</span>
+              <span className="session-meta">
+                {plural(session.turn_count, "Turn")}
+                {session.provider ? ` · ${session.provider}` : ""} · {timeAgo(session.updated_at)}
+              </span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

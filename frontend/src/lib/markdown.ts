@@ -1,0 +1,77 @@
+import DOMPurify from "dompurify";
+import hljs from "highlight.js/lib/core";
+import bash from "highlight.js/lib/languages/bash";
+import css from "highlight.js/lib/languages/css";
+import go from "highlight.js/lib/languages/go";
+import java from "highlight.js/lib/languages/java";
+import javascript from "highlight.js/lib/languages/javascript";
+import json from "highlight.js/lib/languages/json";
+import markdown from "highlight.js/lib/languages/markdown";
+import python from "highlight.js/lib/languages/python";
+import rust from "highlight.js/lib/languages/rust";
+import sql from "highlight.js/lib/languages/sql";
+import typescript from "highlight.js/lib/languages/typescript";
+import xml from "highlight.js/lib/languages/xml";
+import yaml from "highlight.js/lib/languages/yaml";
+import { Marked, type Tokens } from "marked";
+
+const languages = { bash, css, go, java, javascript, json, markdown, python, rust, sql, typescript, xml, yaml };
+for (const [name, language] of Object.entries(languages)) hljs.registerLanguage(name, language);
+hljs.registerAliases(["sh", "shell", "zsh"], { languageName: "bash" });
+hljs.registerAliases(["js", "jsx", "mjs"], { languageName: "javascript" });
+hljs.registerAliases(["ts", "tsx"], { languageName: "typescript" });
+hljs.registerAliases(["py"], { languageName: "python" });
+hljs.registerAliases(["html", "svg"], { languageName: "xml" });
+hljs.registerAliases(["yml"], { languageName: "yaml" });
+hljs.registerAliases(["md"], { languageName: "markdown" });
+hljs.registerAliases(["rs"], { languageName: "rust" });
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** Highlights code when the language is known (or, for short snippets, can be guessed). */
+export function highlight(code: string, lang: string | undefined): string {
+  const name = lang?.trim().split(/\s+/)[0]?.toLowerCase();
+  if (name && hljs.getLanguage(name)) {
+    return hljs.highlight(code, { language: name, ignoreIllegals: true }).value;
+  }
+  if (!name && code.length < 5000) return hljs.highlightAuto(code).value;
+  return escapeHtml(code);
+}
+
+const marked = new Marked({
+  gfm: true,
+  breaks: true,
+  async: false,
+  renderer: {
+    code({ text, lang }: Tokens.Code): string {
+      const language = lang?.trim().split(/\s+/)[0] ?? "";
+      const label = language ? `<span class="code-lang">${escapeHtml(language)}</span>` : "";
+      return `<pre class="code-block">${label}<code class="hljs">${highlight(text, language)}</code></pre>\n`;
+    },
+  },
+});
+
+DOMPurify.addHook("afterSanitizeAttributes", (node) => {
+  if (node.tagName === "A") {
+    node.setAttribute("target", "_blank");
+    node.setAttribute("rel", "noopener noreferrer");
+  }
+});
+
+const cache = new Map<string, string>();
+const CACHE_LIMIT = 500;
+
+/** Markdown to sanitised HTML (GFM, code highlighted). Cached: a virtual list re-renders rows often. */
+export function renderMarkdown(source: string): string {
+  const hit = cache.get(source);
+  if (hit !== undefined) return hit;
+  const html = DOMPurify.sanitize(marked.parse(source) as string);
+  if (cache.size >= CACHE_LIMIT) {
+    const oldest = cache.keys().next().value;
+    if (oldest !== undefined) cache.delete(oldest);
+  }
+  cache.set(source, html);
+  return html;
+}
