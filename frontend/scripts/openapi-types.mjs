@@ -4,7 +4,7 @@
 // The document comes from `smriti openapi` (no database needed). SMRITI_BIN overrides the
 // command (default: the repository's ../.venv/bin/smriti); OPENAPI_FILE reads a saved document.
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync, existsSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
@@ -27,7 +27,8 @@ const document = JSON.parse(loadDocument());
 const header =
   "// Generated from the backend's OpenAPI document by scripts/openapi-types.mjs.\n" +
   "// Do not edit: run `npm run types` (or `make types`).\n\n";
-const generated = header + astToString(await openapiTS(document, { alphabetize: true, defaultNonNullable: false }));
+const generated =
+  header + astToString(await openapiTS(document, { alphabetize: true, defaultNonNullable: false }));
 
 if (check) {
   const current = existsSync(target) ? readFileSync(target, "utf8") : "";

@@ -14,7 +14,12 @@ export class ApiError extends Error {
   readonly errors: FieldError[];
   readonly provider: string | null;
 
-  constructor(status: number, detail: string, errors: FieldError[] = [], provider: string | null = null) {
+  constructor(
+    status: number,
+    detail: string,
+    errors: FieldError[] = [],
+    provider: string | null = null,
+  ) {
     super(detail);
     this.name = "ApiError";
     this.status = status;
@@ -46,7 +51,10 @@ export function toApiError(status: number, body: unknown, fallback: string): Api
 }
 
 const networkError = (cause: unknown) => {
-  const error = new ApiError(0, "Could not reach the Smriti server. Check that it is running, then retry.");
+  const error = new ApiError(
+    0,
+    "Could not reach the Smriti server. Check that it is running, then retry.",
+  );
   error.cause = cause;
   return error;
 };

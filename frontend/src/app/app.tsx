@@ -21,7 +21,9 @@ export function App() {
           <Route path="/spaces/:spaceId/sessions/:sessionId">
             {(params) => <SpaceWorkspace spaceId={params.spaceId} sessionId={params.sessionId} />}
           </Route>
-          <Route path="/spaces/:spaceId">{(params) => <SpaceWorkspace spaceId={params.spaceId} sessionId={null} />}</Route>
+          <Route path="/spaces/:spaceId">
+            {(params) => <SpaceWorkspace spaceId={params.spaceId} sessionId={null} />}
+          </Route>
           <Route>
             <TopBar />
             <main className="app-main page">

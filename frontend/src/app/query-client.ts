@@ -7,7 +7,8 @@ export function createQueryClient() {
     defaultOptions: {
       queries: {
         staleTime: 10_000,
-        retry: (count, error) => count < 2 && (!(error instanceof ApiError) || error.status === 0 || error.status >= 500),
+        retry: (count, error) =>
+          count < 2 && (!(error instanceof ApiError) || error.status === 0 || error.status >= 500),
       },
       mutations: { retry: false },
     },

@@ -61,7 +61,17 @@ interface ConfirmDialogProps {
 }
 
 export function ConfirmDialog(props: ConfirmDialogProps) {
-  const { open, title, body, confirmLabel, danger = false, busy = false, error, onConfirm, onCancel } = props;
+  const {
+    open,
+    title,
+    body,
+    confirmLabel,
+    danger = false,
+    busy = false,
+    error,
+    onConfirm,
+    onCancel,
+  } = props;
   return (
     <Dialog
       open={open}

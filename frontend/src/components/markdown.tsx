@@ -2,7 +2,13 @@ import { memo } from "react";
 import { renderMarkdown } from "@/lib/markdown";
 
 /** Renders Markdown (sanitised by DOMPurify) with highlighted code blocks. */
-export const Markdown = memo(function Markdown({ source, className }: { source: string; className?: string }) {
+export const Markdown = memo(function Markdown({
+  source,
+  className,
+}: {
+  source: string;
+  className?: string;
+}) {
   return (
     <div
       className={className ? `markdown ${className}` : "markdown"}

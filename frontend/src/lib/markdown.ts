@@ -15,7 +15,21 @@ import xml from "highlight.js/lib/languages/xml";
 import yaml from "highlight.js/lib/languages/yaml";
 import { Marked, type Tokens } from "marked";
 
-const languages = { bash, css, go, java, javascript, json, markdown, python, rust, sql, typescript, xml, yaml };
+const languages = {
+  bash,
+  css,
+  go,
+  java,
+  javascript,
+  json,
+  markdown,
+  python,
+  rust,
+  sql,
+  typescript,
+  xml,
+  yaml,
+};
 for (const [name, language] of Object.entries(languages)) hljs.registerLanguage(name, language);
 hljs.registerAliases(["sh", "shell", "zsh"], { languageName: "bash" });
 hljs.registerAliases(["js", "jsx", "mjs"], { languageName: "javascript" });

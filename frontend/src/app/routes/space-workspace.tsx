@@ -4,7 +4,13 @@ import type { Checkpoint } from "@/api/models";
 import { ErrorNotice } from "@/components/dialog";
 import { EmptyState, errorMessage, Loading } from "@/components/feedback";
 import { ChatView, mountFields, useSessionMount } from "@/features/chat";
-import { CheckpointDetail, CheckpointFormDialog, ComparePanel, Timeline, useCheckpoints } from "@/features/checkpoints";
+import {
+  CheckpointDetail,
+  CheckpointFormDialog,
+  ComparePanel,
+  Timeline,
+  useCheckpoints,
+} from "@/features/checkpoints";
 import { ContextPanel } from "@/features/context";
 import { useProviderChoice, useProviders } from "@/features/providers";
 import { SessionSidebar, sessionTitle, useSession, useTurns } from "@/features/sessions";
@@ -16,7 +22,13 @@ import { type PanelTab, usePanelState } from "./panel-state";
 type MobileView = "sessions" | "chat" | "panel";
 
 /** One Space: its Sessions, the open Session's chat, and the Checkpoint / context panel. */
-export function SpaceWorkspace({ spaceId, sessionId }: { spaceId: string; sessionId: string | null }) {
+export function SpaceWorkspace({
+  spaceId,
+  sessionId,
+}: {
+  spaceId: string;
+  sessionId: string | null;
+}) {
   const space = useSpace(spaceId);
   const checkpoints = useCheckpoints(spaceId);
   const [panel, setPanel] = usePanelState();
@@ -53,7 +65,8 @@ export function SpaceWorkspace({ spaceId, sessionId }: { spaceId: string; sessio
           <span className="top-head" data-testid="space-head">
             {space.data.head_commit_hash ? (
               <>
-                <span className="badge head">HEAD</span> <code>{shortHash(space.data.head_commit_hash)}</code>{" "}
+                <span className="badge head">HEAD</span>{" "}
+                <code>{shortHash(space.data.head_commit_hash)}</code>{" "}
                 <span className="top-head-message">{space.data.head_message}</span>
               </>
             ) : (
@@ -77,7 +90,11 @@ export function SpaceWorkspace({ spaceId, sessionId }: { spaceId: string; sessio
       </nav>
       <div className="workspace" data-view={mobileView}>
         <aside className="ws-sidebar">
-          <SessionSidebar spaceId={spaceId} activeSessionId={sessionId} onNavigate={() => setMobileView("chat")} />
+          <SessionSidebar
+            spaceId={spaceId}
+            activeSessionId={sessionId}
+            onNavigate={() => setMobileView("chat")}
+          />
         </aside>
         {sessionId ? (
           <SessionArea
@@ -96,7 +113,8 @@ export function SpaceWorkspace({ spaceId, sessionId }: { spaceId: string; sessio
             <main className="ws-main">
               <EmptyState title="Open or start a Session">
                 <p className="muted">
-                  Sessions are conversations with a model inside this Space. Pick one on the left or start a new one.
+                  Sessions are conversations with a model inside this Space. Pick one on the left or
+                  start a new one.
                 </p>
               </EmptyState>
             </main>
@@ -108,7 +126,9 @@ export function SpaceWorkspace({ spaceId, sessionId }: { spaceId: string; sessio
               headId={headId}
               mountedId={null}
               onMount={null}
-              contextSlot={<p className="muted panel-pad">Open a Session to see what its model receives.</p>}
+              contextSlot={
+                <p className="muted panel-pad">Open a Session to see what its model receives.</p>
+              }
               reviewWith={{ provider: null, model: null }}
             />
           </>
@@ -129,13 +149,25 @@ interface SessionAreaProps {
   onSaved: (checkpoint: Checkpoint) => void;
 }
 
-function SessionArea({ spaceId, sessionId, headId, checkpoints, checkpointsLoading, panel, setPanel, onSaved }: SessionAreaProps) {
+function SessionArea({
+  spaceId,
+  sessionId,
+  headId,
+  checkpoints,
+  checkpointsLoading,
+  panel,
+  setPanel,
+  onSaved,
+}: SessionAreaProps) {
   const session = useSession(sessionId);
   const turns = useTurns(sessionId);
   const providers = useProviders();
   const { mount, ready, mountTo, unmount } = useSessionMount(sessionId, turns.data);
   const [choice, setChoice] = useProviderChoice(sessionId, session.data, providers.data);
-  const [form, setForm] = useState<{ open: boolean; mode: "blank" | "draft" }>({ open: false, mode: "blank" });
+  const [form, setForm] = useState<{ open: boolean; mode: "blank" | "draft" }>({
+    open: false,
+    mode: "blank",
+  });
 
   const head = checkpoints.find((c) => c.id === headId) ?? null;
   const mounted = mount ? (checkpoints.find((c) => c.id === mount.checkpointId) ?? null) : null;
@@ -195,7 +227,13 @@ function SessionArea({ spaceId, sessionId, headId, checkpoints, checkpointsLoadi
         contextSlot={
           <ContextPanel
             request={contextRequest}
-            mountedLabel={mounted ? `${shortHash(mounted.commit_hash)} “${mounted.message}”` : mount ? "…" : null}
+            mountedLabel={
+              mounted
+                ? `${shortHash(mounted.commit_hash)} “${mounted.message}”`
+                : mount
+                  ? "…"
+                  : null
+            }
           />
         }
       />
@@ -239,8 +277,20 @@ const tabs: { id: PanelTab; label: string }[] = [
   { id: "context", label: "Context" },
 ];
 
-function Panel({ panel, setPanel, checkpoints, checkpointsLoading, headId, mountedId, onMount, contextSlot, reviewWith }: PanelProps) {
-  const selected = panel.selected ? (checkpoints.find((c) => c.id === panel.selected) ?? null) : null;
+function Panel({
+  panel,
+  setPanel,
+  checkpoints,
+  checkpointsLoading,
+  headId,
+  mountedId,
+  onMount,
+  contextSlot,
+  reviewWith,
+}: PanelProps) {
+  const selected = panel.selected
+    ? (checkpoints.find((c) => c.id === panel.selected) ?? null)
+    : null;
   return (
     <aside className="ws-panel" aria-label="Checkpoints and context">
       <div className="panel-tabs" role="tablist">
@@ -254,7 +304,9 @@ function Panel({ panel, setPanel, checkpoints, checkpointsLoading, headId, mount
             onClick={() => setPanel({ tab: tab.id })}
           >
             {tab.label}
-            {tab.id === "checkpoints" && checkpoints.length > 0 && <span className="count">{checkpoints.length}</span>}
+            {tab.id === "checkpoints" && checkpoints.length > 0 && (
+              <span className="count">{checkpoints.length}</span>
+            )}
           </button>
         ))}
       </div>
@@ -273,7 +325,11 @@ function Panel({ panel, setPanel, checkpoints, checkpointsLoading, headId, mount
             <Loading what="Checkpoints" />
           ) : selected ? (
             <div className="panel-pad">
-              <button type="button" className="link-button back" onClick={() => setPanel({ selected: null })}>
+              <button
+                type="button"
+                className="link-button back"
+                onClick={() => setPanel({ selected: null })}
+              >
                 ← All Checkpoints
               </button>
               <CheckpointDetail
@@ -295,8 +351,8 @@ function Panel({ panel, setPanel, checkpoints, checkpointsLoading, headId, mount
           ) : checkpoints.length === 0 ? (
             <EmptyState title="No Checkpoints yet">
               <p className="muted">
-                Save one when the work reaches a point worth keeping — by hand, or drafted by the model from the
-                conversation.
+                Save one when the work reaches a point worth keeping — by hand, or drafted by the
+                model from the conversation.
               </p>
             </EmptyState>
           ) : (

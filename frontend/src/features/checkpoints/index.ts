@@ -1,5 +1,5 @@
-export { checkpointsQuery, useCheckpoints } from "./api/list-checkpoints";
 export { useCheckpoint } from "./api/get-checkpoint";
+export { checkpointsQuery, useCheckpoints } from "./api/list-checkpoints";
 export { CheckpointDetail } from "./components/checkpoint-detail";
 export { CheckpointFormDialog, type DraftScope } from "./components/checkpoint-form";
 export { ComparePanel } from "./components/compare-panel";

@@ -15,8 +15,10 @@ export function useSendMessage(spaceId: string) {
     mutationFn: sendMessage,
     onSuccess: (result, body) => {
       const sessionId = body.session_id;
-      queryClient.setQueryData(keys.turns(sessionId), (old: SendResponse["user_turn"][] | undefined) =>
-        mergeTurns(old, [result.user_turn, result.assistant_turn]),
+      queryClient.setQueryData(
+        keys.turns(sessionId),
+        (old: SendResponse["user_turn"][] | undefined) =>
+          mergeTurns(old, [result.user_turn, result.assistant_turn]),
       );
       queryClient.setQueryData(keys.session(sessionId), (old: Session | undefined) =>
         old

@@ -36,7 +36,9 @@ export function ChatView(props: ChatViewProps) {
   const send = useSendMessage(spaceId);
   const [pending, setPending] = useState<PendingSend | null>(null);
   const [suggestion, setSuggestion] = useState<Suggestion | null>(null);
-  const mountedCheckpoint = mount ? (checkpoints.find((c) => c.id === mount.checkpointId) ?? null) : null;
+  const mountedCheckpoint = mount
+    ? (checkpoints.find((c) => c.id === mount.checkpointId) ?? null)
+    : null;
 
   const sendMessage = useCallback(
     async ({ content, requestId }: SendInput) => {
@@ -75,7 +77,12 @@ export function ChatView(props: ChatViewProps) {
           onUnmount={props.onUnmount}
         />
         <div className="chat-actions">
-          <button type="button" className="btn small" onClick={props.onDraft} disabled={!turns || turns.length === 0}>
+          <button
+            type="button"
+            className="btn small"
+            onClick={props.onDraft}
+            disabled={!turns || turns.length === 0}
+          >
             Draft with AI
           </button>
           <button type="button" className="btn small primary" onClick={props.onSaveCheckpoint}>
@@ -98,7 +105,11 @@ export function ChatView(props: ChatViewProps) {
           <TurnList
             turns={turns}
             mount={mount}
-            mounted={mountedCheckpoint ? { hash: mountedCheckpoint.commit_hash, message: mountedCheckpoint.message } : null}
+            mounted={
+              mountedCheckpoint
+                ? { hash: mountedCheckpoint.commit_hash, message: mountedCheckpoint.message }
+                : null
+            }
             pending={pending}
             sessionId={sessionId}
           />
@@ -118,7 +129,14 @@ export function ChatView(props: ChatViewProps) {
           send={sendMessage}
           disabled={!turns || !choice}
           disabledReason={!choice ? "No provider is configured on the server." : undefined}
-          tools={<ProviderPicker providers={props.providers} choice={choice} onChange={props.onChoice} disabled={pending !== null} />}
+          tools={
+            <ProviderPicker
+              providers={props.providers}
+              choice={choice}
+              onChange={props.onChoice}
+              disabled={pending !== null}
+            />
+          }
         />
       </footer>
     </section>

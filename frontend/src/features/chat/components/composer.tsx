@@ -27,7 +27,13 @@ interface Failure extends SendInput {
  * disabled; if the send fails the text stays, the error is shown, and Retry sends it again with
  * the same request_id, so a send that did reach the server is not stored twice.
  */
-export function Composer({ send, disabled = false, disabledReason, tools, createRequestId = newRequestId }: ComposerProps) {
+export function Composer({
+  send,
+  disabled = false,
+  disabledReason,
+  tools,
+  createRequestId = newRequestId,
+}: ComposerProps) {
   const [text, setText] = useState("");
   const [sending, setSending] = useState(false);
   const [failure, setFailure] = useState<Failure | null>(null);
@@ -38,7 +44,9 @@ export function Composer({ send, disabled = false, disabledReason, tools, create
     setFailure(null);
     try {
       await send(input);
-      setText((current) => (current === input.content || current.trim() === input.content ? "" : current));
+      setText((current) =>
+        current === input.content || current.trim() === input.content ? "" : current,
+      );
     } catch (error) {
       setFailure({ ...input, message: errorMessage(error) });
     } finally {
@@ -51,7 +59,8 @@ export function Composer({ send, disabled = false, disabledReason, tools, create
     const content = text.trim();
     if (!content || sending || disabled) return;
     // The same text after a failure is the same message: keep its request_id.
-    const requestId = failure && failure.content === content ? failure.requestId : createRequestId();
+    const requestId =
+      failure && failure.content === content ? failure.requestId : createRequestId();
     void submit({ content, requestId });
   };
 
@@ -73,7 +82,9 @@ export function Composer({ send, disabled = false, disabledReason, tools, create
               type="button"
               className="btn small"
               disabled={blocked}
-              onClick={() => void submit({ content: failure.content, requestId: failure.requestId })}
+              onClick={() =>
+                void submit({ content: failure.content, requestId: failure.requestId })
+              }
             >
               Retry
             </button>
@@ -91,7 +102,11 @@ export function Composer({ send, disabled = false, disabledReason, tools, create
           ref={box}
           aria-label="Message"
           className="composer-input"
-          placeholder={disabled && disabledReason ? disabledReason : "Message the model — Enter to send, Shift+Enter for a new line"}
+          placeholder={
+            disabled && disabledReason
+              ? disabledReason
+              : "Message the model — Enter to send, Shift+Enter for a new line"
+          }
           value={text}
           rows={2}
           disabled={blocked}

@@ -15,7 +15,15 @@ interface MountControlProps {
 }
 
 /** Always in the chat header: which Checkpoint the model is working from, and how to change it. */
-export function MountControl({ mount, mounted, checkpoints, headId, ready, onMount, onUnmount }: MountControlProps) {
+export function MountControl({
+  mount,
+  mounted,
+  checkpoints,
+  headId,
+  ready,
+  onMount,
+  onUnmount,
+}: MountControlProps) {
   const menu = useRef<HTMLDetailsElement>(null);
   const choose = (id: string) => {
     if (menu.current) menu.current.open = false;
@@ -25,23 +33,34 @@ export function MountControl({ mount, mounted, checkpoints, headId, ready, onMou
   return (
     <div className="mount-control" data-testid="mount-status">
       {mount ? (
-        <span className="mount-chip mounted" title="The model receives this Checkpoint plus only the Turns after the boundary">
+        <span
+          className="mount-chip mounted"
+          title="The model receives this Checkpoint plus only the Turns after the boundary"
+        >
           <span className="mount-dot" aria-hidden="true" />
           Mounted: Checkpoint <code>{mounted ? shortHash(mounted.commit_hash) : "…"}</code>
           {mounted && <span className="mount-message">“{mounted.message}”</span>}
           <span className="muted">· after Turn #{mount.historyBaseSeq}</span>
         </span>
       ) : (
-        <span className="mount-chip" title="No Checkpoint mounted: the model receives every Turn of this Session">
+        <span
+          className="mount-chip"
+          title="No Checkpoint mounted: the model receives every Turn of this Session"
+        >
           Full history · no Checkpoint mounted
         </span>
       )}
       <details className="menu" ref={menu}>
-        <summary className={ready && checkpoints.length > 0 ? "btn small" : "btn small disabled"} aria-disabled={!ready || checkpoints.length === 0}>
+        <summary
+          className={ready && checkpoints.length > 0 ? "btn small" : "btn small disabled"}
+          aria-disabled={!ready || checkpoints.length === 0}
+        >
           {mount ? "Remount…" : "Mount…"}
         </summary>
         <div className="menu-popover" role="menu" aria-label="Mount a Checkpoint">
-          {checkpoints.length === 0 && <p className="muted small">This Space has no Checkpoints yet.</p>}
+          {checkpoints.length === 0 && (
+            <p className="muted small">This Space has no Checkpoints yet.</p>
+          )}
           {!ready && <p className="muted small">Loading the Session's Turns…</p>}
           {ready &&
             checkpoints.map((checkpoint) => (
@@ -49,7 +68,9 @@ export function MountControl({ mount, mounted, checkpoints, headId, ready, onMou
                 key={checkpoint.id}
                 type="button"
                 role="menuitem"
-                className={checkpoint.id === mount?.checkpointId ? "menu-item current" : "menu-item"}
+                className={
+                  checkpoint.id === mount?.checkpointId ? "menu-item current" : "menu-item"
+                }
                 onClick={() => choose(checkpoint.id)}
               >
                 <code>{shortHash(checkpoint.commit_hash)}</code> {checkpoint.message}

@@ -23,7 +23,12 @@ export function Nudge({ suggestion, onSave, onDraft, onDismiss }: NudgeProps) {
       <button type="button" className="link-button" onClick={onSave}>
         Save checkpoint
       </button>
-      <button type="button" className="link-button muted" aria-label="Dismiss the hint" onClick={onDismiss}>
+      <button
+        type="button"
+        className="link-button muted"
+        aria-label="Dismiss the hint"
+        onClick={onDismiss}
+      >
         ×
       </button>
     </div>

@@ -23,19 +23,34 @@ type Row =
   | { kind: "pending-reply"; key: string; provider: string | null; model: string | null };
 
 /** The rows of the list: Turns, the mount boundary after Turn `historyBaseSeq`, and a send in flight. */
-export function buildRows(turns: readonly Turn[], mount: Mount | null, pending: PendingSend | null): Row[] {
+export function buildRows(
+  turns: readonly Turn[],
+  mount: Mount | null,
+  pending: PendingSend | null,
+): Row[] {
   const rows: Row[] = [];
   if (mount && mount.historyBaseSeq === 0) rows.push({ kind: "boundary", key: "boundary" });
   let lastSeq = 0;
   for (const turn of turns) {
-    rows.push({ kind: "turn", key: `t${turn.sequence_number}`, turn, outside: !isInContext(turn, mount) });
-    if (mount && turn.sequence_number === mount.historyBaseSeq) rows.push({ kind: "boundary", key: "boundary" });
+    rows.push({
+      kind: "turn",
+      key: `t${turn.sequence_number}`,
+      turn,
+      outside: !isInContext(turn, mount),
+    });
+    if (mount && turn.sequence_number === mount.historyBaseSeq)
+      rows.push({ kind: "boundary", key: "boundary" });
     lastSeq = turn.sequence_number;
   }
   if (pending) {
     // Keyed by the sequence numbers the pair will get, so the real Turns take over the measured rows.
     rows.push({ kind: "pending-user", key: `t${lastSeq + 1}`, content: pending.content });
-    rows.push({ kind: "pending-reply", key: `t${lastSeq + 2}`, provider: pending.provider, model: pending.model });
+    rows.push({
+      kind: "pending-reply",
+      key: `t${lastSeq + 2}`,
+      provider: pending.provider,
+      model: pending.model,
+    });
   }
   return rows;
 }
@@ -95,7 +110,12 @@ export function TurnList({ turns, mount, mounted, pending, sessionId }: TurnList
             const row = rows[item.index];
             if (!row) return null;
             return (
-              <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="turn-row">
+              <div
+                key={item.key}
+                data-index={item.index}
+                ref={virtualizer.measureElement}
+                className="turn-row"
+              >
                 <RowView row={row} mounted={mounted} mount={mount} />
               </div>
             );
@@ -106,7 +126,15 @@ export function TurnList({ turns, mount, mounted, pending, sessionId }: TurnList
   );
 }
 
-function RowView({ row, mounted, mount }: { row: Row; mounted: MountedCheckpoint | null; mount: Mount | null }) {
+function RowView({
+  row,
+  mounted,
+  mount,
+}: {
+  row: Row;
+  mounted: MountedCheckpoint | null;
+  mount: Mount | null;
+}) {
   switch (row.kind) {
     case "turn":
       return <TurnView turn={row.turn} outside={row.outside} />;
@@ -133,10 +161,11 @@ function RowView({ row, mounted, mount }: { row: Row; mounted: MountedCheckpoint
               </span>
             )}
           </header>
-          <div className="turn-body typing" aria-label="Waiting for the reply">
-            <span />
-            <span />
-            <span />
+          <div className="turn-body typing">
+            <span aria-hidden="true" />
+            <span aria-hidden="true" />
+            <span aria-hidden="true" />
+            <span className="visually-hidden">Waiting for the reply</span>
           </div>
         </article>
       );
@@ -145,7 +174,7 @@ function RowView({ row, mounted, mount }: { row: Row; mounted: MountedCheckpoint
 
 export function Boundary({ mounted, base }: { mounted: MountedCheckpoint | null; base: number }) {
   return (
-    <div className="mount-boundary" data-testid="mount-boundary" role="separator">
+    <div className="mount-boundary" data-testid="mount-boundary">
       <span className="boundary-label">
         Context starts here: Checkpoint{" "}
         {mounted ? (

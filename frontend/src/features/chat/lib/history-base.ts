@@ -34,6 +34,11 @@ export function isInContext(turn: Sequenced, mount: Mount | null): boolean {
 }
 
 /** The mount fields of a send, context preview or draft request. */
-export function mountFields(mount: Mount | null): { checkpoint_id?: string; history_base_seq?: number } {
-  return mount === null ? {} : { checkpoint_id: mount.checkpointId, history_base_seq: mount.historyBaseSeq };
+export function mountFields(mount: Mount | null): {
+  checkpoint_id?: string;
+  history_base_seq?: number;
+} {
+  return mount === null
+    ? {}
+    : { checkpoint_id: mount.checkpointId, history_base_seq: mount.historyBaseSeq };
 }

@@ -14,8 +14,10 @@ export function useCommitCheckpoint() {
     mutationFn: commitCheckpoint,
     onSuccess: (checkpoint: Checkpoint) => {
       queryClient.setQueryData(keys.checkpoint(checkpoint.id), checkpoint);
-      queryClient.setQueryData(keys.checkpoints(checkpoint.repo_id), (old: Checkpoint[] | undefined) =>
-        old ? [checkpoint, ...old.filter((c) => c.id !== checkpoint.id)] : old,
+      queryClient.setQueryData(
+        keys.checkpoints(checkpoint.repo_id),
+        (old: Checkpoint[] | undefined) =>
+          old ? [checkpoint, ...old.filter((c) => c.id !== checkpoint.id)] : old,
       );
       void queryClient.invalidateQueries({ queryKey: keys.checkpoints(checkpoint.repo_id) });
       void queryClient.invalidateQueries({ queryKey: keys.space(checkpoint.repo_id) });

@@ -1,13 +1,13 @@
 import { useQuery } from "@tanstack/react-query";
-import { request } from "@/api/client";
+import { api, unwrap } from "@/api/client";
 import { keys } from "@/api/keys";
-import type { CheckpointDiff } from "@/api/v5";
 
 /** GET /v5/commits/{from_ref}/diff/{to_ref} — what changed between two Checkpoints. */
 export async function diffCheckpoints(fromRef: string, toRef: string) {
-  return request<CheckpointDiff>(
-    "GET",
-    `/v5/commits/${encodeURIComponent(fromRef)}/diff/${encodeURIComponent(toRef)}`,
+  return unwrap(
+    api.GET("/v5/commits/{from_ref}/diff/{to_ref}", {
+      params: { path: { from_ref: fromRef, to_ref: toRef } },
+    }),
   );
 }
 

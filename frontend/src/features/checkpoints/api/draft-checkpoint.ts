@@ -1,10 +1,10 @@
 import { useMutation } from "@tanstack/react-query";
-import { request } from "@/api/client";
-import type { CheckpointDraft, DraftRequest } from "@/api/v5";
+import { api, unwrap } from "@/api/client";
+import type { DraftRequest } from "@/api/v5";
 
 /** POST /v5/checkpoints/draft — the model drafts Checkpoint fields from the Turns in scope; nothing is saved. */
 export async function draftCheckpoint(body: DraftRequest) {
-  return request<CheckpointDraft>("POST", "/v5/checkpoints/draft", body);
+  return unwrap(api.POST("/v5/checkpoints/draft", { body }));
 }
 
 export function useDraftCheckpoint() {

@@ -8,7 +8,11 @@ export async function getCheckpoint(ref: string) {
 }
 
 export const checkpointQuery = (ref: string) =>
-  queryOptions({ queryKey: keys.checkpoint(ref), queryFn: () => getCheckpoint(ref), staleTime: Infinity });
+  queryOptions({
+    queryKey: keys.checkpoint(ref),
+    queryFn: () => getCheckpoint(ref),
+    staleTime: Infinity,
+  });
 
 export function useCheckpoint(ref: string | null) {
   return useQuery({ ...checkpointQuery(ref ?? ""), enabled: ref !== null });

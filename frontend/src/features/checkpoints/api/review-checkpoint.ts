@@ -1,11 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { request } from "@/api/client";
+import { api, unwrap } from "@/api/client";
 import { keys } from "@/api/keys";
 import type { Review, ReviewRequest } from "@/api/v5";
 
 /** POST /v5/commits/{commit_id}/review — on-demand review of a Checkpoint's reasoning. */
 export async function reviewCheckpoint(checkpointId: string, body: ReviewRequest) {
-  return request<Review>("POST", `/v5/commits/${encodeURIComponent(checkpointId)}/review`, body);
+  return unwrap(
+    api.POST("/v5/commits/{commit_id}/review", {
+      params: { path: { commit_id: checkpointId } },
+      body,
+    }),
+  );
 }
 
 export function useReviewCheckpoint() {
@@ -13,7 +18,8 @@ export function useReviewCheckpoint() {
   return useMutation({
     mutationFn: ({ checkpointId, body }: { checkpointId: string; body: ReviewRequest }) =>
       reviewCheckpoint(checkpointId, body),
-    onSuccess: (review, { checkpointId }) => queryClient.setQueryData(keys.review(checkpointId), review),
+    onSuccess: (review, { checkpointId }) =>
+      queryClient.setQueryData(keys.review(checkpointId), review),
   });
 }
 

@@ -22,7 +22,15 @@ interface CheckpointDetailProps {
 }
 
 /** Every field and artifact of one Checkpoint, with the on-demand review beside its items. */
-export function CheckpointDetail({ checkpoint: c, headId, mountedId, onMount, onCompare, onSelect, reviewWith }: CheckpointDetailProps) {
+export function CheckpointDetail({
+  checkpoint: c,
+  headId,
+  mountedId,
+  onMount,
+  onCompare,
+  onSelect,
+  reviewWith,
+}: CheckpointDetailProps) {
   const stored = useStoredReview(c.id);
   const review = useReviewCheckpoint();
   const findings = stored.data?.findings ?? null;
@@ -69,7 +77,11 @@ export function CheckpointDetail({ checkpoint: c, headId, mountedId, onMount, on
           <dt>Parent</dt>
           <dd>
             {c.parent_commit_id ? (
-              <button type="button" className="link-button" onClick={() => onSelect(c.parent_commit_id ?? "")}>
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => onSelect(c.parent_commit_id ?? "")}
+              >
                 previous Checkpoint
               </button>
             ) : (
@@ -96,11 +108,21 @@ export function CheckpointDetail({ checkpoint: c, headId, mountedId, onMount, on
         </dl>
         <div className="detail-actions">
           {onMount && (
-            <button type="button" className="btn small primary" onClick={onMount} disabled={c.id === mountedId}>
+            <button
+              type="button"
+              className="btn small primary"
+              onClick={onMount}
+              disabled={c.id === mountedId}
+            >
               {c.id === mountedId ? "Mounted" : "Mount in this Session"}
             </button>
           )}
-          <button type="button" className="btn small" onClick={runReview} disabled={review.isPending}>
+          <button
+            type="button"
+            className="btn small"
+            onClick={runReview}
+            disabled={review.isPending}
+          >
             {review.isPending ? "Reviewing…" : findings ? "Review again" : "Review"}
           </button>
           <button type="button" className="btn small" onClick={onCompare}>
@@ -124,7 +146,10 @@ export function CheckpointDetail({ checkpoint: c, headId, mountedId, onMount, on
             </span>
           </h3>
           {findings.length === 0 ? (
-            <p className="ok">No findings: no contradictions, hidden assumptions, resolved questions or disconnected entities.</p>
+            <p className="ok">
+              No findings: no contradictions, hidden assumptions, resolved questions or disconnected
+              entities.
+            </p>
           ) : (
             <ul className="finding-list">
               {findings.map((f, i) => (
@@ -151,8 +176,9 @@ export function CheckpointDetail({ checkpoint: c, headId, mountedId, onMount, on
         <ol className="items tasks">
           {items(
             "tasks",
-            c.tasks.map((t) => (
-              <span className={t.done ? "task done" : "task"}>
+            c.tasks.map((t, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: immutable list.
+              <span key={i} className={t.done ? "task done" : "task"}>
                 <span aria-hidden="true">{t.done ? "☑" : "☐"}</span> {t.text}
                 <span className="visually-hidden">{t.done ? " (done)" : " (open)"}</span>
               </span>
@@ -167,8 +193,9 @@ export function CheckpointDetail({ checkpoint: c, headId, mountedId, onMount, on
         <ol className="items">
           {items(
             "entities",
-            c.entities.map((e) => (
-              <span>
+            c.entities.map((e, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: immutable list.
+              <span key={i}>
                 <strong>{e.name}</strong>
                 {e.kind && <span className="badge muted-badge">{e.kind}</span>}
                 {e.description && <span className="muted"> — {e.description}</span>}
@@ -181,7 +208,11 @@ export function CheckpointDetail({ checkpoint: c, headId, mountedId, onMount, on
         {c.artifacts.map((a) => (
           <details key={a.name} className="artifact">
             <summary>
-              <strong>{a.name}</strong> <span className="muted small">{a.media_type ?? "text/plain"} · {formatBytes(new TextEncoder().encode(a.content).length)}</span>
+              <strong>{a.name}</strong>{" "}
+              <span className="muted small">
+                {a.media_type ?? "text/plain"} ·{" "}
+                {formatBytes(new TextEncoder().encode(a.content).length)}
+              </span>
             </summary>
             <pre className="code-block">
               <code
@@ -210,7 +241,17 @@ function languageOf(name: string): string | undefined {
   return ext && ext !== name.toLowerCase() ? ext : undefined;
 }
 
-function Section({ title, count, empty, children }: { title: string; count?: number; empty?: boolean; children: ReactNode }) {
+function Section({
+  title,
+  count,
+  empty,
+  children,
+}: {
+  title: string;
+  count?: number;
+  empty?: boolean;
+  children: ReactNode;
+}) {
   const isEmpty = empty ?? count === 0;
   return (
     <section className="detail-section">
@@ -233,9 +274,13 @@ const refLabel: Record<ItemField, string> = {
 function FindingNote({ finding, showRefs = false }: { finding: Finding; showRefs?: boolean }) {
   return (
     <div className={`finding ${finding.kind}`} data-testid="finding">
-      <span className="finding-kind">{findingLabels[finding.kind] ?? finding.kind}</span> {finding.detail}
+      <span className="finding-kind">{findingLabels[finding.kind] ?? finding.kind}</span>{" "}
+      {finding.detail}
       {showRefs && finding.refs.length > 0 && (
-        <span className="muted small"> ({finding.refs.map((r) => `${refLabel[r.field]} ${r.index + 1}`).join(", ")})</span>
+        <span className="muted small">
+          {" "}
+          ({finding.refs.map((r) => `${refLabel[r.field]} ${r.index + 1}`).join(", ")})
+        </span>
       )}
     </div>
   );

@@ -18,7 +18,12 @@ import {
   formToCommit,
   validateForm,
 } from "../lib/form";
-import { ArtifactListEditor, EntityListEditor, StringListEditor, TaskListEditor } from "./list-editors";
+import {
+  ArtifactListEditor,
+  EntityListEditor,
+  StringListEditor,
+  TaskListEditor,
+} from "./list-editors";
 
 const AUTHOR_KEY = "smriti.author";
 
@@ -58,7 +63,15 @@ export function CheckpointFormDialog(props: CheckpointFormDialogProps) {
   );
 }
 
-function CheckpointForm({ mode, spaceId, head, headId, draftScope, onClose, onSaved }: CheckpointFormDialogProps) {
+function CheckpointForm({
+  mode,
+  spaceId,
+  head,
+  headId,
+  draftScope,
+  onClose,
+  onSaved,
+}: CheckpointFormDialogProps) {
   const author = readJson<string>(AUTHOR_KEY) ?? "";
   const [values, setValues] = useState<CheckpointFormValues>(() => emptyForm(author));
   const [provenance, setProvenance] = useState<DraftProvenance | null>(null);
@@ -76,7 +89,9 @@ function CheckpointForm({ mode, spaceId, head, headId, draftScope, onClose, onSa
     draft.mutate(
       {
         session_id: draftScope.sessionId,
-        ...(draftScope.historyBaseSeq !== null ? { history_base_seq: draftScope.historyBaseSeq } : {}),
+        ...(draftScope.historyBaseSeq !== null
+          ? { history_base_seq: draftScope.historyBaseSeq }
+          : {}),
         ...(draftScope.provider ? { provider: draftScope.provider, model: draftScope.model } : {}),
       },
       {
@@ -119,7 +134,12 @@ function CheckpointForm({ mode, spaceId, head, headId, draftScope, onClose, onSa
 
   const drafting = draft.isPending;
   return (
-    <form className="checkpoint-form" onSubmit={save} aria-label="Checkpoint form" aria-busy={drafting}>
+    <form
+      className="checkpoint-form"
+      onSubmit={save}
+      aria-label="Checkpoint form"
+      aria-busy={drafting}
+    >
       <div className="form-toolbar">
         <p className="muted small">
           {head ? (
@@ -135,12 +155,22 @@ function CheckpointForm({ mode, spaceId, head, headId, draftScope, onClose, onSa
             <button
               type="button"
               className="btn small ghost"
-              onClick={() => setValues((v) => ({ ...formFromCheckpoint(head, v.authorName), message: v.message }))}
+              onClick={() =>
+                setValues((v) => ({
+                  ...formFromCheckpoint(head, v.authorName),
+                  message: v.message,
+                }))
+              }
             >
               Copy fields from HEAD
             </button>
           )}
-          <button type="button" className="btn small" onClick={runDraft} disabled={!draftScope || drafting}>
+          <button
+            type="button"
+            className="btn small"
+            onClick={runDraft}
+            disabled={!draftScope || drafting}
+          >
             {drafting ? "Drafting…" : "Draft with AI"}
           </button>
         </div>
@@ -153,8 +183,9 @@ function CheckpointForm({ mode, spaceId, head, headId, draftScope, onClose, onSa
       {draft.isError && <ErrorNotice message={`Draft failed: ${errorMessage(draft.error)}`} />}
       {provenance && (
         <p className="provenance" data-testid="draft-provenance">
-          Drafted by {provenance.draftedBy.provider} · {provenance.draftedBy.model} from Turns {provenance.source.from_seq}–
-          {provenance.source.to_seq}. Edit anything before saving; nothing is saved until you do.
+          Drafted by {provenance.draftedBy.provider} · {provenance.draftedBy.model} from Turns{" "}
+          {provenance.source.from_seq}–{provenance.source.to_seq}. Edit anything before saving;
+          nothing is saved until you do.
         </p>
       )}
       <fieldset className="form-grid" disabled={drafting}>
@@ -219,11 +250,16 @@ function CheckpointForm({ mode, spaceId, head, headId, draftScope, onClose, onSa
       </fieldset>
       {conflict && (
         <div className="conflict" role="alert" data-testid="conflict">
-          <strong>HEAD moved while you were editing.</strong> Someone (a person or an agent) saved another
-          Checkpoint in this Space, so nothing was written. Your edits are still here.
+          <strong>HEAD moved while you were editing.</strong> Someone (a person or an agent) saved
+          another Checkpoint in this Space, so nothing was written. Your edits are still here.
           <span className="muted small"> {conflict}</span>
           <div className="conflict-actions">
-            <button type="button" className="btn small primary" onClick={() => void saveOnNewHead()} disabled={commit.isPending}>
+            <button
+              type="button"
+              className="btn small primary"
+              onClick={() => void saveOnNewHead()}
+              disabled={commit.isPending}
+            >
               Save on top of the new HEAD
             </button>
           </div>

@@ -25,7 +25,11 @@ export function ComparePanel({ checkpoints, fromId, toId, onChange }: ComparePan
       <div className="compare-pickers">
         <label className="field">
           <span>From (older)</span>
-          <select aria-label="Compare from" value={fromId ?? ""} onChange={(e) => onChange(e.target.value || null, toId)}>
+          <select
+            aria-label="Compare from"
+            value={fromId ?? ""}
+            onChange={(e) => onChange(e.target.value || null, toId)}
+          >
             <option value="">Choose a Checkpoint</option>
             {checkpoints.map(option)}
           </select>
@@ -41,7 +45,11 @@ export function ComparePanel({ checkpoints, fromId, toId, onChange }: ComparePan
         </button>
         <label className="field">
           <span>To (newer)</span>
-          <select aria-label="Compare to" value={toId ?? ""} onChange={(e) => onChange(fromId, e.target.value || null)}>
+          <select
+            aria-label="Compare to"
+            value={toId ?? ""}
+            onChange={(e) => onChange(fromId, e.target.value || null)}
+          >
             <option value="">Choose a Checkpoint</option>
             {checkpoints.map(option)}
           </select>

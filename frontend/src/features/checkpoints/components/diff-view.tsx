@@ -17,7 +17,8 @@ export function DiffView({ diff }: { diff: CheckpointDiff }) {
   return (
     <div className="diff" data-testid="diff">
       <p className="diff-stats">
-        <span className="plus">+{stats.added} added</span> <span className="minus">−{stats.removed} removed</span>{" "}
+        <span className="plus">+{stats.added} added</span>{" "}
+        <span className="minus">−{stats.removed} removed</span>{" "}
         <span className="tilde">~{stats.changed} changed</span>
       </p>
       {sections.map((section) => (
@@ -27,9 +28,10 @@ export function DiffView({ diff }: { diff: CheckpointDiff }) {
             {section.lines.map((line, i) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: static rendering of an immutable diff.
               <li key={i} className={`diff-line ${signLabel[line.sign]}`}>
-                <span className="diff-sign" aria-label={signLabel[line.sign]}>
+                <span className="diff-sign" aria-hidden="true">
                   {line.sign === "-" ? "−" : line.sign}
                 </span>
+                <span className="visually-hidden">{signLabel[line.sign]}: </span>
                 <span className="diff-text">{line.text}</span>
               </li>
             ))}

@@ -11,7 +11,14 @@ interface StringListEditorProps {
 }
 
 /** A list of strings, edited item by item. */
-export function StringListEditor({ label, itemLabel, items, onChange, placeholder, addLabel }: StringListEditorProps) {
+export function StringListEditor({
+  label,
+  itemLabel,
+  items,
+  onChange,
+  placeholder,
+  addLabel,
+}: StringListEditorProps) {
   const id = useId();
   return (
     <fieldset className="list-editor" aria-labelledby={id}>
@@ -49,7 +56,13 @@ export function StringListEditor({ label, itemLabel, items, onChange, placeholde
 
 type Task = { text: string; done: boolean };
 
-export function TaskListEditor({ items, onChange }: { items: Task[]; onChange: (items: Task[]) => void }) {
+export function TaskListEditor({
+  items,
+  onChange,
+}: {
+  items: Task[];
+  onChange: (items: Task[]) => void;
+}) {
   const update = (index: number, patch: Partial<Task>) =>
     onChange(items.map((t, i) => (i === index ? { ...t, ...patch } : t)));
   return (
@@ -85,7 +98,11 @@ export function TaskListEditor({ items, onChange }: { items: Task[]; onChange: (
           </li>
         ))}
       </ol>
-      <button type="button" className="btn small ghost" onClick={() => onChange([...items, { text: "", done: false }])}>
+      <button
+        type="button"
+        className="btn small ghost"
+        onClick={() => onChange([...items, { text: "", done: false }])}
+      >
         + Add task
       </button>
     </fieldset>
@@ -94,7 +111,13 @@ export function TaskListEditor({ items, onChange }: { items: Task[]; onChange: (
 
 type Entity = { name: string; kind: string; description: string };
 
-export function EntityListEditor({ items, onChange }: { items: Entity[]; onChange: (items: Entity[]) => void }) {
+export function EntityListEditor({
+  items,
+  onChange,
+}: {
+  items: Entity[];
+  onChange: (items: Entity[]) => void;
+}) {
   const update = (index: number, patch: Partial<Entity>) =>
     onChange(items.map((e, i) => (i === index ? { ...e, ...patch } : e)));
   return (
@@ -162,7 +185,9 @@ export function ArtifactListEditor({
       <legend>
         Artifacts <span className="count">{items.length}</span>
       </legend>
-      <p className="hint">Text the model should see with this Checkpoint: a plan, a snippet, an output.</p>
+      <p className="hint">
+        Text the model should see with this Checkpoint: a plan, a snippet, an output.
+      </p>
       <ol>
         {items.map((artifact, index) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: edited in place; the index is the identity.

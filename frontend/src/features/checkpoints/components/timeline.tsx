@@ -1,7 +1,7 @@
 import { useMemo } from "react";
 import type { Checkpoint } from "@/api/models";
 import { formatDateTime, shortHash, timeAgo } from "@/lib/format";
-import { layoutGraph } from "../lib/graph";
+import { type GraphNode, type GraphRow, layoutGraph } from "../lib/graph";
 import { authorOf } from "../lib/metadata";
 
 const ROW = 64;
@@ -30,29 +30,28 @@ export function Timeline({ checkpoints, headId, mountedId, selectedId, onSelect 
         const author = authorOf(c);
         const isHead = c.id === headId;
         return (
-          <li key={c.id} className={c.id === selectedId ? "timeline-row selected" : "timeline-row"} style={{ height: ROW }}>
+          <li
+            key={c.id}
+            className={c.id === selectedId ? "timeline-row selected" : "timeline-row"}
+            style={{ height: ROW }}
+          >
             <svg className="graph" width={width} height={ROW} aria-hidden="true">
-              {row.above.map((id, lane) =>
-                id === null ? null : id === c.id ? (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: lanes are positions.
-                  <path key={`a${lane}`} d={`M${x(lane)} 0 C ${x(lane)} ${mid / 2}, ${x(row.lane)} ${mid / 2}, ${x(row.lane)} ${mid}`} />
-                ) : (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: lanes are positions.
-                  <line key={`a${lane}`} x1={x(lane)} y1={0} x2={x(lane)} y2={mid} />
-                ),
-              )}
-              {row.below.map((id, lane) =>
-                id === null ? null : lane === row.lane ? (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: lanes are positions.
-                  <line key={`b${lane}`} x1={x(lane)} y1={mid} x2={x(lane)} y2={ROW} />
-                ) : row.above[lane] === id ? (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: lanes are positions.
-                  <line key={`b${lane}`} x1={x(lane)} y1={mid} x2={x(lane)} y2={ROW} />
-                ) : null,
-              )}
-              <circle cx={x(row.lane)} cy={mid} r={isHead ? 6 : 5} className={isHead ? "dot head" : "dot"} />
+              {segments(row, x, mid).map((seg) => (
+                <path key={seg.key} d={seg.d} />
+              ))}
+              <circle
+                cx={x(row.lane)}
+                cy={mid}
+                r={isHead ? 6 : 5}
+                className={isHead ? "dot head" : "dot"}
+              />
             </svg>
-            <button type="button" className="timeline-item" onClick={() => onSelect(c.id)} aria-current={c.id === selectedId ? "true" : undefined}>
+            <button
+              type="button"
+              className="timeline-item"
+              onClick={() => onSelect(c.id)}
+              aria-current={c.id === selectedId ? "true" : undefined}
+            >
               <span className="timeline-title">
                 {isHead && <span className="badge head">HEAD</span>}
                 {c.id === mountedId && <span className="badge mounted">mounted</span>}
@@ -61,7 +60,9 @@ export function Timeline({ checkpoints, headId, mountedId, selectedId, onSelect 
               <span className="timeline-meta">
                 <code>{shortHash(c.commit_hash)}</code>
                 <span title={formatDateTime(c.created_at)}>{timeAgo(c.created_at)}</span>
-                {author && <span>{author.kind === "agent" ? `agent ${author.name}` : author.name}</span>}
+                {author && (
+                  <span>{author.kind === "agent" ? `agent ${author.name}` : author.name}</span>
+                )}
               </span>
             </button>
           </li>
@@ -69,4 +70,24 @@ export function Timeline({ checkpoints, headId, mountedId, selectedId, onSelect 
       })}
     </ol>
   );
+}
+
+/** The lines of one row: lanes passing through, lanes converging on the dot, the line to the parent. */
+function segments<T extends GraphNode>(row: GraphRow<T>, x: (lane: number) => number, mid: number) {
+  const out: { key: string; d: string }[] = [];
+  for (let lane = 0; lane < row.above.length; lane += 1) {
+    const id = row.above[lane];
+    if (id == null) continue;
+    if (id === row.node.id) {
+      out.push({
+        key: `in-${lane}`,
+        d: `M${x(lane)} 0 C ${x(lane)} ${mid / 2}, ${x(row.lane)} ${mid / 2}, ${x(row.lane)} ${mid}`,
+      });
+    } else {
+      out.push({ key: `pass-${lane}`, d: `M${x(lane)} 0 V ${mid * 2}` });
+    }
+  }
+  if (row.below[row.lane] != null)
+    out.push({ key: "out", d: `M${x(row.lane)} ${mid} V ${mid * 2}` });
+  return out;
 }

@@ -14,7 +14,9 @@ export interface DiffSection {
 }
 
 const entityText = (e: { name: string; kind?: string | null; description?: string | null }) =>
-  [e.name, e.kind ? `(${e.kind})` : "", e.description ? `— ${e.description}` : ""].filter(Boolean).join(" ");
+  [e.name, e.kind ? `(${e.kind})` : "", e.description ? `— ${e.description}` : ""]
+    .filter(Boolean)
+    .join(" ");
 
 const check = (done: boolean | undefined) => (done ? "[x]" : "[ ]");
 
@@ -58,14 +60,21 @@ export function diffSections(diff: CheckpointDiff): DiffSection[] {
     })),
   ]);
   push("artifacts", "Artifacts", [
-    ...diff.artifacts.removed.map((a) => ({ sign: "-" as const, text: `${a.name} (${formatBytes(a.size)})` })),
-    ...diff.artifacts.added.map((a) => ({ sign: "+" as const, text: `${a.name} (${formatBytes(a.size)})` })),
+    ...diff.artifacts.removed.map((a) => ({
+      sign: "-" as const,
+      text: `${a.name} (${formatBytes(a.size)})`,
+    })),
+    ...diff.artifacts.added.map((a) => ({
+      sign: "+" as const,
+      text: `${a.name} (${formatBytes(a.size)})`,
+    })),
     ...diff.artifacts.changed.map((a) => ({
       sign: "~" as const,
       text: `${a.name}: ${formatBytes(a.before_size)} → ${formatBytes(a.after_size)}${a.media_type_changed ? ", media type changed" : ""}`,
     })),
   ]);
-  if (diff.metadata_changed) push("metadata", "Metadata", [{ sign: "~", text: "Metadata changed" }]);
+  if (diff.metadata_changed)
+    push("metadata", "Metadata", [{ sign: "~", text: "Metadata changed" }]);
   return sections;
 }
 

@@ -41,14 +41,21 @@ export function formFromDraft(draft: CheckpointDraft, authorName: string): Check
     assumptions: [...draft.assumptions],
     openQuestions: [...draft.open_questions],
     tasks: draft.tasks.map((t) => ({ text: t.text, done: t.done ?? false })),
-    entities: draft.entities.map((e) => ({ name: e.name, kind: e.kind ?? "", description: e.description ?? "" })),
+    entities: draft.entities.map((e) => ({
+      name: e.name,
+      kind: e.kind ?? "",
+      description: e.description ?? "",
+    })),
     artifacts: [],
     authorName,
   };
 }
 
 /** An existing Checkpoint as form values (to carry its state forward into a new one). */
-export function formFromCheckpoint(checkpoint: Checkpoint, authorName: string): CheckpointFormValues {
+export function formFromCheckpoint(
+  checkpoint: Checkpoint,
+  authorName: string,
+): CheckpointFormValues {
   return {
     message: "",
     summary: checkpoint.summary,
@@ -56,7 +63,11 @@ export function formFromCheckpoint(checkpoint: Checkpoint, authorName: string): 
     assumptions: [...checkpoint.assumptions],
     openQuestions: [...checkpoint.open_questions],
     tasks: checkpoint.tasks.map((t) => ({ text: t.text, done: t.done ?? false })),
-    entities: checkpoint.entities.map((e) => ({ name: e.name, kind: e.kind ?? "", description: e.description ?? "" })),
+    entities: checkpoint.entities.map((e) => ({
+      name: e.name,
+      kind: e.kind ?? "",
+      description: e.description ?? "",
+    })),
     artifacts: checkpoint.artifacts.map((a) => ({
       name: a.name,
       content: a.content,
@@ -111,10 +122,18 @@ export function formToCommit(
       .filter((t) => t.text.length > 0),
     entities: values.entities
       .filter((e) => e.name.trim() !== "")
-      .map((e) => ({ name: e.name.trim(), kind: orNull(e.kind), description: orNull(e.description) })),
+      .map((e) => ({
+        name: e.name.trim(),
+        kind: orNull(e.kind),
+        description: orNull(e.description),
+      })),
     artifacts: values.artifacts
       .filter((a) => a.name.trim() !== "" || a.content !== "")
-      .map((a) => ({ name: a.name.trim(), content: a.content, media_type: a.mediaType.trim() || "text/plain" })),
+      .map((a) => ({
+        name: a.name.trim(),
+        content: a.content,
+        media_type: a.mediaType.trim() || "text/plain",
+      })),
     metadata,
     expected_head_commit_id: options.expectedHead,
   };

@@ -6,7 +6,8 @@ export interface Author {
   name: string;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 export function authorOf(checkpoint: Pick<Checkpoint, "metadata">): Author | null {
   const author = checkpoint.metadata.author;
@@ -14,7 +15,9 @@ export function authorOf(checkpoint: Pick<Checkpoint, "metadata">): Author | nul
   return { kind: author.kind === "agent" ? "agent" : "human", name: author.name };
 }
 
-export function draftedByOf(checkpoint: Pick<Checkpoint, "metadata">): { provider: string; model: string } | null {
+export function draftedByOf(
+  checkpoint: Pick<Checkpoint, "metadata">,
+): { provider: string; model: string } | null {
   const d = checkpoint.metadata.drafted_by;
   if (!isRecord(d) || typeof d.provider !== "string") return null;
   return { provider: d.provider, model: typeof d.model === "string" ? d.model : "" };

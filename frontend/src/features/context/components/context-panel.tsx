@@ -35,7 +35,8 @@ export function ContextPanel({ request, mountedLabel }: ContextPanelProps) {
       <header className="context-header">
         <p className="context-lead">
           Next message goes to <strong>{ctx.provider}</strong> · {ctx.model} with about{" "}
-          <strong data-testid="context-total">{ctx.total_tokens.toLocaleString("en")}</strong> tokens of context
+          <strong data-testid="context-total">{ctx.total_tokens.toLocaleString("en")}</strong>{" "}
+          tokens of context
           <span className="muted small"> ({ctx.token_estimate})</span>.
         </p>
         <p className="muted small" data-testid="context-scope">
@@ -43,7 +44,12 @@ export function ContextPanel({ request, mountedLabel }: ContextPanelProps) {
             ? `Checkpoint ${mountedLabel} plus only the Turns after #${ctx.history_base_seq ?? 0}.`
             : "No Checkpoint mounted: every Turn of this Session."}
         </p>
-        <button type="button" className="btn small ghost" onClick={() => void preview.refetch()} disabled={preview.isFetching}>
+        <button
+          type="button"
+          className="btn small ghost"
+          onClick={() => void preview.refetch()}
+          disabled={preview.isFetching}
+        >
           {preview.isFetching ? "Refreshing…" : "Refresh"}
         </button>
       </header>
@@ -79,7 +85,9 @@ export function ContextPanel({ request, mountedLabel }: ContextPanelProps) {
       </table>
 
       <details className="context-block" open={Boolean(ctx.system)}>
-        <summary>System text {ctx.system ? `(${plural(ctx.system.length, "character")})` : "— none"}</summary>
+        <summary>
+          System text {ctx.system ? `(${plural(ctx.system.length, "character")})` : "— none"}
+        </summary>
         {ctx.system && <pre className="context-system">{ctx.system}</pre>}
       </details>
 
@@ -90,9 +98,14 @@ export function ContextPanel({ request, mountedLabel }: ContextPanelProps) {
         {ctx.messages.length === 0 && <p className="muted small">No Turns in context yet.</p>}
         <ol className="context-messages">
           {ctx.messages.map((m, i) => (
-            <li key={m.sequence_number ?? `n${i}`} data-testid="context-message" data-seq={m.sequence_number ?? ""}>
+            <li
+              key={m.sequence_number ?? `n${i}`}
+              data-testid="context-message"
+              data-seq={m.sequence_number ?? ""}
+            >
               <span className="context-msg-head">
-                {m.sequence_number !== null ? `#${m.sequence_number}` : "—"} {m.role === "user" ? "You" : "Assistant"}
+                {m.sequence_number !== null ? `#${m.sequence_number}` : "—"}{" "}
+                {m.role === "user" ? "You" : "Assistant"}
               </span>
               <span className="context-msg-body">{m.content}</span>
             </li>

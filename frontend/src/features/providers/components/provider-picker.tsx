@@ -9,7 +9,12 @@ interface ProviderPickerProps {
 }
 
 /** Provider and model for the next message; unconfigured providers are listed, disabled, with why. */
-export function ProviderPicker({ providers, choice, onChange, disabled = false }: ProviderPickerProps) {
+export function ProviderPicker({
+  providers,
+  choice,
+  onChange,
+  disabled = false,
+}: ProviderPickerProps) {
   if (!providers || !choice) return <span className="muted small">Loading providers…</span>;
   const current = providers.items.find((p) => p.name === choice.provider);
   const models = current ? [...current.models] : [];
@@ -24,7 +29,9 @@ export function ProviderPicker({ providers, choice, onChange, disabled = false }
           aria-label="Provider"
           value={choice.provider}
           disabled={disabled}
-          title={unavailable.map((p) => `${p.label}: ${p.unavailable_reason ?? "not configured"}`).join("\n")}
+          title={unavailable
+            .map((p) => `${p.label}: ${p.unavailable_reason ?? "not configured"}`)
+            .join("\n")}
           onChange={(e) => {
             const next = providers.items.find((p) => p.name === e.target.value);
             if (next) onChange({ provider: next.name, model: next.default_model });

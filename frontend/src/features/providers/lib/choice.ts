@@ -31,10 +31,12 @@ export function resolveChoice(
 ): ProviderChoice | null {
   if (picked) return picked;
   if (!providers) return null;
-  const configured = (name: string | null) => providers.items.find((p) => p.name === name && p.configured);
+  const configured = (name: string | null) =>
+    providers.items.find((p) => p.name === name && p.configured);
   const last = configured(sessionLast?.provider ?? null);
   if (last) return { provider: last.name, model: sessionLast?.model ?? last.default_model };
-  const fallback = configured(providers.default_provider) ?? providers.items.find((p) => p.configured);
+  const fallback =
+    configured(providers.default_provider) ?? providers.items.find((p) => p.configured);
   return fallback ? { provider: fallback.name, model: fallback.default_model } : null;
 }
 
@@ -45,6 +47,9 @@ export function useProviderChoice(
 ) {
   const picked = useSyncExternalStore(subscribe, () => choices.get(sessionId));
   const choice = resolveChoice(picked, sessionLast, providers);
-  const set = useCallback((next: ProviderChoice) => setProviderChoice(sessionId, next), [sessionId]);
+  const set = useCallback(
+    (next: ProviderChoice) => setProviderChoice(sessionId, next),
+    [sessionId],
+  );
   return [choice, set] as const;
 }

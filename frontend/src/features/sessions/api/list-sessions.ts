@@ -8,7 +8,10 @@ import type { Page, Session } from "@/api/models";
  * schema has no shape for Session (see api/models.ts).
  */
 export async function listSessions(spaceId: string) {
-  return request<Page<Session>>("GET", `/v4/repos/${encodeURIComponent(spaceId)}/sessions?limit=200`);
+  return request<Page<Session>>(
+    "GET",
+    `/v4/repos/${encodeURIComponent(spaceId)}/sessions?limit=200`,
+  );
 }
 
 export const sessionsQuery = (spaceId: string) =>

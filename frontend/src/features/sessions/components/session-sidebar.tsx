@@ -37,7 +37,12 @@ export function SessionSidebar({ spaceId, activeSessionId, onNavigate }: Session
     <nav className="session-sidebar" aria-label="Sessions">
       <div className="sidebar-header">
         <h2>Sessions</h2>
-        <button type="button" className="btn primary small" onClick={start} disabled={create.isPending}>
+        <button
+          type="button"
+          className="btn primary small"
+          onClick={start}
+          disabled={create.isPending}
+        >
           {create.isPending ? "Starting…" : "+ New Session"}
         </button>
       </div>

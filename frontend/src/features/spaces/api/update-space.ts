@@ -11,7 +11,8 @@ export async function updateSpace(spaceId: string, body: SpaceUpdate) {
 export function useUpdateSpace() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ spaceId, body }: { spaceId: string; body: SpaceUpdate }) => updateSpace(spaceId, body),
+    mutationFn: ({ spaceId, body }: { spaceId: string; body: SpaceUpdate }) =>
+      updateSpace(spaceId, body),
     onSuccess: (space) => {
       queryClient.setQueryData(keys.space(space.id), space);
       return queryClient.invalidateQueries({ queryKey: keys.spaces() });

@@ -17,8 +17,8 @@ export function SpacesPage() {
         <div>
           <h1>Spaces</h1>
           <p className="muted">
-            A Space is one line of work. Save Checkpoints as it goes; mount any of them to continue from
-            exactly that state.
+            A Space is one line of work. Save Checkpoints as it goes; mount any of them to continue
+            from exactly that state.
           </p>
         </div>
       </header>
@@ -107,7 +107,10 @@ function SpaceRow({ space }: { space: Space }) {
       setEditing(false);
       return;
     }
-    update.mutate({ spaceId: space.id, body: { name: next } }, { onSuccess: () => setEditing(false) });
+    update.mutate(
+      { spaceId: space.id, body: { name: next } },
+      { onSuccess: () => setEditing(false) },
+    );
   };
 
   return (
@@ -159,10 +162,19 @@ function SpaceRow({ space }: { space: Space }) {
         {update.isError && <ErrorNotice message={errorMessage(update.error)} />}
       </div>
       <div className="space-actions">
-        <button type="button" className="btn small" onClick={() => setEditing(true)} disabled={editing}>
+        <button
+          type="button"
+          className="btn small"
+          onClick={() => setEditing(true)}
+          disabled={editing}
+        >
           Rename
         </button>
-        <button type="button" className="btn small danger-outline" onClick={() => setConfirming(true)}>
+        <button
+          type="button"
+          className="btn small danger-outline"
+          onClick={() => setConfirming(true)}
+        >
           Delete
         </button>
       </div>
@@ -171,7 +183,8 @@ function SpaceRow({ space }: { space: Space }) {
         title={`Delete “${space.name}”?`}
         body={
           <p>
-            This deletes the Space with all its Sessions, Turns and Checkpoints. It cannot be undone.
+            This deletes the Space with all its Sessions, Turns and Checkpoints. It cannot be
+            undone.
           </p>
         }
         confirmLabel="Delete Space"

@@ -1,0 +1,85 @@
+import { render, screen } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { makeTurns } from "@/test/factories";
+import { fakeLayout } from "@/test/layout";
+import { buildRows, TurnList } from "./turn-list";
+
+let restore: () => void;
+beforeEach(() => {
+  restore = fakeLayout({ viewport: 2000, row: 100 });
+});
+afterEach(() => restore());
+
+const mounted = { hash: "2beaeb4f00d", message: "Plan v1" };
+
+describe("the mount boundary", () => {
+  it("is drawn after Turn history_base_seq, with the Turns above it dimmed as outside the context", () => {
+    render(
+      <TurnList
+        turns={makeTurns(6)}
+        mount={{ checkpointId: "cp", historyBaseSeq: 4 }}
+        mounted={mounted}
+        pending={null}
+        sessionId="s"
+      />,
+    );
+    const boundary = screen.getByTestId("mount-boundary");
+    expect(boundary).toHaveTextContent("Context starts here: Checkpoint 2beaeb4 “Plan v1”");
+    expect(boundary).toHaveTextContent("Turns 1–4 above are not sent to the model.");
+
+    const turns = screen.getAllByTestId("turn");
+    expect(turns.map((t) => t.dataset.seq)).toEqual(["1", "2", "3", "4", "5", "6"]);
+    const outside = turns.filter((t) => t.classList.contains("outside")).map((t) => t.dataset.seq);
+    expect(outside).toEqual(["1", "2", "3", "4"]);
+    expect(screen.getByLabelText("Turn 4, outside the context")).toBeInTheDocument();
+    expect(screen.getByLabelText("Turn 5")).not.toHaveClass("outside");
+
+    // The boundary sits between Turn 4 and Turn 5 in document order.
+    const turn4 = screen.getByLabelText("Turn 4, outside the context");
+    const turn5 = screen.getByLabelText("Turn 5");
+    expect(turn4.compareDocumentPosition(boundary) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(boundary.compareDocumentPosition(turn5) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it("is not drawn, and nothing is dimmed, when unmounted", () => {
+    render(
+      <TurnList turns={makeTurns(4)} mount={null} mounted={null} pending={null} sessionId="s" />,
+    );
+    expect(screen.queryByTestId("mount-boundary")).not.toBeInTheDocument();
+    expect(
+      screen.getAllByTestId("turn").filter((t) => t.classList.contains("outside")),
+    ).toHaveLength(0);
+  });
+
+  it("goes first for a Session mounted while empty, and last right after mounting", () => {
+    expect(
+      buildRows([], { checkpointId: "c", historyBaseSeq: 0 }, null).map((r) => r.kind),
+    ).toEqual(["boundary"]);
+    const rows = buildRows(makeTurns(2), { checkpointId: "c", historyBaseSeq: 2 }, null);
+    expect(rows.map((r) => r.key)).toEqual(["t1", "t2", "boundary"]);
+  });
+
+  it("keys a send in flight by the sequence numbers it will get", () => {
+    const rows = buildRows(makeTurns(2), null, {
+      content: "hi",
+      provider: "offline",
+      model: "offline-1",
+    });
+    expect(rows.map((r) => `${r.kind}:${r.key}`)).toEqual([
+      "turn:t1",
+      "turn:t2",
+      "pending-user:t3",
+      "pending-reply:t4",
+    ]);
+  });
+
+  it("renders only the rows on screen for a long Session", () => {
+    render(
+      <TurnList turns={makeTurns(5000)} mount={null} mounted={null} pending={null} sessionId="s" />,
+    );
+    const rendered = screen.getAllByTestId("turn");
+    expect(rendered.length).toBeGreaterThan(0);
+    expect(rendered.length).toBeLessThan(60);
+    // (That a Session opens at its end needs real scrolling: the e2e budget test checks it.)
+  });
+});

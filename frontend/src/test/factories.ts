@@ -1,0 +1,44 @@
+import type { Turn } from "@/api/models";
+import type { CheckpointDiff } from "@/api/v5";
+
+/** Turns 1..count of one Session, alternating user and assistant, like a real Session. */
+export function makeTurns(count: number, start = 1, extra: Partial<Turn> = {}): Turn[] {
+  return Array.from({ length: count }, (_, i) => {
+    const seq = start + i;
+    return {
+      session_id: "00000000-0000-4000-8000-000000000001",
+      sequence_number: seq,
+      role: seq % 2 === 1 ? "user" : "assistant",
+      content: `Turn number ${seq}`,
+      provider: "offline",
+      model: "offline-1",
+      checkpoint_id: null,
+      history_base_seq: null,
+      input_tokens: null,
+      output_tokens: null,
+      request_id: null,
+      created_at: "2026-01-01T00:00:00Z",
+      ...extra,
+    };
+  });
+}
+
+/** A diff with nothing changed, patched by the test. */
+export function makeDiff(patch: Partial<CheckpointDiff> = {}): CheckpointDiff {
+  const list = { added: [], removed: [] };
+  return {
+    from_commit_id: "a",
+    to_commit_id: "b",
+    identical: false,
+    message: { changed: false, before: "Plan", after: "Plan" },
+    summary: { changed: false, before: "", after: "" },
+    decisions: list,
+    assumptions: list,
+    open_questions: list,
+    tasks: { added: [], removed: [], changed: [] },
+    entities: { added: [], removed: [], changed: [] },
+    artifacts: { added: [], removed: [], changed: [] },
+    metadata_changed: false,
+    ...patch,
+  };
+}
