@@ -20,6 +20,7 @@ help:
 	@echo "make test-backend backend tests only (real PostgreSQL, fake provider servers)"
 	@echo "make bench        side-by-side benchmarks (see docs/performance.md)"
 	@echo "make bench-draft  precision and recall of the offline Checkpoint extractor"
+	@echo "make reliability  fault injection under load, with a table of what was lost (nothing)"
 	@echo "make db-upgrade   apply migrations"
 
 $(STAMP): backend/pyproject.toml
@@ -63,3 +64,7 @@ bench: install
 .PHONY: bench-draft
 bench-draft: install
 	$(BIN)/python bench/draft_quality.py
+
+.PHONY: reliability
+reliability: install
+	$(BIN)/python bench/reliability.py

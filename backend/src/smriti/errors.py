@@ -13,7 +13,7 @@ from litestar import MediaType, Request, Response
 from litestar.exceptions import HTTPException, SerializationException, ValidationException
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
-from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import InterfaceError, OperationalError
 
 log = structlog.get_logger("smriti.errors")
 
@@ -153,11 +153,15 @@ def _body(status_code: int, detail: str, **extra: Any) -> Response[ErrorResponse
     )
 
 
+# Ways "PostgreSQL is not there right now" shows up: refused or missing socket, server starting or
+# shutting down, a connection dropped mid-query, or the ORM's wrappers around those.
 _DB_DOWN = (
-    OSError,
-    asyncpg.exceptions.CannotConnectNowError,
+    ConnectionError,
+    FileNotFoundError,
+    asyncpg.exceptions.PostgresConnectionError,
     asyncpg.exceptions.ConnectionDoesNotExistError,
     asyncpg.exceptions.AdminShutdownError,
+    asyncpg.exceptions.CannotConnectNowError,
     asyncpg.exceptions.TooManyConnectionsError,
     asyncpg.exceptions.InterfaceError,
     InterfaceError,
@@ -166,10 +170,15 @@ _DB_DOWN = (
 
 
 def _is_database_down(exc: BaseException) -> bool:
-    if isinstance(exc, DBAPIError) and exc.orig is not None:
-        return _is_database_down(exc.orig) or isinstance(exc, (InterfaceError, OperationalError))
-    cause = exc.__cause__
-    return isinstance(exc, _DB_DOWN) or (cause is not None and isinstance(cause, _DB_DOWN))
+    """Whether the cause, however deeply the ORM wrapped it, is that PostgreSQL cannot be reached."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, _DB_DOWN):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False
 
 
 def to_error_response(request: Request[Any, Any, Any], exc: Exception) -> Response[ErrorResponse]:  # noqa: PLR0911

@@ -31,12 +31,16 @@ class LiveServer:
         return self.log_path.read_text(errors="replace")
 
     def stop(self, sig: int = signal.SIGTERM, timeout: float = 20) -> int:
+        """Signal the server; SIGKILL goes to its whole process group (the workers too)."""
         if self.process.poll() is None:
-            self.process.send_signal(sig)
+            if sig == signal.SIGKILL:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            else:
+                self.process.send_signal(sig)
             try:
                 self.process.wait(timeout)
             except subprocess.TimeoutExpired:
-                self.process.kill()
+                os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait(timeout)
         return self.process.returncode
 
@@ -84,6 +88,7 @@ def live_server(
             env=full_env,
             stdout=log_file,
             stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group, so a SIGKILL reaches every worker
         )
     url = f"http://127.0.0.1:{port}"
     server_handle = LiveServer(process, url, log_path)
