@@ -1,0 +1,82 @@
+// A tiny OpenAI-compatible Chat Completions server on 127.0.0.1, so the e2e suite has a second,
+// configured provider ("openai") next to the built-in offline one. Loopback only, no state.
+//   PORT=… [FAKE_OPENAI_DELAY_MS=…] node e2e/fake-openai.mjs
+import { createServer } from "node:http";
+
+const port = Number(process.env.PORT ?? 0);
+const delay = Number(process.env.FAKE_OPENAI_DELAY_MS ?? 0);
+
+const server = createServer((req, res) => {
+  let body = "";
+  req.on("data", (chunk) => {
+    body += chunk;
+  });
+  req.on("end", () => {
+    if (req.method === "GET" && req.url?.startsWith("/health")) {
+      res.writeHead(200, { "content-type": "text/plain" }).end("ok");
+      return;
+    }
+    if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) {
+      res.writeHead(404, { "content-type": "application/json" }).end('{"error":{"message":"not found"}}');
+      return;
+    }
+    let request;
+    try {
+      request = JSON.parse(body);
+    } catch {
+      res.writeHead(400, { "content-type": "application/json" }).end('{"error":{"message":"bad json"}}');
+      return;
+    }
+    const messages = Array.isArray(request.messages) ? request.messages : [];
+    const last = [...messages].reverse().find((m) => m.role === "user");
+    const system = messages.find((m) => m.role === "system");
+    const text = typeof last?.content === "string" ? last.content : "";
+    const schema = request.response_format?.json_schema?.name;
+    let content;
+    if (schema === "checkpoint_review") {
+      // A review that points at the first decision, as a real model's finding would.
+      content = JSON.stringify({
+        findings: [
+          {
+            kind: "hidden_assumption",
+            detail: "Fake model: the first decision relies on the flights being affordable, which is not listed.",
+            refs: [{ field: "decisions", index: 0 }],
+          },
+        ],
+      });
+    } else if (schema === "checkpoint_draft") {
+      content = JSON.stringify({
+        message: "Drafted by the fake model",
+        summary: "A draft from the fake OpenAI server.",
+        decisions: [],
+        assumptions: [],
+        tasks: [],
+        open_questions: [],
+        entities: [],
+      });
+    } else {
+      content = [
+        `**Fake OpenAI** (${request.model}) read ${messages.length} message(s)${system ? " and a Checkpoint" : ""}.`,
+        "",
+        `You said: ${text.slice(0, 200)}`,
+      ].join("\n");
+    }
+    const reply = {
+      id: `chatcmpl-fake-${Date.now()}`,
+      object: "chat.completion",
+      created: Math.floor(Date.now() / 1000),
+      model: request.model,
+      choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop", logprobs: null }],
+      usage: { prompt_tokens: 42, completion_tokens: 17, total_tokens: 59 },
+    };
+    setTimeout(() => {
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(reply));
+    }, delay);
+  });
+});
+
+server.listen(port, "127.0.0.1", () => {
+  const address = server.address();
+  console.log(`fake OpenAI listening on http://127.0.0.1:${typeof address === "object" && address ? address.port : port}`);
+});
+for (const signal of ["SIGTERM", "SIGINT"]) process.on(signal, () => server.close(() => process.exit(0)));
