@@ -15,7 +15,6 @@ from advanced_alchemy.extensions.litestar import (
 )
 from litestar import Litestar, Router
 from litestar.datastructures import State
-from litestar.di import Provide
 from litestar.openapi.config import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
 
@@ -36,7 +35,8 @@ from smriti.drafting.service import DraftService
 from smriti.errors import to_error_response
 from smriti.health import health
 from smriti.logging import configure_logging
-from smriti.pagination import provide_page
+from smriti.openapi import refine_openapi
+from smriti.pagination import page_dependency
 from smriti.providers.controller import list_providers
 from smriti.providers.registry import ProviderRegistry
 from smriti.review.controller import review_checkpoint
@@ -104,10 +104,10 @@ def create_app(settings: Settings | None = None) -> Litestar:
     )
     web_dir = settings.web_dir or DEFAULT_WEB_DIR
     web = web_router(web_dir) if (web_dir / "index.html").is_file() else no_web_app
-    return Litestar(
+    app = Litestar(
         route_handlers=[health, v1, v4, v5, web],
         plugins=[SQLAlchemyPlugin(config=sqlalchemy)],
-        dependencies={"page": Provide(provide_page, sync_to_thread=False)},
+        dependencies={"page": page_dependency(settings.max_page_size)},
         exception_handlers={Exception: to_error_response},
         lifespan=[lifespan],
         state=State({"settings": settings, "providers": providers}),
@@ -123,3 +123,5 @@ def create_app(settings: Settings | None = None) -> Litestar:
         logging_config=None,
         debug=settings.debug,
     )
+    refine_openapi(app)
+    return app

@@ -145,11 +145,14 @@ def _validation_errors(exc: ValidationException) -> list[FieldError]:
     return found
 
 
-def _body(status_code: int, detail: str, **extra: Any) -> Response[ErrorResponse]:
+def _body(
+    status_code: int, detail: str, *, headers: dict[str, str] | None = None, **extra: Any
+) -> Response[ErrorResponse]:
     return Response(
         ErrorResponse(status_code=status_code, detail=detail, **extra),
         status_code=status_code,
         media_type=MediaType.JSON,
+        headers=headers,
     )
 
 
@@ -199,7 +202,8 @@ def to_error_response(request: Request[Any, Any, Any], exc: Exception) -> Respon
         message = f"The body is not valid JSON: {exc.__cause__}"
         return _body(400, message, errors=[FieldError("body", message)])
     if isinstance(exc, HTTPException):
-        return _body(exc.status_code, _clean_message(str(exc.detail)))
+        # Keep the headers the exception carries, e.g. `Allow` on a 405.
+        return _body(exc.status_code, _clean_message(str(exc.detail)), headers=dict(exc.headers or {}))
     if isinstance(exc, NotFoundError):
         return _body(404, "Not found.")
     if isinstance(exc, DuplicateKeyError):

@@ -1,14 +1,15 @@
-"""`?limit=&offset=` for every list, with the cap from settings."""
+"""`?limit=&offset=` for every list, with the cap from settings shown in the OpenAPI document."""
 
-from __future__ import annotations
+# No `from __future__ import annotations` here: the provider's annotations are built at runtime
+# from the configured cap, and Litestar reads them as objects.
 
 from dataclasses import dataclass
+from typing import Annotated
 
-from litestar.datastructures import State
-from litestar.params import FromQuery
+from litestar.di import Provide
+from litestar.params import QueryParameter
 
-from smriti.config import Settings
-from smriti.errors import BadRequest
+from smriti.schemas import MAX_INT4
 
 DEFAULT_LIMIT = 50
 
@@ -19,10 +20,15 @@ class PageParams:
     offset: int
 
 
-def provide_page(state: State, limit: FromQuery[int] = DEFAULT_LIMIT, offset: FromQuery[int] = 0) -> PageParams:
-    settings: Settings = state.settings
-    if not 1 <= limit <= settings.max_page_size:
-        raise BadRequest(f"limit must be between 1 and {settings.max_page_size}.", field="limit", source="query")
-    if offset < 0:
-        raise BadRequest("offset must not be negative.", field="offset", source="query")
-    return PageParams(limit=limit, offset=offset)
+def page_dependency(max_page_size: int) -> Provide:
+    """The `page` dependency: limit in 1..max_page_size (default 50), offset ≥ 0, both validated by Litestar."""
+
+    def provide_page(
+        limit: Annotated[int, QueryParameter(ge=1, le=max_page_size, description="Items per page.")] = min(
+            DEFAULT_LIMIT, max_page_size
+        ),
+        offset: Annotated[int, QueryParameter(ge=0, le=MAX_INT4, description="Items to skip.")] = 0,
+    ) -> PageParams:
+        return PageParams(limit=limit, offset=offset)
+
+    return Provide(provide_page, sync_to_thread=False)

@@ -25,6 +25,12 @@ RequestId = Annotated[str, msgspec.Meta(min_length=1, max_length=200, pattern="^
 """A client-chosen idempotency key."""
 
 
+MAX_INT4 = 2_147_483_647
+"""Sequence numbers and offsets are PostgreSQL integers; anything larger is refused at the door."""
+
+SequenceNumber = Annotated[int, msgspec.Meta(ge=0, le=MAX_INT4)]
+
+
 class Page(msgspec.Struct, Generic[T]):
     """One page of a list."""
 

@@ -1,14 +1,12 @@
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Literal
 from uuid import UUID
 
 import msgspec
 
-from smriti.schemas import NonEmptyText, Request, RequestId, ShortName
+from smriti.schemas import NonEmptyText, Request, RequestId, SequenceNumber, ShortName
 from smriti.sessions.schemas import Turn
-
-NonNegative = Annotated[int, msgspec.Meta(ge=0)]
 
 
 class ContextRequest(Request, kw_only=True):
@@ -18,7 +16,7 @@ class ContextRequest(Request, kw_only=True):
     provider: ShortName | None = None
     model: ShortName | None = None
     checkpoint_id: UUID | None = None
-    history_base_seq: NonNegative | None = None
+    history_base_seq: SequenceNumber | None = None
     """With `checkpoint_id`: only Turns with `sequence_number` above this are in context."""
 
 

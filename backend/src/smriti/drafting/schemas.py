@@ -1,17 +1,16 @@
 from __future__ import annotations
 
-from typing import Annotated
 from uuid import UUID
 
 import msgspec
 
 from smriti.checkpoints.schemas import Entity, Task
-from smriti.schemas import Request, ShortName
+from smriti.schemas import Request, SequenceNumber, ShortName
 
 
 class DraftRequest(Request, kw_only=True):
     session_id: UUID
-    history_base_seq: Annotated[int, msgspec.Meta(ge=0)] | None = None
+    history_base_seq: SequenceNumber | None = None
     """Draft only from Turns above this boundary (the mount boundary when a Checkpoint is mounted)."""
     provider: ShortName | None = None
     model: ShortName | None = None

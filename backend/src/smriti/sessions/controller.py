@@ -12,7 +12,7 @@ from litestar.params import FromPath, JSONBody, QueryParameter
 from smriti.errors import error_responses
 from smriti.pagination import PageParams
 from smriti.providers.registry import ProviderRegistry
-from smriti.schemas import Page
+from smriti.schemas import MAX_INT4, Page
 from smriti.sessions.schemas import Session, SessionCreate, Turn
 from smriti.sessions.service import SessionService, TurnStore, to_session
 
@@ -84,8 +84,8 @@ class SessionController(Controller):
         self,
         session_id: FromPath[UUID],
         turns: NamedDependency[TurnStore],
-        after_seq: Annotated[int, QueryParameter(ge=0)] = 0,
+        after_seq: Annotated[int, QueryParameter(ge=0, le=MAX_INT4)] = 0,
         limit: Annotated[int, QueryParameter(ge=1, le=TURN_PAGE_LIMIT)] = 200,
-        offset: Annotated[int, QueryParameter(ge=0)] = 0,
+        offset: Annotated[int, QueryParameter(ge=0, le=MAX_INT4)] = 0,
     ) -> Page[Turn]:
         return await turns.page(session_id, after_seq=after_seq, limit=limit, offset=offset)
