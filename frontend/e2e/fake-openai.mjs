@@ -6,6 +6,10 @@ import { createServer } from "node:http";
 const port = Number(process.env.PORT ?? 0);
 const delay = Number(process.env.FAKE_OPENAI_DELAY_MS ?? 0);
 
+// Messages containing "FAIL ONCE" get a 500 the first time they are seen, then a normal answer:
+// the composer's error-and-retry path against the real backend.
+const failedOnce = new Set();
+
 const server = createServer((req, res) => {
   let body = "";
   req.on("data", (chunk) => {
@@ -17,20 +21,31 @@ const server = createServer((req, res) => {
       return;
     }
     if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) {
-      res.writeHead(404, { "content-type": "application/json" }).end('{"error":{"message":"not found"}}');
+      res
+        .writeHead(404, { "content-type": "application/json" })
+        .end('{"error":{"message":"not found"}}');
       return;
     }
     let request;
     try {
       request = JSON.parse(body);
     } catch {
-      res.writeHead(400, { "content-type": "application/json" }).end('{"error":{"message":"bad json"}}');
+      res
+        .writeHead(400, { "content-type": "application/json" })
+        .end('{"error":{"message":"bad json"}}');
       return;
     }
     const messages = Array.isArray(request.messages) ? request.messages : [];
     const last = [...messages].reverse().find((m) => m.role === "user");
     const system = messages.find((m) => m.role === "system");
     const text = typeof last?.content === "string" ? last.content : "";
+    if (text.includes("FAIL ONCE") && !failedOnce.has(text)) {
+      failedOnce.add(text);
+      res
+        .writeHead(500, { "content-type": "application/json" })
+        .end('{"error":{"message":"fake upstream failure","type":"server_error"}}');
+      return;
+    }
     const schema = request.response_format?.json_schema?.name;
     let content;
     if (schema === "checkpoint_review") {
@@ -39,7 +54,8 @@ const server = createServer((req, res) => {
         findings: [
           {
             kind: "hidden_assumption",
-            detail: "Fake model: the first decision relies on the flights being affordable, which is not listed.",
+            detail:
+              "Fake model: the first decision relies on the flights being affordable, which is not listed.",
             refs: [{ field: "decisions", index: 0 }],
           },
         ],
@@ -66,7 +82,14 @@ const server = createServer((req, res) => {
       object: "chat.completion",
       created: Math.floor(Date.now() / 1000),
       model: request.model,
-      choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop", logprobs: null }],
+      choices: [
+        {
+          index: 0,
+          message: { role: "assistant", content },
+          finish_reason: "stop",
+          logprobs: null,
+        },
+      ],
       usage: { prompt_tokens: 42, completion_tokens: 17, total_tokens: 59 },
     };
     setTimeout(() => {
@@ -77,6 +100,9 @@ const server = createServer((req, res) => {
 
 server.listen(port, "127.0.0.1", () => {
   const address = server.address();
-  console.log(`fake OpenAI listening on http://127.0.0.1:${typeof address === "object" && address ? address.port : port}`);
+  console.log(
+    `fake OpenAI listening on http://127.0.0.1:${typeof address === "object" && address ? address.port : port}`,
+  );
 });
-for (const signal of ["SIGTERM", "SIGINT"]) process.on(signal, () => server.close(() => process.exit(0)));
+for (const signal of ["SIGTERM", "SIGINT"])
+  process.on(signal, () => server.close(() => process.exit(0)));

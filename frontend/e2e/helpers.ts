@@ -35,4 +35,5 @@ export async function sendMessage(page: Page, text: string, expectedReplySeq: nu
   await expect(box).toHaveValue("");
 }
 
-export const turn = (page: Page, seq: number) => page.locator(`[data-testid="turn"][data-seq="${seq}"]`);
+export const turn = (page: Page, seq: number) =>
+  page.locator(`[data-testid="turn"][data-seq="${seq}"]`);

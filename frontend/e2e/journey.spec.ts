@@ -28,7 +28,11 @@ test("a Space from first message to mounted Checkpoint, review and compare, surv
     await page.getByRole("button", { name: "+ New Session" }).click();
     await expect(page).toHaveURL(/\/sessions\/[0-9a-f-]{36}/);
     await sendMessage(page, "We decided to fly to **Lisbon** on Friday.", 2);
-    await sendMessage(page, "Assume the budget is 2000 EUR for two people.\n\n```python\nbudget = 2000\n```", 4);
+    await sendMessage(
+      page,
+      "Assume the budget is 2000 EUR for two people.\n\n```python\nbudget = 2000\n```",
+      4,
+    );
     await sendMessage(page, "Should we rent a car in Sintra? TODO: book the hotel in Alfama.", 6);
     // Markdown is rendered, code highlighted, and each Turn names its provider and model.
     await expect(turn(page, 1).locator("strong")).toHaveText("Lisbon");
@@ -41,13 +45,19 @@ test("a Space from first message to mounted Checkpoint, review and compare, surv
   await test.step("Draft with AI, edit the draft, save it", async () => {
     await page.getByRole("button", { name: "Draft with AI" }).first().click();
     const dialog = page.getByRole("dialog", { name: "Save checkpoint" });
-    await expect(dialog.getByTestId("draft-provenance")).toContainText("offline · offline-1 from Turns 1–6");
+    await expect(dialog.getByTestId("draft-provenance")).toContainText(
+      "offline · offline-1 from Turns 1–6",
+    );
     await expect(dialog.getByRole("textbox", { name: "Message *" })).not.toHaveValue("");
-    await expect(dialog.getByRole("textbox", { name: "Decision 1", exact: true })).toHaveValue(/Lisbon/);
+    await expect(dialog.getByRole("textbox", { name: "Decision 1", exact: true })).toHaveValue(
+      /Lisbon/,
+    );
     await shot(page, "02-draft-form");
     await dialog.getByRole("textbox", { name: "Message *" }).fill("Trip plan v1");
     await dialog.getByRole("button", { name: "+ Add assumption" }).click();
-    await dialog.getByRole("textbox", { name: "Assumption 1", exact: true }).fill("Budget is 2000 EUR for two");
+    await dialog
+      .getByRole("textbox", { name: "Assumption 1", exact: true })
+      .fill("Budget is 2000 EUR for two");
     await dialog.getByRole("button", { name: "+ Add artifact" }).click();
     await dialog.getByRole("textbox", { name: "Artifact 1 name" }).fill("itinerary.md");
     await dialog.getByRole("textbox", { name: "Artifact 1 content" }).fill("# Day 1\nAlfama walk");
@@ -102,7 +112,9 @@ test("a Space from first message to mounted Checkpoint, review and compare, surv
     await expect(status).toContainText(`Mounted: Checkpoint ${firstShort}`);
     await expect(status).toContainText("after Turn #10");
     const boundary = page.getByTestId("mount-boundary");
-    await expect(boundary).toContainText(`Context starts here: Checkpoint ${firstShort} “Trip plan v1”`);
+    await expect(boundary).toContainText(
+      `Context starts here: Checkpoint ${firstShort} “Trip plan v1”`,
+    );
     await expect(turn(page, 10)).toHaveClass(/outside/);
   });
 
@@ -114,7 +126,11 @@ test("a Space from first message to mounted Checkpoint, review and compare, surv
     await shot(page, "03-mounted-chat");
   });
   const turns = (await (await request.get(`/v4/sessions/${sessionId}/turns`)).json()) as {
-    items: { sequence_number: number; checkpoint_id: string | null; history_base_seq: number | null }[];
+    items: {
+      sequence_number: number;
+      checkpoint_id: string | null;
+      history_base_seq: number | null;
+    }[];
   };
   expect(turns.items.find((t) => t.sequence_number === 11)).toMatchObject({
     checkpoint_id: first.id,
@@ -124,9 +140,13 @@ test("a Space from first message to mounted Checkpoint, review and compare, surv
   await test.step("the context panel lists only the Checkpoint and the Turns after the boundary", async () => {
     await page.getByRole("tab", { name: "Context" }).click();
     const panel = page.getByTestId("context-panel");
-    await expect(panel.getByTestId("context-scope")).toContainText(`Checkpoint ${firstShort} “Trip plan v1”`);
+    await expect(panel.getByTestId("context-scope")).toContainText(
+      `Checkpoint ${firstShort} “Trip plan v1”`,
+    );
     await expect(panel.getByTestId("context-message")).toHaveCount(2);
-    const seqs = await panel.getByTestId("context-message").evaluateAll((els) => els.map((e) => e.getAttribute("data-seq")));
+    const seqs = await panel
+      .getByTestId("context-message")
+      .evaluateAll((els) => els.map((e) => e.getAttribute("data-seq")));
     expect(seqs).toEqual(["11", "12"]);
     await expect(panel.locator(".context-system")).toContainText("Trip plan v1");
     await expect(panel.locator(".context-system")).not.toContainText("Trip plan v2");
@@ -138,7 +158,9 @@ test("a Space from first message to mounted Checkpoint, review and compare, surv
   await test.step("switch provider: same Session, the other provider answers", async () => {
     const provider = page.getByRole("combobox", { name: "Provider" });
     await expect(provider.locator("option", { hasText: "Anthropic" })).toBeDisabled();
-    await expect(provider.locator("option", { hasText: "Anthropic" })).toContainText("Set ANTHROPIC_API_KEY");
+    await expect(provider.locator("option", { hasText: "Anthropic" })).toContainText(
+      "Set ANTHROPIC_API_KEY",
+    );
     await provider.selectOption("openai");
     await expect(page.getByRole("combobox", { name: "Model" })).toHaveValue("gpt-5-mini");
     const url = page.url();
@@ -160,26 +182,36 @@ test("a Space from first message to mounted Checkpoint, review and compare, surv
     await expect(summary).toContainText("by openai · gpt-5-mini");
     await expect(summary).toContainText("Hidden assumption");
     // The model's finding points at decision 1, and is shown next to it.
-    const decisionSection = page.locator(".detail-section", { has: page.getByRole("heading", { name: /Decisions/ }) });
-    await expect(decisionSection.locator(".item.flagged").first()).toContainText("the first decision relies on");
+    const decisionSection = page.locator(".detail-section", {
+      has: page.getByRole("heading", { name: /Decisions/ }),
+    });
+    await expect(decisionSection.locator(".item.flagged").first()).toContainText(
+      "the first decision relies on",
+    );
     await shot(page, "05-review");
   });
 
   await test.step("compare the two Checkpoints", async () => {
     await page.getByRole("tab", { name: "Compare" }).click();
-    const second = (await (await request.get(`/v4/repos/${spaceId}/head`)).json()) as { id: string };
+    const second = (await (await request.get(`/v4/repos/${spaceId}/head`)).json()) as {
+      id: string;
+    };
     await page.getByRole("combobox", { name: "Compare from" }).selectOption(first.id);
     await page.getByRole("combobox", { name: "Compare to" }).selectOption(second.id);
     const diff = page.getByTestId("diff");
     await expect(diff.getByRole("region", { name: "Message" })).toContainText("Trip plan v2");
-    await expect(diff.getByRole("region", { name: "Decisions" })).toContainText("added: Take the train to Sintra");
+    await expect(diff.getByRole("region", { name: "Decisions" })).toContainText(
+      "added: Take the train to Sintra",
+    );
     await shot(page, "06-compare");
   });
 
   await test.step("reload: everything is still there", async () => {
     await page.reload();
     await expect(turn(page, 14)).toBeVisible();
-    await expect(page.getByTestId("mount-status")).toContainText(`Mounted: Checkpoint ${firstShort}`);
+    await expect(page.getByTestId("mount-status")).toContainText(
+      `Mounted: Checkpoint ${firstShort}`,
+    );
     await expect(page.getByTestId("space-head")).toContainText("Trip plan v2");
     await expect(page.getByTestId("diff").getByRole("region", { name: "Decisions" })).toContainText(
       "Take the train to Sintra",
@@ -188,9 +220,13 @@ test("a Space from first message to mounted Checkpoint, review and compare, surv
     await page.getByRole("tab", { name: /Checkpoints/ }).click();
     await expect(page.getByRole("article", { name: `Checkpoint ${firstShort}` })).toBeVisible();
     await page.getByRole("button", { name: "← All Checkpoints" }).click();
-    await expect(page.getByRole("list", { name: "Checkpoint history" }).getByRole("listitem")).toHaveCount(2);
+    await expect(
+      page.getByRole("list", { name: "Checkpoint history" }).getByRole("listitem"),
+    ).toHaveCount(2);
     await page.goto("/");
-    await expect(page.getByTestId("space-row").filter({ hasText: spaceName })).toContainText("Trip plan v2");
+    await expect(page.getByTestId("space-row").filter({ hasText: spaceName })).toContainText(
+      "Trip plan v2",
+    );
     await shot(page, "00-spaces");
   });
 

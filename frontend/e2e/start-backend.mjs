@@ -27,7 +27,10 @@ const env = {
 delete env.DATABASE_URL;
 delete env.SMRITI_API_TOKEN;
 
-const child = spawn(bin, ["serve", "--host", "127.0.0.1", "--port", port], { env, stdio: "inherit" });
+const child = spawn(bin, ["serve", "--host", "127.0.0.1", "--port", port], {
+  env,
+  stdio: "inherit",
+});
 let stopping = false;
 const stop = () => {
   if (stopping) return;

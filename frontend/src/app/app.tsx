@@ -2,12 +2,17 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, Route, Switch } from "wouter";
 import { SpacesPage } from "@/features/spaces";
+import { prefetchRoute } from "./prefetch";
 import { createQueryClient } from "./query-client";
 import { SpaceWorkspace } from "./routes/space-workspace";
 import { TopBar } from "./top-bar";
 
 export function App() {
-  const [queryClient] = useState(createQueryClient);
+  const [queryClient] = useState(() => {
+    const client = createQueryClient();
+    prefetchRoute(client, window.location.pathname);
+    return client;
+  });
   return (
     <QueryClientProvider client={queryClient}>
       <div className="app">

@@ -1,5 +1,5 @@
 export { useCreateSession } from "./api/create-session";
 export { useSession } from "./api/get-session";
 export { useSessions } from "./api/list-sessions";
-export { mergeTurns, TURN_PAGE, useTurns } from "./api/list-turns";
+export { mergeTurns, TURN_PAGE, turnsQuery, useTurns } from "./api/list-turns";
 export { SessionSidebar, sessionTitle } from "./components/session-sidebar";

@@ -1,3 +1,3 @@
-export { useSpace } from "./api/get-space";
+export { spaceQuery, useSpace } from "./api/get-space";
 export { useSpaces } from "./api/list-spaces";
 export { SpacesPage } from "./components/spaces-page";

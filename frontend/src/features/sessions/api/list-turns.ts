@@ -17,17 +17,23 @@ export async function listTurnsPage(sessionId: string, afterSeq: number, limit =
 
 /**
  * Every Turn of a Session. Sequence numbers are gapless (1..turn_count), so the pages are
- * fetched in parallel by `after_seq`; anything written meanwhile is picked up by a final loop.
+ * fetched in parallel by `after_seq`; a page's `total` (Turns after its `after_seq`) tells
+ * whether anything was written meanwhile, which a final loop then picks up.
  */
 export async function fetchAllTurns(queryClient: QueryClient, sessionId: string): Promise<Turn[]> {
-  const session = await queryClient.fetchQuery({ ...sessionQuery(sessionId), staleTime: 0 });
+  // The first page does not need the Session: ask for both at once.
+  const [session, firstPage] = await Promise.all([
+    queryClient.fetchQuery({ ...sessionQuery(sessionId), staleTime: 0 }),
+    listTurnsPage(sessionId, 0),
+  ]);
   const pageCount = Math.max(1, Math.ceil(session.turn_count / TURN_PAGE));
-  const pages = await Promise.all(
-    Array.from({ length: pageCount }, (_, k) => listTurnsPage(sessionId, k * TURN_PAGE)),
+  const rest = await Promise.all(
+    Array.from({ length: pageCount - 1 }, (_, k) => listTurnsPage(sessionId, (k + 1) * TURN_PAGE)),
   );
+  const pages = [firstPage, ...rest];
   const turns = pages.flatMap((page) => page.items);
   let last = pages[pages.length - 1];
-  while (last && last.items.length === TURN_PAGE) {
+  while (last && last.items.length > 0 && last.items.length < last.total) {
     const after = turns[turns.length - 1]?.sequence_number ?? 0;
     last = await listTurnsPage(sessionId, after);
     turns.push(...last.items);

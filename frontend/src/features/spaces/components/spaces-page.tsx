@@ -114,7 +114,7 @@ function SpaceRow({ space }: { space: Space }) {
   };
 
   return (
-    <li className="card space-row" data-testid="space-row">
+    <li className="card space-row" data-testid="space-row" data-space-id={space.id}>
       <div className="space-main">
         {editing ? (
           <form className="rename-form" onSubmit={rename}>
