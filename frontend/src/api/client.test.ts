@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { toApiError } from "./client";
 
 describe("toApiError", () => {
@@ -25,5 +25,41 @@ describe("toApiError", () => {
     const error = toApiError(502, "<html>Bad gateway</html>", "502 Bad Gateway");
     expect(error.detail).toBe("502 Bad Gateway");
     expect(error.provider).toBeNull();
+  });
+});
+
+describe("the API token", () => {
+  it("is sent as a bearer token, and a 401 asks for it", async () => {
+    const { request } = await import("./client");
+    const { setApiToken, useTokenRequired } = await import("./auth");
+    const { renderHook } = await import("@testing-library/react");
+    const seen: (string | null)[] = [];
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (_url: string, init: RequestInit) => {
+        seen.push(new Headers(init.headers).get("authorization"));
+        return new Response(
+          JSON.stringify({ status_code: 401, detail: "Missing or wrong API token." }),
+          {
+            status: 401,
+          },
+        );
+      }),
+    );
+    const required = renderHook(() => useTokenRequired());
+    expect(required.result.current).toBe(false);
+
+    await expect(request("GET", "/v4/repos")).rejects.toMatchObject({ status: 401 });
+    expect(seen).toEqual([null]);
+    required.rerender();
+    expect(required.result.current).toBe(true);
+
+    setApiToken("s3cret");
+    required.rerender();
+    expect(required.result.current).toBe(false);
+    await expect(request("GET", "/v4/repos")).rejects.toMatchObject({ status: 401 });
+    expect(seen[1]).toBe("Bearer s3cret");
+    setApiToken(null);
+    vi.unstubAllGlobals();
   });
 });

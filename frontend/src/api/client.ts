@@ -1,4 +1,5 @@
 import createClient from "openapi-fetch";
+import { authHeaders, markUnauthorized } from "./auth";
 import type { paths } from "./schema";
 
 /** One error type for every failed call; mirrors the API's error shape. */
@@ -61,11 +62,15 @@ const networkError = (cause: unknown) => {
 
 /** The fetch every request goes through: network failures become an ApiError too. */
 async function smritiFetch(input: Request): Promise<Response> {
+  for (const [name, value] of Object.entries(authHeaders())) input.headers.set(name, value);
+  let response: Response;
   try {
-    return await globalThis.fetch(input);
+    response = await globalThis.fetch(input);
   } catch (cause) {
     throw networkError(cause);
   }
+  if (response.status === 401) markUnauthorized();
+  return response;
 }
 
 /** Typed client generated from the backend's OpenAPI document (src/api/schema.d.ts). */
@@ -99,12 +104,16 @@ export async function request<T>(
   try {
     response = await globalThis.fetch(path, {
       method,
-      headers: body === undefined ? {} : { "content-type": "application/json" },
+      headers: {
+        ...authHeaders(),
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
       body: body === undefined ? null : JSON.stringify(body),
     });
   } catch (cause) {
     throw networkError(cause);
   }
+  if (response.status === 401) markUnauthorized();
   const text = await response.text();
   let parsed: unknown = null;
   if (text) {

@@ -5,6 +5,7 @@ import { SpacesPage } from "@/features/spaces";
 import { prefetchRoute } from "./prefetch";
 import { createQueryClient } from "./query-client";
 import { SpaceWorkspace } from "./routes/space-workspace";
+import { TokenGate } from "./token-gate";
 import { TopBar } from "./top-bar";
 
 export function App() {
@@ -40,6 +41,7 @@ export function App() {
           </Route>
         </Switch>
       </div>
+      <TokenGate />
     </QueryClientProvider>
   );
 }

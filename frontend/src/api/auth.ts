@@ -1,0 +1,45 @@
+import { useSyncExternalStore } from "react";
+import { readJson, removeKey, writeJson } from "@/lib/storage";
+
+/**
+ * The API token, for a server started with SMRITI_API_TOKEN (every API route then needs
+ * `Authorization: Bearer <token>`). Kept in this browser's localStorage; a 401 asks for it.
+ */
+const KEY = "smriti.api-token";
+const listeners = new Set<() => void>();
+let token: string | null = readJson<string>(KEY) ?? null;
+let rejected = false;
+
+const notify = () => {
+  for (const listener of listeners) listener();
+};
+
+export function authHeaders(): Record<string, string> {
+  return token ? { authorization: `Bearer ${token}` } : {};
+}
+
+export function setApiToken(next: string | null) {
+  token = next?.trim() || null;
+  if (token) writeJson(KEY, token);
+  else removeKey(KEY);
+  rejected = false;
+  notify();
+}
+
+/** Called by the client on a 401: the token is missing or wrong. */
+export function markUnauthorized() {
+  if (!rejected) {
+    rejected = true;
+    notify();
+  }
+}
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** True after the server answered 401, until a new token is set. */
+export function useTokenRequired(): boolean {
+  return useSyncExternalStore(subscribe, () => rejected);
+}
