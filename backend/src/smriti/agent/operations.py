@@ -1,0 +1,191 @@
+"""The operations both agent transports offer, built on the typed client.
+
+The CLI and the MCP server differ only in how they take arguments and show results; what a
+commit, a hand-off brief or a review *does* is defined once, here.
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+import re
+from typing import Any
+from uuid import UUID
+
+import msgspec
+
+from smriti.agent.brief import Via, handoff_brief
+from smriti.agent.client import SmritiClient
+from smriti.agent.errors import InvalidInput
+from smriti.checkpoints.schemas import Checkpoint, CheckpointContent, CommitCreate
+from smriti.review.schemas import ReviewResult
+from smriti.spaces.schemas import Space
+
+NO_HEAD = "none"
+"""The `--expect-head` / `expected_head` value that means "the Space has no Checkpoint yet"."""
+BRIEF_HISTORY = 5
+
+
+class CommitDraft(CheckpointContent, forbid_unknown_fields=True, kw_only=True):
+    """A new Checkpoint as an agent hands it over: its content, and optionally where it goes.
+
+    This is the JSON `smriti commit` reads from `--file` or stdin. The Space comes from the command
+    line; ids, hashes and times are the server's to assign.
+    """
+
+    parent_commit_id: UUID | None = None
+    expected_head_commit_id: UUID | msgspec.UnsetType | None = msgspec.UNSET
+
+
+class Handoff(msgspec.Struct, kw_only=True):
+    """A hand-off brief and what it was made from."""
+
+    space_id: UUID
+    space_name: str
+    head_commit_id: UUID | None
+    head_commit_hash: str | None
+    brief: str
+    """Markdown, ready to paste into a prompt."""
+
+
+def default_author() -> str:
+    """The agent name recorded on commits: $SMRITI_AGENT_NAME, else the OS user, else `agent`."""
+    name = os.environ.get("SMRITI_AGENT_NAME", "").strip()
+    if name:
+        return name
+    try:
+        return getpass.getuser()
+    except (OSError, KeyError):  # no user database entry (some containers)
+        return "agent"
+
+
+def with_author(metadata: dict[str, Any], author: str) -> dict[str, Any]:
+    """`metadata` with `author = {kind: agent, name}` added, unless it already says who the author is."""
+    if "author" in metadata:
+        return metadata
+    return {**metadata, "author": {"kind": "agent", "name": author}}
+
+
+_PATTERNS = {
+    r"^[^\\x00]*[^\\x00\\s][^\\x00]*$": "non-empty text (without NUL characters)",
+    r"^[^\\x00]*$": "text without NUL characters",
+}
+_AT = re.compile(r" - at `\$\.?([^`]*)`$")
+_REGEX = re.compile(r"`str` matching regex '((?:[^'\\]|\\.)*)'")
+
+
+def describe_invalid(exc: msgspec.ValidationError) -> str:
+    """msgspec's message as `field: problem`, with its regexes said in words."""
+    message = str(exc)
+    at = _AT.search(message)
+    field = at.group(1) if at else ""
+    problem = message[: at.start()] if at else message
+    problem = _REGEX.sub(lambda m: _PATTERNS.get(m.group(1), f"`str` matching {m.group(1)}"), problem)
+    return f"{field}: {problem}" if field else problem
+
+
+SAVED_FIELDS = ("id", "repo_id", "commit_hash", "created_at", "parent_commit_id")
+"""What a saved Checkpoint has that a new one gets from the server (or, for the parent, from HEAD)."""
+PROVENANCE = ("author", "source", "drafted_by")
+"""Metadata that says how one particular Checkpoint was made, so it is not inherited by the next."""
+
+
+def from_saved(data: dict[str, Any]) -> dict[str, Any]:
+    """A saved Checkpoint's JSON (`smriti head --json`, edited) as the content of a new one.
+
+    Its id, hash, Space, time and parent belong to the old Checkpoint and are dropped, and so is the
+    metadata that describes how the old one was made (`author`, `source`, `drafted_by`). JSON that is
+    not a saved Checkpoint (no `id` and no `commit_hash`) is returned as it is.
+    """
+    if "id" not in data and "commit_hash" not in data:
+        return data
+    content = {key: value for key, value in data.items() if key not in SAVED_FIELDS}
+    metadata = content.get("metadata")
+    if isinstance(metadata, dict):
+        content["metadata"] = {key: value for key, value in metadata.items() if key not in PROVENANCE}
+    return content
+
+
+def draft_from(data: Any, *, source: str) -> CommitDraft:
+    """Validate decoded JSON as a `CommitDraft`; `InvalidInput` names the offending field."""
+    if not isinstance(data, dict):
+        raise InvalidInput(f"{source} must hold a JSON object with the Checkpoint's fields, not {type(data).__name__}.")
+    try:
+        return msgspec.convert(data, CommitDraft)
+    except msgspec.ValidationError as exc:
+        raise InvalidInput(f"Invalid Checkpoint in {source}: {describe_invalid(exc)}") from None
+
+
+async def resolve_commit_id(client: SmritiClient, ref: str) -> UUID:
+    """A Checkpoint id from an id, a full hash or a unique hash prefix."""
+    try:
+        return UUID(ref.strip())
+    except ValueError:
+        return (await client.get_checkpoint(ref)).id
+
+
+async def expected_head(client: SmritiClient, ref: str) -> UUID | None:
+    """The value of `expected_head_commit_id` for `--expect-head REF` (`none`: no HEAD yet)."""
+    if ref.strip().lower() in {NO_HEAD, "null"}:
+        return None
+    return await resolve_commit_id(client, ref)
+
+
+async def commit(
+    client: SmritiClient,
+    space_ref: str,
+    draft: CommitDraft,
+    *,
+    author: str,
+    expect_head: str | msgspec.UnsetType = msgspec.UNSET,
+    parent: str | None = None,
+) -> tuple[Space, Checkpoint]:
+    """Save `draft` in the Space as a new Checkpoint and move HEAD to it.
+
+    `expect_head` (a ref, or `none`) overrides the draft's `expected_head_commit_id`, `parent` (a
+    ref) its `parent_commit_id`. The author is recorded in `metadata.author` unless the draft's
+    metadata already names one.
+    """
+    space = await client.resolve_space(space_ref)
+    expected = draft.expected_head_commit_id
+    if not isinstance(expect_head, msgspec.UnsetType):
+        expected = await expected_head(client, expect_head)
+    parent_id = draft.parent_commit_id if parent is None else await resolve_commit_id(client, parent)
+    fields = msgspec.structs.asdict(draft)
+    fields.update(
+        repo_id=space.id,
+        metadata=with_author(draft.metadata, author),
+        parent_commit_id=parent_id,
+        expected_head_commit_id=expected,
+    )
+    return space, await client.commit(CommitCreate(**fields))
+
+
+async def head_or_none(client: SmritiClient, space: Space) -> Checkpoint | None:
+    if space.head_commit_id is None:
+        return None
+    return await client.head(space.id)
+
+
+async def handoff(client: SmritiClient, space_ref: str, *, via: Via) -> Handoff:
+    """The hand-off brief of a Space's HEAD (or of an empty Space)."""
+    space = await client.resolve_space(space_ref)
+    head = await head_or_none(client, space)
+    earlier: list[Checkpoint] = []
+    total = 0
+    if head is not None:
+        page = await client.log(space.id, limit=BRIEF_HISTORY + 1)
+        earlier, total = page.items, page.total
+    return Handoff(
+        space_id=space.id,
+        space_name=space.name,
+        head_commit_id=head.id if head else None,
+        head_commit_hash=head.commit_hash if head else None,
+        brief=handoff_brief(space, head, earlier=earlier, total=total, via=via),
+    )
+
+
+async def review(
+    client: SmritiClient, ref: str, *, provider: str | None = None, model: str | None = None
+) -> ReviewResult:
+    return await client.review(await resolve_commit_id(client, ref), provider=provider, model=model)
