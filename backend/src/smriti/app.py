@@ -19,6 +19,7 @@ from litestar.openapi.config import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
 
 from smriti import __version__
+from smriti.agent.mcp_server import McpEndpoint
 from smriti.body_limit import drain_rejected_bodies
 from smriti.chat.controller import ChatController
 from smriti.chat.exchange import ChatService
@@ -56,6 +57,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
     configure_logging(settings)
     database_url = settings.database_url or start_embedded_postgres(settings.data_dir)
     providers = ProviderRegistry(settings)
+    mcp = McpEndpoint(settings)
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
@@ -78,7 +80,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
         gc.freeze()
         log.info("smriti ready", default_provider=providers.default_name)
         try:
-            yield
+            async with mcp.run(app):  # the MCP endpoint stops before the pool closes
+                yield
         finally:
             await pool.close()
             await providers.close()
@@ -105,7 +108,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
     web_dir = settings.web_dir or DEFAULT_WEB_DIR
     web = web_router(web_dir) if (web_dir / "index.html").is_file() else no_web_app
     app = Litestar(
-        route_handlers=[health, v1, v4, v5, web],
+        route_handlers=[health, v1, v4, v5, mcp.route_handler(), web],
         plugins=[SQLAlchemyPlugin(config=sqlalchemy)],
         dependencies={"page": page_dependency(settings.max_page_size)},
         exception_handlers={Exception: to_error_response},

@@ -1,6 +1,6 @@
 """The `smriti` command: run the server and manage the database.
 
-(The agent-facing commands live in their own module and are added to this group.)
+(The agent-facing commands live in `smriti.agent.commands` and are added to this group.)
 """
 
 from __future__ import annotations
@@ -10,15 +10,23 @@ import sys
 
 import click
 
+from smriti.agent.commands import EXIT_CODES
+from smriti.agent.commands import register as register_agent_commands
 from smriti.config import ConfigError, Settings
 
 EXIT_USAGE = 2
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    context_settings={"help_option_names": ["-h", "--help"]}, epilog=f"Exit codes of the agent commands: {EXIT_CODES}"
+)
 @click.version_option(package_name="smriti")
 def main() -> None:
-    """Smriti: version-control semantics for LLM work."""
+    """Smriti: version-control semantics for LLM work.
+
+    Agents read and write a Space's state with the commands below (docs/agents.md); `smriti mcp`
+    serves the same operations as MCP tools. They reach the server at --url or $SMRITI_URL.
+    """
 
 
 def _database_url(settings: Settings) -> str:
@@ -114,6 +122,8 @@ def upgrade(revision: str) -> None:
     run_upgrade(_database_url(_settings()), revision)
     click.echo(f"smriti: database at {revision}")
 
+
+register_agent_commands(main)
 
 if __name__ == "__main__":  # pragma: no cover
     main()
