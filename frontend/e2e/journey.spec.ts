@@ -28,6 +28,8 @@ test("a Space from first message to mounted Checkpoint, review and compare, surv
     await page.getByRole("button", { name: "+ New Session" }).click();
     await expect(page).toHaveURL(/\/sessions\/[0-9a-f-]{36}/);
     await sendMessage(page, "We decided to fly to **Lisbon** on Friday.", 2);
+    // A decision was made: the subtle hint suggests a Checkpoint (it never makes one).
+    await expect(page.getByTestId("nudge")).toContainText("Good moment for a Checkpoint");
     await sendMessage(
       page,
       "Assume the budget is 2000 EUR for two people.\n\n```python\nbudget = 2000\n```",

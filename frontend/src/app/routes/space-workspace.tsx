@@ -3,7 +3,7 @@ import { Link } from "wouter";
 import type { Checkpoint } from "@/api/models";
 import { ErrorNotice } from "@/components/dialog";
 import { EmptyState, errorMessage, Loading } from "@/components/feedback";
-import { ChatView, mountFields, useSessionMount } from "@/features/chat";
+import { ChatView, isInContext, mountFields, useSessionMount } from "@/features/chat";
 import {
   CheckpointDetail,
   CheckpointFormDialog,
@@ -243,12 +243,16 @@ function SessionArea({
         spaceId={spaceId}
         head={head}
         headId={headId}
-        draftScope={{
-          sessionId,
-          historyBaseSeq: mount?.historyBaseSeq ?? null,
-          provider: choice?.provider ?? null,
-          model: choice?.model ?? null,
-        }}
+        draftScope={
+          turns.data?.some((t) => isInContext(t, mount))
+            ? {
+                sessionId,
+                historyBaseSeq: mount?.historyBaseSeq ?? null,
+                provider: choice?.provider ?? null,
+                model: choice?.model ?? null,
+              }
+            : null
+        }
         onClose={() => setForm((f) => ({ ...f, open: false }))}
         onSaved={(checkpoint) => {
           setForm((f) => ({ ...f, open: false }));

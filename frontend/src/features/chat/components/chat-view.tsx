@@ -4,7 +4,7 @@ import { ErrorNotice } from "@/components/dialog";
 import { EmptyState, errorMessage, Loading } from "@/components/feedback";
 import { type ProviderChoice, ProviderPicker } from "@/features/providers";
 import { useSendMessage } from "../api/send-message";
-import { type Mount, mountFields } from "../lib/history-base";
+import { isInContext, type Mount, mountFields } from "../lib/history-base";
 import { Composer, type SendInput } from "./composer";
 import { MountControl } from "./mount-control";
 import { Nudge } from "./nudge";
@@ -36,6 +36,9 @@ export function ChatView(props: ChatViewProps) {
   const send = useSendMessage(spaceId);
   const [pending, setPending] = useState<PendingSend | null>(null);
   const [suggestion, setSuggestion] = useState<Suggestion | null>(null);
+  const [announcement, setAnnouncement] = useState("");
+  // Draft with AI works from the Turns in context: after the boundary when mounted.
+  const draftable = turns?.some((t) => isInContext(t, mount)) ?? false;
   const mountedCheckpoint = mount
     ? (checkpoints.find((c) => c.id === mount.checkpointId) ?? null)
     : null;
@@ -53,6 +56,8 @@ export function ChatView(props: ChatViewProps) {
           ...mountFields(mount),
         });
         setSuggestion(result.suggestion.checkpoint_recommended ? result.suggestion : null);
+        const by = result.assistant_turn.provider ?? "the model";
+        setAnnouncement(`Reply ${result.assistant_turn.sequence_number} from ${by} received.`);
       } finally {
         setPending(null);
       }
@@ -81,7 +86,12 @@ export function ChatView(props: ChatViewProps) {
             type="button"
             className="btn small"
             onClick={props.onDraft}
-            disabled={!turns || turns.length === 0}
+            disabled={!draftable}
+            title={
+              draftable
+                ? "Let the model draft a Checkpoint from the Turns in context"
+                : "No Turns in context to draft from yet"
+            }
           >
             Draft with AI
           </button>
@@ -114,6 +124,9 @@ export function ChatView(props: ChatViewProps) {
             sessionId={sessionId}
           />
         )}
+      </div>
+      <div className="visually-hidden" aria-live="polite">
+        {announcement}
       </div>
       <footer className="chat-footer">
         {suggestion && !pending && (

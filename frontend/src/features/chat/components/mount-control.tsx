@@ -1,4 +1,4 @@
-import { useRef } from "react";
+import { useEffect, useRef } from "react";
 import type { Checkpoint } from "@/api/models";
 import { shortHash } from "@/lib/format";
 import type { Mount } from "../lib/history-base";
@@ -25,6 +25,26 @@ export function MountControl({
   onUnmount,
 }: MountControlProps) {
   const menu = useRef<HTMLDetailsElement>(null);
+  // Close the menu on a click elsewhere or Escape, as a menu should.
+  useEffect(() => {
+    const close = (event: Event) => {
+      const details = menu.current;
+      if (!details?.open) return;
+      if (
+        event instanceof KeyboardEvent
+          ? event.key === "Escape"
+          : !details.contains(event.target as Node)
+      ) {
+        details.open = false;
+      }
+    };
+    document.addEventListener("pointerdown", close);
+    document.addEventListener("keydown", close);
+    return () => {
+      document.removeEventListener("pointerdown", close);
+      document.removeEventListener("keydown", close);
+    };
+  }, []);
   const choose = (id: string) => {
     if (menu.current) menu.current.open = false;
     onMount(id);

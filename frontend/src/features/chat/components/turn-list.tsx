@@ -102,9 +102,9 @@ export function TurnList({ turns, mount, mounted, pending, sessionId }: TurnList
         <div
           className="turn-window"
           style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}
-          role="log"
+          role="feed"
           aria-label="Turns"
-          aria-live="polite"
+          aria-busy={pending !== null}
         >
           {items.map((item) => {
             const row = rows[item.index];
