@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import structlog
 from advanced_alchemy.extensions.litestar import (
@@ -14,6 +15,8 @@ from advanced_alchemy.extensions.litestar import (
     SQLAlchemyPlugin,
 )
 from litestar import Litestar, Router
+from litestar.config.allowed_hosts import AllowedHostsConfig
+from litestar.config.cors import CORSConfig
 from litestar.datastructures import State
 from litestar.openapi.config import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
@@ -42,6 +45,7 @@ from smriti.providers.controller import list_providers
 from smriti.providers.registry import ProviderRegistry
 from smriti.review.controller import review_checkpoint
 from smriti.review.service import ReviewService
+from smriti.security import require_token
 from smriti.sessions.controller import SessionController
 from smriti.sessions.service import TurnStore
 from smriti.spaces.controller import SpaceController
@@ -122,9 +126,20 @@ def create_app(settings: Settings | None = None) -> Litestar:
             render_plugins=[SwaggerRenderPlugin()],
         ),
         request_max_body_size=settings.max_body_bytes,
-        middleware=[drain_rejected_bodies],
+        middleware=_middleware(settings),
+        # No CORS headers at all unless origins are configured: same origin only.
+        cors_config=CORSConfig(allow_origins=list(settings.cors_origins)) if settings.cors_origins else None,
+        allowed_hosts=AllowedHostsConfig(allowed_hosts=list(settings.allowed_hosts))
+        if settings.allowed_hosts
+        else None,
         logging_config=None,
         debug=settings.debug,
     )
     refine_openapi(app)
     return app
+
+
+def _middleware(settings: Settings) -> list[Any]:
+    # The token check runs first, before any body is read.
+    guard = [require_token(settings.api_token)] if settings.api_token else []
+    return [*guard, drain_rejected_bodies]

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Literal
 
-Mode = Literal["ok", "error500", "ratelimit", "hang", "malformed", "redirect", "empty"]
+Mode = Literal["ok", "error500", "ratelimit", "hang", "malformed", "redirect", "empty", "echo_key"]
 
 
 @dataclass
@@ -106,6 +106,11 @@ def make_handler(state: FakeProviderState) -> type[BaseHTTPRequestHandler]:
                 self._send(200, b'{"choices": [ {"message": ')
             elif mode == "redirect":
                 self._send(307, b"{}", {"Location": "http://127.0.0.1:9/elsewhere"})
+            elif mode == "echo_key":
+                # A careless upstream that repeats the credential it received in its error text.
+                key = self.headers.get("Authorization", "") + " " + self.headers.get("x-api-key", "")
+                message = json.dumps({"error": {"message": f"Incorrect API key provided: {key}", "type": "auth"}})
+                self._send(401, message.encode())
             elif mode == "empty":
                 payload = _openai_reply(model, "") if is_openai else _anthropic_reply(model, "")
                 self._send(200, json.dumps(payload).encode())
