@@ -437,15 +437,25 @@ def test_not_found_usage_and_server_errors(server: LiveServer) -> None:
         assert f"Cannot reach the Smriti server at {down}" in result.error_line()
 
 
-def test_token_is_sent_but_never_printed(server: LiveServer) -> None:
+def test_token_is_sent_and_never_printed(database_url: str, tmp_path: Path) -> None:
     secret = "sk-smriti-" + uuid4().hex
-    ok = cli(server, "spaces", "--json", env={"SMRITI_API_TOKEN": secret})
-    assert ok.code == 0
-    failed = cli(server, "head", "No such Space", "--token", secret)
-    assert failed.code == 3
-    down = smriti("spaces", url=f"http://127.0.0.1:{free_port()}", env={"SMRITI_API_TOKEN": secret})
-    assert down.code == 5
-    for result in (ok, failed, down):
+    env = {**NO_KEYS, "DATABASE_URL": database_url, "SMRITI_API_TOKEN": secret}
+    with live_server(env, tmp_path) as guarded:
+        name = unique("Guarded")
+        refused = smriti("space", "create", name, url=guarded.url)
+        assert refused.code == 5
+        assert "Set SMRITI_API_TOKEN (or --token)" in refused.error_line()
+        wrong = smriti("spaces", "--token", "not-" + secret, url=guarded.url)
+        assert wrong.code == 5
+        by_flag = smriti("space", "create", name, "--json", "--token", secret, url=guarded.url)
+        assert by_flag.json()["name"] == name
+        by_env = smriti("head", name, url=guarded.url, env={"SMRITI_API_TOKEN": secret})
+        assert by_env.code == 3, "authorised: the Space is found, it just has no HEAD yet"
+        committed = smriti("commit", name, "-m", "x", "--token", secret, url=guarded.url)
+        assert committed.code == 0
+        down = smriti("spaces", "--token", secret, url=f"http://127.0.0.1:{free_port()}")
+        assert down.code == 5
+    for result in (refused, wrong, by_flag, by_env, committed, down):
         assert secret not in result.stdout + result.stderr
 
 
