@@ -11,6 +11,7 @@ from typing import Any
 from urllib.parse import quote
 from uuid import uuid4
 
+import asyncpg
 import httpx
 import httpx2
 import pytest
@@ -18,6 +19,8 @@ from mcp import Client, MCPError, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CallToolResult, Implementation
 
+from smriti.config import Settings
+from tests.conftest import make_client
 from tests.support.live_server import LiveServer, free_port, live_server
 
 pytestmark = pytest.mark.slow
@@ -370,3 +373,37 @@ async def test_http_endpoint_requires_the_token_and_refuses_foreign_origins(serv
         accepted = await http.post("/mcp", json=initialize, headers={**headers, **bearer})
         assert accepted.status_code == 200, accepted.text
         assert accepted.json()["result"]["serverInfo"]["name"] == "smriti"
+
+
+@pytest.mark.parametrize("allowed", [("smriti.example.com",), ("*.example.com",)])
+async def test_in_process_tools_get_through_allowed_hosts_and_the_token(
+    settings: Settings, db: asyncpg.Connection, allowed: tuple[str, ...]
+) -> None:
+    """Inside the API process the tools call the API over ASGI: with its token, and a Host it accepts."""
+    async with make_client(settings, api_token="in-process-token", allowed_hosts=allowed) as client:
+        headers = {"Authorization": "Bearer in-process-token", "Host": "api.example.com"}
+        if allowed[0] == "smriti.example.com":
+            headers["Host"] = "smriti.example.com"
+        created = await client.post("/v4/repos", json={"name": "In process"}, headers=headers)
+        assert created.status_code == 201, created.text
+        call = {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "tools/call",
+            "params": {"name": "commit_checkpoint", "arguments": {"space": "In process", "message": "Over ASGI"}},
+        }
+        answer = await client.post(
+            "/mcp",
+            json=call,
+            headers={
+                **headers,
+                "Accept": "application/json, text/event-stream",
+                "Content-Type": "application/json",
+                "MCP-Protocol-Version": "2025-11-25",
+            },
+        )
+    assert answer.status_code == 200, answer.text
+    result = answer.json()["result"]
+    assert result.get("isError") is not True, result
+    assert result["structuredContent"]["repo_id"] == created.json()["id"]
+    assert result["structuredContent"]["metadata"]["author"] == {"kind": "agent", "name": "mcp-agent"}

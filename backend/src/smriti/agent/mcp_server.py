@@ -578,9 +578,13 @@ def run_stdio(url: str, *, token: str | None = None, timeout: float = DEFAULT_TI
 
 
 def _internal_base_url(settings: Settings) -> str:
-    """A base URL whose Host the API accepts (the first exact allowed host, else localhost)."""
-    exact = [host for host in settings.allowed_hosts if "*" not in host]
-    return f"http://{exact[0] if exact else 'localhost'}"
+    """A base URL whose Host the API's allowed hosts accept, for the in-process client."""
+    hosts = settings.allowed_hosts
+    exact = [host for host in hosts if "*" not in host]
+    if exact:
+        return f"http://{exact[0]}"
+    wildcard = [host for host in hosts if host.startswith("*.")]
+    return f"http://mcp{wildcard[0][1:]}" if wildcard else "http://localhost"
 
 
 class McpEndpoint:
