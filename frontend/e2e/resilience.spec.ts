@@ -70,6 +70,8 @@ test("saving on a HEAD that moved shows a clear conflict and keeps the edits", a
   await dialog.getByRole("button", { name: "Save checkpoint" }).click();
   const conflict = dialog.getByTestId("conflict");
   await expect(conflict).toContainText("HEAD moved while you were editing");
+  await expect(conflict).toContainText("HEAD is now");
+  await expect(conflict).toContainText("“Agent's plan”");
   await expect(dialog.getByRole("textbox", { name: "Decision 1", exact: true })).toHaveValue(
     "Use PostgreSQL",
   );

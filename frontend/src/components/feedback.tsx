@@ -30,7 +30,9 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
 /** A human sentence for any error thrown by the API layer. */
 export function errorMessage(error: unknown): string {
   if (error instanceof ApiError) {
-    const who = error.provider ? ` (provider: ${error.provider})` : "";
+    const named =
+      error.provider && error.detail.toLowerCase().includes(error.provider.toLowerCase());
+    const who = error.provider && !named ? ` (provider: ${error.provider})` : "";
     const fields = error.errors
       .filter((e) => e.field && !error.detail.includes(e.message))
       .map((e) => `${e.field}: ${e.message}`);

@@ -115,7 +115,11 @@ export function Composer({
         />
         <div className="composer-bar">
           {tools}
-          <button type="submit" className="btn primary send-button" disabled={blocked || !text.trim()}>
+          <button
+            type="submit"
+            className="btn primary send-button"
+            disabled={blocked || !text.trim()}
+          >
             {/* Both labels always take the same cell, so switching them moves nothing on screen. */}
             <span style={{ visibility: sending ? "hidden" : "visible" }}>Send</span>
             <span style={{ visibility: sending ? "visible" : "hidden" }}>Sending…</span>

@@ -75,7 +75,10 @@ function CheckpointForm({
   const author = readJson<string>(AUTHOR_KEY) ?? "";
   const [values, setValues] = useState<CheckpointFormValues>(() => emptyForm(author));
   const [provenance, setProvenance] = useState<DraftProvenance | null>(null);
+  // The HEAD the person saw when the form opened: the save is a compare-and-swap against it.
+  const [seenHead, setSeenHead] = useState<Checkpoint | null>(head);
   const [expectedHead, setExpectedHead] = useState<string | null>(headId);
+  const [latestHead, setLatestHead] = useState<Checkpoint | null>(null);
   const [errors, setErrors] = useState<FormErrors>({});
   const [conflict, setConflict] = useState<string | null>(null);
   const draft = useDraftCheckpoint();
@@ -120,6 +123,7 @@ function CheckpointForm({
       onError: (error) => {
         if (error instanceof ApiError && error.status === 409) {
           setConflict(error.detail);
+          void getHead(spaceId).then(setLatestHead, () => setLatestHead(null));
         }
       },
     });
@@ -128,6 +132,7 @@ function CheckpointForm({
   const saveOnNewHead = async () => {
     const latest = await getHead(spaceId);
     const latestId = latest?.id ?? null;
+    setSeenHead(latest);
     setExpectedHead(latestId);
     save(undefined, latestId);
   };
@@ -142,22 +147,23 @@ function CheckpointForm({
     >
       <div className="form-toolbar">
         <p className="muted small">
-          {head ? (
+          {seenHead ? (
             <>
-              Saves on top of HEAD <code>{shortHash(head.commit_hash)}</code> “{head.message}”.
+              Saves on top of HEAD <code>{shortHash(seenHead.commit_hash)}</code> “
+              {seenHead.message}”.
             </>
           ) : (
             "The first Checkpoint of this Space."
           )}
         </p>
         <div className="toolbar-actions">
-          {head && (
+          {seenHead && (
             <button
               type="button"
               className="btn small ghost"
               onClick={() =>
                 setValues((v) => ({
-                  ...formFromCheckpoint(head, v.authorName),
+                  ...formFromCheckpoint(seenHead, v.authorName),
                   message: v.message,
                 }))
               }
@@ -248,31 +254,38 @@ function CheckpointForm({
           />
         </label>
       </fieldset>
-      {conflict && (
-        <div className="conflict" role="alert" data-testid="conflict">
-          <strong>HEAD moved while you were editing.</strong> Someone (a person or an agent) saved
-          another Checkpoint in this Space, so nothing was written. Your edits are still here.
-          <span className="muted small"> {conflict}</span>
-          <div className="conflict-actions">
-            <button
-              type="button"
-              className="btn small primary"
-              onClick={() => void saveOnNewHead()}
-              disabled={commit.isPending}
-            >
-              Save on top of the new HEAD
-            </button>
-          </div>
-        </div>
-      )}
-      {commit.isError && !conflict && <ErrorNotice message={errorMessage(commit.error)} />}
       <div className="dialog-footer sticky">
-        <button type="button" className="btn" onClick={onClose}>
-          Cancel
-        </button>
-        <button type="submit" className="btn primary" disabled={commit.isPending || drafting}>
-          {commit.isPending ? "Saving…" : "Save checkpoint"}
-        </button>
+        {conflict && (
+          <div className="conflict" role="alert" data-testid="conflict">
+            <strong>HEAD moved while you were editing.</strong> Someone (a person or an agent) saved
+            another Checkpoint in this Space, so nothing was written. Your edits are still here.
+            {latestHead && (
+              <span>
+                {" "}
+                HEAD is now <code>{shortHash(latestHead.commit_hash)}</code> “{latestHead.message}”.
+              </span>
+            )}
+            <div className="conflict-actions">
+              <button
+                type="button"
+                className="btn small primary"
+                onClick={() => void saveOnNewHead()}
+                disabled={commit.isPending}
+              >
+                Save on top of the new HEAD
+              </button>
+            </div>
+          </div>
+        )}
+        {commit.isError && !conflict && <ErrorNotice message={errorMessage(commit.error)} />}
+        <div className="footer-buttons">
+          <button type="button" className="btn" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="btn primary" disabled={commit.isPending || drafting}>
+            {commit.isPending ? "Saving…" : "Save checkpoint"}
+          </button>
+        </div>
       </div>
     </form>
   );
