@@ -116,6 +116,15 @@ test("divergent Checkpoint lines show side by side in the timeline", async ({ pa
     .evaluateAll((svgs) => svgs.map((s) => s.getAttribute("width")));
   expect(new Set(widths).size).toBe(1);
   expect(Number(widths[0])).toBeGreaterThan(24);
+  await page.getByRole("button", { name: "Verify history" }).click();
+  await expect(page.getByTestId("verify")).toContainText("3 Checkpoints verified");
+  // The forked Checkpoint names its parent.
+  await page
+    .getByRole("list", { name: "Checkpoint history" })
+    .getByRole("button", { name: /Line B/ })
+    .click();
+  await expect(page.locator(".detail-facts")).toContainText(`${base.commit_hash.slice(0, 7)} Base`);
+  await page.getByRole("button", { name: "← All Checkpoints" }).click();
   await shot(page, "10-fork-timeline");
   console.assertClean();
 });

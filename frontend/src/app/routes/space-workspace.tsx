@@ -10,6 +10,7 @@ import {
   ComparePanel,
   Timeline,
   useCheckpoints,
+  VerifyHistory,
 } from "@/features/checkpoints";
 import { ContextPanel } from "@/features/context";
 import { useProviderChoice, useProviders } from "@/features/providers";
@@ -119,6 +120,7 @@ export function SpaceWorkspace({
               </EmptyState>
             </main>
             <Panel
+              spaceId={spaceId}
               panel={panel}
               setPanel={setPanel}
               checkpoints={list}
@@ -216,6 +218,7 @@ function SessionArea({
         )}
       </main>
       <Panel
+        spaceId={spaceId}
         panel={panel}
         setPanel={setPanel}
         checkpoints={checkpoints}
@@ -264,6 +267,7 @@ function SessionArea({
 }
 
 interface PanelProps {
+  spaceId: string;
   panel: ReturnType<typeof usePanelState>[0];
   setPanel: ReturnType<typeof usePanelState>[1];
   checkpoints: Checkpoint[];
@@ -282,6 +286,7 @@ const tabs: { id: PanelTab; label: string }[] = [
 ];
 
 function Panel({
+  spaceId,
   panel,
   setPanel,
   checkpoints,
@@ -338,6 +343,7 @@ function Panel({
               </button>
               <CheckpointDetail
                 checkpoint={selected}
+                parent={checkpoints.find((c) => c.id === selected.parent_commit_id) ?? null}
                 headId={headId}
                 mountedId={mountedId}
                 onMount={onMount ? () => onMount(selected.id) : null}
@@ -360,13 +366,16 @@ function Panel({
               </p>
             </EmptyState>
           ) : (
-            <Timeline
-              checkpoints={checkpoints}
-              headId={headId}
-              mountedId={mountedId}
-              selectedId={panel.selected}
-              onSelect={(id) => setPanel({ selected: id })}
-            />
+            <>
+              <Timeline
+                checkpoints={checkpoints}
+                headId={headId}
+                mountedId={mountedId}
+                selectedId={panel.selected}
+                onSelect={(id) => setPanel({ selected: id })}
+              />
+              <VerifyHistory spaceId={spaceId} />
+            </>
           ))}
       </div>
     </aside>

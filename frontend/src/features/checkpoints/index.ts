@@ -5,3 +5,4 @@ export { CheckpointFormDialog, type DraftScope } from "./components/checkpoint-f
 export { ComparePanel } from "./components/compare-panel";
 export { DiffView } from "./components/diff-view";
 export { Timeline } from "./components/timeline";
+export { VerifyHistory } from "./components/verify-history";

@@ -205,7 +205,7 @@ const TurnView = memo(function TurnView({ turn, outside }: { turn: Turn; outside
         <span className="turn-role">{turn.role === "user" ? "You" : "Assistant"}</span>
         {turn.provider && (
           <span className="turn-model" title="Provider and model this Turn was sent with">
-            {turn.provider} · {turn.model ?? "default"}
+            {turn.model ? `${turn.provider} · ${turn.model}` : turn.provider}
           </span>
         )}
         {outside && <span className="badge muted-badge">outside the context</span>}

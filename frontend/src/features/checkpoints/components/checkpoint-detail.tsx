@@ -12,6 +12,8 @@ import { findingLabels, indexFindings, itemKey } from "../lib/review";
 
 interface CheckpointDetailProps {
   checkpoint: Checkpoint;
+  /** The parent, when it is known (for its name). */
+  parent?: Checkpoint | null;
   headId: string | null;
   mountedId: string | null;
   /** Null when no Session is open (nothing to mount into). */
@@ -24,6 +26,7 @@ interface CheckpointDetailProps {
 /** Every field and artifact of one Checkpoint, with the on-demand review beside its items. */
 export function CheckpointDetail({
   checkpoint: c,
+  parent,
   headId,
   mountedId,
   onMount,
@@ -82,7 +85,13 @@ export function CheckpointDetail({
                 className="link-button"
                 onClick={() => onSelect(c.parent_commit_id ?? "")}
               >
-                previous Checkpoint
+                {parent ? (
+                  <>
+                    <code>{shortHash(parent.commit_hash)}</code> {parent.message}
+                  </>
+                ) : (
+                  "previous Checkpoint"
+                )}
               </button>
             ) : (
               "none (first Checkpoint)"
