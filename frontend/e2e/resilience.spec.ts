@@ -178,7 +178,7 @@ test.describe("at a phone's width", () => {
     await dialog.getByRole("button", { name: "Save checkpoint" }).click();
     await expect(dialog).toBeHidden();
 
-    await page.getByRole("button", { name: "Checkpoints & context" }).click();
+    await page.getByRole("button", { name: "Checkpoints", exact: true }).click();
     await expect(page.getByRole("heading", { name: /Small/ })).toBeVisible();
     await page.getByRole("button", { name: "Mount in this Session" }).click();
     await page.getByRole("tab", { name: "Context" }).click();

@@ -85,7 +85,7 @@ export function SpaceWorkspace({
             aria-pressed={mobileView === view}
             onClick={() => setMobileView(view)}
           >
-            {view === "sessions" ? "Sessions" : view === "chat" ? "Chat" : "Checkpoints & context"}
+            {view === "sessions" ? "Sessions" : view === "chat" ? "Chat" : "Checkpoints"}
           </button>
         ))}
       </nav>
