@@ -125,6 +125,27 @@ test("divergent Checkpoint lines show side by side in the timeline", async ({ pa
     .click();
   await expect(page.locator(".detail-facts")).toContainText(`${base.commit_hash.slice(0, 7)} Base`);
   await page.getByRole("button", { name: "← All Checkpoints" }).click();
+
+  // Line A was the better line: restore it as HEAD, so the next agent reading HEAD starts there.
+  await page
+    .getByRole("list", { name: "Checkpoint history" })
+    .getByRole("button", { name: /Line A/ })
+    .click();
+  await page.getByRole("button", { name: "Restore as HEAD…" }).click();
+  const dialog = page.getByRole("dialog", { name: "Restore a Checkpoint as HEAD" });
+  await expect(dialog.getByRole("textbox", { name: "Message *" })).toHaveValue("Restore “Line A”");
+  await dialog.getByRole("button", { name: "Save checkpoint" }).click();
+  await expect(dialog).toBeHidden();
+  const head = await (await request.get(`/v4/repos/${space.id}/head`)).json();
+  const lineA = (await (await request.get(`/v4/repos/${space.id}/commits`)).json()).items.find(
+    (c: { message: string }) => c.message === "Line A",
+  );
+  expect(head.message).toBe("Restore “Line A”");
+  expect(head.parent_commit_id).toBe(lineA.id);
+  await page.getByRole("button", { name: "← All Checkpoints" }).click();
+  await expect(rows).toHaveCount(4);
+  await expect(rows.first()).toContainText("HEAD");
+  await expect(rows.first()).toContainText("Restore “Line A”");
   await shot(page, "10-fork-timeline");
   console.assertClean();
 });

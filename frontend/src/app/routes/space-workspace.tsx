@@ -300,6 +300,7 @@ function Panel({
   const selected = panel.selected
     ? (checkpoints.find((c) => c.id === panel.selected) ?? null)
     : null;
+  const [restoreFrom, setRestoreFrom] = useState<Checkpoint | null>(null);
   return (
     <aside className="ws-panel" aria-label="Checkpoints and context">
       <div className="panel-tabs" role="tablist">
@@ -348,6 +349,7 @@ function Panel({
                 mountedId={mountedId}
                 onMount={onMount ? () => onMount(selected.id) : null}
                 onSelect={(id) => setPanel({ selected: id })}
+                onRestore={() => setRestoreFrom(selected)}
                 onCompare={() =>
                   setPanel({
                     tab: "compare",
@@ -378,6 +380,20 @@ function Panel({
             </>
           ))}
       </div>
+      <CheckpointFormDialog
+        open={restoreFrom !== null}
+        mode="blank"
+        spaceId={spaceId}
+        head={checkpoints.find((c) => c.id === headId) ?? null}
+        headId={headId}
+        draftScope={null}
+        restoreFrom={restoreFrom}
+        onClose={() => setRestoreFrom(null)}
+        onSaved={(checkpoint) => {
+          setRestoreFrom(null);
+          setPanel({ selected: checkpoint.id });
+        }}
+      />
     </aside>
   );
 }

@@ -19,6 +19,8 @@ interface CheckpointDetailProps {
   /** Null when no Session is open (nothing to mount into). */
   onMount: (() => void) | null;
   onCompare: () => void;
+  /** Start a new HEAD from this Checkpoint's state (a fork from it). */
+  onRestore: () => void;
   onSelect: (id: string) => void;
   reviewWith: { provider: string | null; model: string | null };
 }
@@ -31,6 +33,7 @@ export function CheckpointDetail({
   mountedId,
   onMount,
   onCompare,
+  onRestore,
   onSelect,
   reviewWith,
 }: CheckpointDetailProps) {
@@ -137,6 +140,16 @@ export function CheckpointDetail({
           <button type="button" className="btn small" onClick={onCompare}>
             Compare…
           </button>
+          {c.id !== headId && (
+            <button
+              type="button"
+              className="btn small"
+              onClick={onRestore}
+              title="Make a new Checkpoint with this state, forked from it, and move HEAD there"
+            >
+              Restore as HEAD…
+            </button>
+          )}
         </div>
       </header>
 

@@ -43,6 +43,8 @@ interface CheckpointFormDialogProps {
   head: Checkpoint | null;
   headId: string | null;
   draftScope: DraftScope | null;
+  /** Restore: start from this Checkpoint's state and fork from it; HEAD moves to the new Checkpoint. */
+  restoreFrom?: Checkpoint | null;
   onClose: () => void;
   onSaved: (checkpoint: Checkpoint) => void;
 }
@@ -57,7 +59,12 @@ export function CheckpointFormDialog(props: CheckpointFormDialogProps) {
   }, [props.open]);
 
   return (
-    <Dialog open={props.open} title="Save checkpoint" onClose={props.onClose} wide>
+    <Dialog
+      open={props.open}
+      title={props.restoreFrom ? "Restore a Checkpoint as HEAD" : "Save checkpoint"}
+      onClose={props.onClose}
+      wide
+    >
       {props.open && <CheckpointForm key={generation} {...props} />}
     </Dialog>
   );
@@ -69,11 +76,16 @@ function CheckpointForm({
   head,
   headId,
   draftScope,
+  restoreFrom = null,
   onClose,
   onSaved,
 }: CheckpointFormDialogProps) {
   const author = readJson<string>(AUTHOR_KEY) ?? "";
-  const [values, setValues] = useState<CheckpointFormValues>(() => emptyForm(author));
+  const [values, setValues] = useState<CheckpointFormValues>(() =>
+    restoreFrom
+      ? { ...formFromCheckpoint(restoreFrom, author), message: `Restore “${restoreFrom.message}”` }
+      : emptyForm(author),
+  );
   const [provenance, setProvenance] = useState<DraftProvenance | null>(null);
   // The HEAD the person saw when the form opened: the save is a compare-and-swap against it.
   const [seenHead, setSeenHead] = useState<Checkpoint | null>(head);
@@ -118,7 +130,13 @@ function CheckpointForm({
     if (Object.keys(found).length > 0) return;
     setConflict(null);
     writeJson(AUTHOR_KEY, values.authorName.trim());
-    commit.mutate(formToCommit(values, { spaceId, expectedHead: expected, provenance }), {
+    const body = formToCommit(values, {
+      spaceId,
+      expectedHead: expected,
+      provenance,
+      parentId: restoreFrom?.id ?? null,
+    });
+    commit.mutate(body, {
       onSuccess: (checkpoint) => onSaved(checkpoint),
       onError: (error) => {
         if (error instanceof ApiError && error.status === 409) {
@@ -147,7 +165,19 @@ function CheckpointForm({
     >
       <div className="form-toolbar">
         <p className="muted small">
-          {seenHead ? (
+          {restoreFrom ? (
+            <>
+              Forks from <code>{shortHash(restoreFrom.commit_hash)}</code> “{restoreFrom.message}”
+              with its state; HEAD
+              {seenHead ? (
+                <>
+                  {" "}
+                  (now <code>{shortHash(seenHead.commit_hash)}</code>)
+                </>
+              ) : null}{" "}
+              moves to the new Checkpoint, so the next person or agent starts from it.
+            </>
+          ) : seenHead ? (
             <>
               Saves on top of HEAD <code>{shortHash(seenHead.commit_hash)}</code> “
               {seenHead.message}”.

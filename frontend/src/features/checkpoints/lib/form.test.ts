@@ -74,6 +74,19 @@ describe("form ↔ API mapping", () => {
     expect(body.metadata).toEqual({ author: { kind: "human", name: "anonymous" } });
   });
 
+  it("forks from a named Checkpoint when restoring one", () => {
+    const values = { ...emptyForm("A"), message: "Restore" };
+    expect(
+      formToCommit(values, { spaceId: "s", expectedHead: "head", parentId: "older" }),
+    ).toMatchObject({
+      parent_commit_id: "older",
+      expected_head_commit_id: "head",
+    });
+    expect(formToCommit(values, { spaceId: "s", expectedHead: "head" })).not.toHaveProperty(
+      "parent_commit_id",
+    );
+  });
+
   it("round-trips a saved Checkpoint's fields (but not its message)", () => {
     const checkpoint = {
       ...formToCommit(formFromDraft(draft, "A"), { spaceId: "s", expectedHead: null }),

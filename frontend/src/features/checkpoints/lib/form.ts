@@ -51,7 +51,7 @@ export function formFromDraft(draft: CheckpointDraft, authorName: string): Check
   };
 }
 
-/** An existing Checkpoint as form values (to carry its state forward into a new one). */
+/** An existing Checkpoint as form values (to carry its state forward, or to restore it). */
 export function formFromCheckpoint(
   checkpoint: Checkpoint,
   authorName: string,
@@ -101,7 +101,13 @@ export function validateForm(values: CheckpointFormValues): FormErrors {
  */
 export function formToCommit(
   values: CheckpointFormValues,
-  options: { spaceId: string; expectedHead: string | null; provenance?: DraftProvenance | null },
+  options: {
+    spaceId: string;
+    expectedHead: string | null;
+    provenance?: DraftProvenance | null;
+    /** Fork from this Checkpoint instead of HEAD (HEAD still moves to the new one). */
+    parentId?: string | null;
+  },
 ): CommitCreate {
   const metadata: Record<string, unknown> = {
     author: { kind: "human", name: values.authorName.trim() || "anonymous" },
@@ -136,5 +142,6 @@ export function formToCommit(
       })),
     metadata,
     expected_head_commit_id: options.expectedHead,
+    ...(options.parentId ? { parent_commit_id: options.parentId } : {}),
   };
 }
