@@ -469,7 +469,7 @@ export interface components {
             provider?: string | null;
             /** Format: uuid */
             session_id: string;
-        };
+        } & (unknown & unknown);
         /** ContextSection */
         ContextSection: {
             items: number;
@@ -631,7 +631,7 @@ export interface components {
             request_id?: string | null;
             /** Format: uuid */
             session_id: string;
-        };
+        } & (unknown & unknown);
         /** SendResponse */
         SendResponse: {
             assistant_turn: components["schemas"]["Turn"];
@@ -1059,7 +1059,9 @@ export interface operations {
     listSpaces: {
         parameters: {
             query?: {
+                /** @description Items per page. */
                 limit?: number;
+                /** @description Items to skip. */
                 offset?: number;
             };
             header?: never;
@@ -1264,7 +1266,9 @@ export interface operations {
     listCheckpoints: {
         parameters: {
             query?: {
+                /** @description Items per page. */
                 limit?: number;
+                /** @description Items to skip. */
                 offset?: number;
             };
             header?: never;
@@ -1347,7 +1351,9 @@ export interface operations {
     listSessions: {
         parameters: {
             query?: {
+                /** @description Items per page. */
                 limit?: number;
+                /** @description Items to skip. */
                 offset?: number;
             };
             header?: never;
