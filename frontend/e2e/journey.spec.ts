@@ -21,6 +21,7 @@ test("a Space from first message to mounted Checkpoint, review and compare, surv
     await page.getByRole("button", { name: "Create Space" }).click();
     await expect(page).toHaveURL(/\/spaces\/[0-9a-f-]{36}$/);
     await expect(page.getByRole("navigation", { name: "Breadcrumb" })).toContainText(spaceName);
+    await expect(page).toHaveTitle(`${spaceName} · Smriti`);
   });
   const spaceId = page.url().split("/spaces/")[1] ?? "";
 

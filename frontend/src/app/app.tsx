@@ -2,6 +2,7 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, Route, Switch } from "wouter";
 import { SpacesPage } from "@/features/spaces";
+import { ErrorBoundary } from "./error-boundary";
 import { prefetchRoute } from "./prefetch";
 import { createQueryClient } from "./query-client";
 import { SpaceWorkspace } from "./routes/space-workspace";
@@ -16,31 +17,33 @@ export function App() {
   });
   return (
     <QueryClientProvider client={queryClient}>
-      <div className="app">
-        <Switch>
-          <Route path="/">
-            <TopBar />
-            <main className="app-main">
-              <SpacesPage />
-            </main>
-          </Route>
-          <Route path="/spaces/:spaceId/sessions/:sessionId">
-            {(params) => <SpaceWorkspace spaceId={params.spaceId} sessionId={params.sessionId} />}
-          </Route>
-          <Route path="/spaces/:spaceId">
-            {(params) => <SpaceWorkspace spaceId={params.spaceId} sessionId={null} />}
-          </Route>
-          <Route>
-            <TopBar />
-            <main className="app-main page">
-              <h1>Not found</h1>
-              <p>
-                Nothing lives at this address. <Link href="/">Back to your Spaces</Link>.
-              </p>
-            </main>
-          </Route>
-        </Switch>
-      </div>
+      <ErrorBoundary>
+        <div className="app">
+          <Switch>
+            <Route path="/">
+              <TopBar />
+              <main className="app-main">
+                <SpacesPage />
+              </main>
+            </Route>
+            <Route path="/spaces/:spaceId/sessions/:sessionId">
+              {(params) => <SpaceWorkspace spaceId={params.spaceId} sessionId={params.sessionId} />}
+            </Route>
+            <Route path="/spaces/:spaceId">
+              {(params) => <SpaceWorkspace spaceId={params.spaceId} sessionId={null} />}
+            </Route>
+            <Route>
+              <TopBar />
+              <main className="app-main page">
+                <h1>Not found</h1>
+                <p>
+                  Nothing lives at this address. <Link href="/">Back to your Spaces</Link>.
+                </p>
+              </main>
+            </Route>
+          </Switch>
+        </div>
+      </ErrorBoundary>
       <TokenGate />
     </QueryClientProvider>
   );

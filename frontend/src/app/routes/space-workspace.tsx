@@ -17,6 +17,7 @@ import { useProviderChoice, useProviders } from "@/features/providers";
 import { SessionSidebar, sessionTitle, useSession, useTurns } from "@/features/sessions";
 import { useSpace } from "@/features/spaces";
 import { shortHash } from "@/lib/format";
+import { useDocumentTitle } from "@/lib/use-document-title";
 import { TopBar } from "../top-bar";
 import { type PanelTab, usePanelState } from "./panel-state";
 
@@ -31,6 +32,7 @@ export function SpaceWorkspace({
   sessionId: string | null;
 }) {
   const space = useSpace(spaceId);
+  useDocumentTitle(space.data?.name);
   const checkpoints = useCheckpoints(spaceId);
   const [panel, setPanel] = usePanelState();
   const [mobileView, setMobileView] = useState<MobileView>(sessionId ? "chat" : "sessions");

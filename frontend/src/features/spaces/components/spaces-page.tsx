@@ -4,6 +4,7 @@ import type { Space } from "@/api/models";
 import { ConfirmDialog, ErrorNotice } from "@/components/dialog";
 import { EmptyState, errorMessage, Loading } from "@/components/feedback";
 import { formatDateTime, shortHash, timeAgo } from "@/lib/format";
+import { useDocumentTitle } from "@/lib/use-document-title";
 import { useCreateSpace } from "../api/create-space";
 import { useDeleteSpace } from "../api/delete-space";
 import { useSpaces } from "../api/list-spaces";
@@ -11,6 +12,7 @@ import { useUpdateSpace } from "../api/update-space";
 
 export function SpacesPage() {
   const spaces = useSpaces();
+  useDocumentTitle("Spaces");
   return (
     <div className="page spaces-page">
       <header className="page-header">
