@@ -40,6 +40,12 @@ test("a Space from first message to mounted Checkpoint, review and compare, surv
     // Markdown is rendered, code highlighted, and each Turn names its provider and model.
     await expect(turn(page, 1).locator("strong")).toHaveText("Lisbon");
     await expect(turn(page, 3).locator("pre code .hljs-number")).toHaveText("2000");
+    // A code block can be copied with one click.
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    await turn(page, 3).locator("pre").hover();
+    await turn(page, 3).getByRole("button", { name: "Copy code" }).click();
+    await expect(turn(page, 3).getByRole("button", { name: "Copy code" })).toHaveText("Copied");
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe("budget = 2000");
     await expect(turn(page, 2)).toContainText("offline · offline-1");
     await shot(page, "01-chat");
   });

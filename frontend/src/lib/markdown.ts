@@ -62,7 +62,8 @@ const marked = new Marked({
     code({ text, lang }: Tokens.Code): string {
       const language = lang?.trim().split(/\s+/)[0] ?? "";
       const label = language ? `<span class="code-lang">${escapeHtml(language)}</span>` : "";
-      return `<pre class="code-block">${label}<code class="hljs">${highlight(text, language)}</code></pre>\n`;
+      const copy = '<button type="button" class="copy-code" aria-label="Copy code">Copy</button>';
+      return `<pre class="code-block">${label}${copy}<code class="hljs">${highlight(text, language)}</code></pre>\n`;
     },
   },
 });
