@@ -117,3 +117,11 @@ async def test_an_empty_space_verifies_clean(client: httpx.AsyncClient) -> None:
     report = (await client.get(f"/v4/repos/{space['id']}/verify")).json()
     assert report["ok"] is True
     assert report["checked"] == 0
+
+
+async def test_verify_reports_a_tampered_copy_of_heads_hash(client: httpx.AsyncClient, db: asyncpg.Connection) -> None:
+    space = await create_space(client)
+    saved = await commit(client, space["id"], "one")
+    await db.execute("UPDATE repos SET head_commit_hash = $1 WHERE id = $2", "0" * 64, uuid.UUID(space["id"]))
+    report = (await client.get(f"/v4/repos/{space['id']}/verify")).json()
+    assert [(p["commit_id"], p["kind"]) for p in report["problems"]] == [(saved["id"], "head_hash_mismatch")]

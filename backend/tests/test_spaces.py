@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import asyncpg
@@ -119,3 +120,14 @@ async def test_page_size_is_capped(client: httpx.AsyncClient) -> None:
         response = await client.get(f"/v4/repos?{query}")
         assert response.status_code == 400
         assert response.json()["errors"][0]["field"] == field
+
+
+async def test_rename_racing_a_delete_is_a_404_not_a_500(client: httpx.AsyncClient) -> None:
+    for round_ in range(5):
+        space = await create_space(client, f"racing-{round_}")
+        responses = await asyncio.gather(
+            client.delete(f"/v4/repos/{space['id']}"),
+            *(client.patch(f"/v4/repos/{space['id']}", json={"description": f"d{i}"}) for i in range(6)),
+        )
+        assert responses[0].status_code == 204
+        assert {r.status_code for r in responses[1:]} <= {200, 404}, [r.text for r in responses]

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import datetime
 import uuid
+from typing import Any
 
 import pytest
+import rfc8785
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from smriti.chat.context import HistoryTurn, assemble, cut_artifact, estimate_tokens
 from smriti.chat.nudge import suggest
-from smriti.checkpoints.hashing import check_storable, compute_commit_hash, format_timestamp
+from smriti.checkpoints.hashing import canonical_json, check_storable, compute_commit_hash, format_timestamp
 from smriti.checkpoints.schemas import Artifact, Checkpoint, Entity, Task
 from smriti.config import ConfigError, Settings
 from smriti.errors import BadRequest
@@ -149,3 +153,26 @@ def test_storable_rejects_what_cannot_round_trip() -> None:
         with pytest.raises(BadRequest) as caught:
             check_storable(bad, "metadata")
         assert caught.value.errors[0].field == where
+
+
+_JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**53) + 1, 2**53 - 1)
+    | st.floats(allow_nan=False, allow_infinity=False, min_value=-1e15, max_value=1e15)
+    | st.text(),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_JSON)
+def test_fast_canonical_json_is_rfc8785(value: Any) -> None:
+    assert canonical_json(value) == rfc8785.dumps(value)
+
+
+def test_canonical_json_takes_the_reference_path_where_msgspec_differs() -> None:
+    # 1.0 is "1" in RFC 8785; U+E000 sorts after U+1F600 in UTF-16 code units.
+    for value in ({"a": 1.0}, {"\ue000": 1, "\U0001f600": 2}):
+        assert canonical_json(value) == rfc8785.dumps(value)

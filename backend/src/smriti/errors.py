@@ -14,6 +14,7 @@ from litestar.exceptions import HTTPException, SerializationException, Validatio
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.orm.exc import StaleDataError
 
 log = structlog.get_logger("smriti.errors")
 
@@ -204,8 +205,9 @@ def to_error_response(request: Request[Any, Any, Any], exc: Exception) -> Respon
     if isinstance(exc, HTTPException):
         # Keep the headers the exception carries, e.g. `Allow` on a 405.
         return _body(exc.status_code, _clean_message(str(exc.detail)), headers=dict(exc.headers or {}))
-    if isinstance(exc, NotFoundError):
-        return _body(404, "Not found.")
+    if isinstance(exc, NotFoundError) or caused_by(exc, StaleDataError):
+        # StaleDataError: the row was deleted by another request between our read and our write.
+        return _body(404, "Not found (it may have just been deleted).")
     if isinstance(exc, DuplicateKeyError):
         return _body(409, "That already exists.")
     if isinstance(exc, msgspec.ValidationError):

@@ -49,6 +49,30 @@ class Exchange:
     request_id: str | None
 
 
+# The Session, its Space's HEAD time (for the nudge), a replayed request, the mounted Checkpoint
+# and the Turns after the boundary (a range of the primary key), all in one round trip.
+_CONTEXT_SQL = f"""
+SELECT s.repo_id, s.last_seq, s.provider, s.model,
+       head.created_at AS head_created_at,
+       (SELECT t.sequence_number FROM turns t
+         WHERE t.session_id = s.id AND t.request_id = $3 AND t.role = 'user') AS replay_seq,
+       {_CHECKPOINT_PREFIXED},
+       history.seqs, history.roles, history.contents, history.times
+FROM sessions s
+JOIN repos r ON r.id = s.repo_id
+LEFT JOIN commits head ON head.id = r.head_commit_id
+LEFT JOIN commits c ON c.id = $2
+LEFT JOIN LATERAL (
+    SELECT array_agg(t.sequence_number ORDER BY t.sequence_number) AS seqs,
+           array_agg(t.role ORDER BY t.sequence_number) AS roles,
+           array_agg(t.content ORDER BY t.sequence_number) AS contents,
+           array_agg(t.created_at ORDER BY t.sequence_number) AS times
+    FROM turns t WHERE t.session_id = s.id AND t.sequence_number > $4
+) history ON true
+WHERE s.id = $1
+"""
+
+
 class ChatStore:
     def __init__(self, pool: asyncpg.Pool) -> None:
         self._pool = pool
@@ -61,44 +85,25 @@ class ChatStore:
         history_base_seq: int | None,
         request_id: str | None = None,
     ) -> SessionContext:
-        """The Session, the mounted Checkpoint and the Turns in scope, validated against each other."""
-        async with self._pool.acquire() as conn:
-            row = await conn.fetchrow(
-                f"SELECT s.repo_id, s.last_seq, s.provider, s.model, "
-                f"(SELECT h.created_at FROM repos r JOIN commits h ON h.id = r.head_commit_id "
-                f" WHERE r.id = s.repo_id) AS head_created_at, "
-                f"(SELECT t.sequence_number FROM turns t WHERE t.session_id = s.id AND t.request_id = $3 "
-                f" AND t.role = 'user') AS replay_seq, "
-                f"{_CHECKPOINT_PREFIXED} "
-                f"FROM sessions s LEFT JOIN commits c ON c.id = $2 WHERE s.id = $1",
-                session_id,
-                checkpoint_id,
-                request_id,
+        """The Session, the mounted Checkpoint and the Turns in scope, in one statement, then validated."""
+        row = await self._pool.fetchrow(_CONTEXT_SQL, session_id, checkpoint_id, request_id, history_base_seq or 0)
+        if row is None:
+            raise NotFound(f"No Session with id {session_id}.", field="session_id")
+        checkpoint: Checkpoint | None = None
+        if checkpoint_id is not None:
+            if row["c_id"] is None:
+                raise NotFound(f"No Checkpoint with id {checkpoint_id}.", field="checkpoint_id")
+            if row["c_repo_id"] != row["repo_id"]:
+                raise BadRequest("checkpoint_id belongs to another Space than this Session.", field="checkpoint_id")
+            checkpoint = to_checkpoint(row, prefix="c_")
+        last_seq: int = row["last_seq"]
+        if history_base_seq is not None and history_base_seq > last_seq:
+            raise BadRequest(
+                f"history_base_seq {history_base_seq} is above this Session's last Turn ({last_seq}).",
+                field="history_base_seq",
             )
-            if row is None:
-                raise NotFound(f"No Session with id {session_id}.", field="session_id")
-            checkpoint: Checkpoint | None = None
-            if checkpoint_id is not None:
-                if row["c_id"] is None:
-                    raise NotFound(f"No Checkpoint with id {checkpoint_id}.", field="checkpoint_id")
-                if row["c_repo_id"] != row["repo_id"]:
-                    raise BadRequest("checkpoint_id belongs to another Space than this Session.", field="checkpoint_id")
-                checkpoint = to_checkpoint(row, prefix="c_")
-            last_seq: int = row["last_seq"]
-            if history_base_seq is not None and history_base_seq > last_seq:
-                raise BadRequest(
-                    f"history_base_seq {history_base_seq} is above this Session's last Turn ({last_seq}).",
-                    field="history_base_seq",
-                )
-            base = history_base_seq or 0
-            turns = []
-            if row["replay_seq"] is None:
-                turns = await conn.fetch(
-                    "SELECT sequence_number, role, content, created_at FROM turns "
-                    "WHERE session_id = $1 AND sequence_number > $2 ORDER BY sequence_number",
-                    session_id,
-                    base,
-                )
+        # array_agg over no rows is NULL, not an empty array.
+        seqs, roles, contents = row["seqs"] or [], row["roles"] or [], row["contents"] or []
         return SessionContext(
             session_id=session_id,
             repo_id=row["repo_id"],
@@ -107,8 +112,8 @@ class ChatStore:
             model=row["model"],
             checkpoint=checkpoint,
             head_created_at=row["head_created_at"],
-            history=[HistoryTurn(t["sequence_number"], t["role"], t["content"]) for t in turns],
-            history_times=[t["created_at"] for t in turns],
+            history=[HistoryTurn(n, role, text) for n, role, text in zip(seqs, roles, contents, strict=True)],
+            history_times=list(row["times"] or []),
             replay_seq=row["replay_seq"],
         )
 

@@ -1,9 +1,19 @@
-"""`commit_hash`: SHA-256 over the RFC 8785 canonical JSON of a Checkpoint and its parent's hash.
+"""`commit_hash`: a SHA-256 chain over the RFC 8785 canonical JSON of every Checkpoint.
 
-The hash is computed from the values as the client sent them (after defaults are filled in),
-never from JSON that PostgreSQL re-serialised. JSONB reorders keys and re-spells numbers, which
-canonicalisation undoes, so `verify` recomputing from the stored values gets the same hash as
-long as nothing was changed.
+Two steps, so that the step which needs the parent can run inside the database, in the same
+statement that locks the Space and moves HEAD:
+
+1. `content_sha256` = SHA-256 of the canonical JSON of the Checkpoint's content (message,
+   summary, decisions, assumptions, tasks, open questions, entities, artifacts, metadata), computed
+   in Python from the values as the client sent them (defaults filled in), never from JSONB that
+   PostgreSQL re-serialised.
+2. `commit_hash` = SHA-256 of the canonical JSON of `{content_sha256, created_at, id,
+   parent_hash, repo_id}`. Every value there is a hex digest, a UUID, a fixed-format timestamp or
+   null, so its canonical form is plain string concatenation, which SQL reproduces exactly
+   (`CHAIN_HASH_SQL`).
+
+JSONB reorders keys and re-spells numbers; canonicalisation undoes both, so `verify`, recomputing
+from the stored values, gets the same hashes as long as nothing was changed.
 """
 
 from __future__ import annotations
@@ -36,17 +46,32 @@ CONTENT_FIELDS = (
 # RFC 8785 numbers are IEEE doubles: integers beyond 2^53 cannot be represented exactly.
 _MAX_SAFE_INTEGER = 2**53 - 1
 _MAX_DEPTH = 32
+# RFC 8785 sorts keys by UTF-16 code units; above U+E000 that differs from code point order.
+_SURROGATE_ORDER_FROM = "\ue000"
+
+_sorted_json = msgspec.json.Encoder(order="sorted").encode
+
+TIMESTAMP_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
+TIMESTAMP_FORMAT_SQL = 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'
 
 
-def content_of(checkpoint: CheckpointContent) -> dict[str, Any]:
-    """The hashed fields as plain JSON values, defaults filled in, ready to store as JSONB."""
+def content_of(checkpoint: CheckpointContent) -> tuple[dict[str, Any], bool]:
+    """The hashed fields as plain JSON values, defaults filled in, ready to store as JSONB.
+
+    Also says whether the fast canonical encoder is exact for them (see `canonical_json`).
+    """
     content = {name: msgspec.to_builtins(getattr(checkpoint, name)) for name in CONTENT_FIELDS}
-    check_storable(content["metadata"], "metadata")
-    return content
+    exact = check_storable(content["metadata"], "metadata")
+    return content, exact
 
 
-def check_storable(value: Any, path: str) -> None:
-    """Reject free-form JSON that PostgreSQL or RFC 8785 cannot hold exactly, naming the place."""
+def check_storable(value: Any, path: str) -> bool:
+    """Reject free-form JSON that PostgreSQL or RFC 8785 cannot hold exactly, naming the place.
+
+    Returns True when the value holds no float and no key that sorts differently in UTF-16,
+    the two things for which msgspec's sorted encoding differs from RFC 8785.
+    """
+    exact = True
     stack: list[tuple[Any, str, int]] = [(value, path, 0)]
     while stack:
         item, where, depth = stack.pop()
@@ -55,11 +80,14 @@ def check_storable(value: Any, path: str) -> None:
         if isinstance(item, Mapping):
             for key, child in item.items():
                 _check_text(key, where, "keys")
+                exact = exact and max(key, default="") < _SURROGATE_ORDER_FROM
                 stack.append((child, f"{where}.{key}", depth + 1))
         elif isinstance(item, list):
             stack.extend((child, f"{where}[{index}]", depth + 1) for index, child in enumerate(item))
         else:
             _check_scalar(item, where)
+            exact = exact and not isinstance(item, float)
+    return exact
 
 
 def _check_text(text: str, where: str, what: str = "text") -> None:
@@ -78,9 +106,48 @@ def _check_scalar(item: Any, where: str) -> None:
         raise BadRequest("numbers must be finite and within ±(2^53 − 1)", field=where)
 
 
+def canonical_json(value: Any, *, exact: bool | None = None) -> bytes:
+    """RFC 8785 canonical JSON.
+
+    msgspec's sorted encoding produces the same bytes as RFC 8785 for strings, integers,
+    booleans and null, at a fraction of the cost; floats (spelled differently) and keys above
+    U+E000 (sorted differently) take the reference implementation. `exact` is what
+    `check_storable` found; without it the value is examined here.
+    """
+    if exact is None:
+        exact = _is_exact(value)
+    return _sorted_json(value) if exact else rfc8785.dumps(value)
+
+
+def _is_exact(value: Any) -> bool:
+    if isinstance(value, Mapping):
+        return all(max(k, default="") < _SURROGATE_ORDER_FROM and _is_exact(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(_is_exact(item) for item in value)
+    return not isinstance(value, float)
+
+
+def content_sha256(content: Mapping[str, Any], *, exact: bool | None = None) -> str:
+    document = {name: content[name] for name in CONTENT_FIELDS}
+    return hashlib.sha256(canonical_json(document, exact=exact)).hexdigest()
+
+
 def format_timestamp(moment: datetime.datetime) -> str:
-    """Always the same spelling: UTC, microseconds, `Z`."""
-    return moment.astimezone(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    """Always the same spelling: UTC, microseconds, `Z` (SQL: `TIMESTAMP_FORMAT_SQL`)."""
+    return moment.astimezone(datetime.UTC).strftime(TIMESTAMP_FORMAT)
+
+
+def chain_hash(
+    *, commit_id: UUID, repo_id: UUID, parent_hash: str | None, created_at: datetime.datetime, content_digest: str
+) -> str:
+    document = {
+        "content_sha256": content_digest,
+        "created_at": format_timestamp(created_at),
+        "id": str(commit_id),
+        "parent_hash": parent_hash,
+        "repo_id": str(repo_id),
+    }
+    return hashlib.sha256(canonical_json(document, exact=True)).hexdigest()
 
 
 def compute_commit_hash(
@@ -91,11 +158,23 @@ def compute_commit_hash(
     created_at: datetime.datetime,
     content: Mapping[str, Any],
 ) -> str:
-    document = {
-        "id": str(commit_id),
-        "repo_id": str(repo_id),
-        "parent_hash": parent_hash,
-        "created_at": format_timestamp(created_at),
-        **{name: content[name] for name in CONTENT_FIELDS},
-    }
-    return hashlib.sha256(rfc8785.dumps(document)).hexdigest()
+    """The whole chain step in Python: what `verify` recomputes from stored values."""
+    return chain_hash(
+        commit_id=commit_id,
+        repo_id=repo_id,
+        parent_hash=parent_hash,
+        created_at=created_at,
+        content_digest=content_sha256(content),
+    )
+
+
+def chain_hash_sql(digest: str, created_at: str, commit_id: str, parent_hash: str, repo_id: str) -> str:
+    """The same canonical document as `chain_hash`, spelled in SQL from column expressions."""
+    return (
+        "encode(sha256(convert_to("
+        f"""'{{"content_sha256":"' || {digest} || '","created_at":"' || """
+        f"""to_char({created_at} AT TIME ZONE 'UTC', '{TIMESTAMP_FORMAT_SQL}') || """
+        f"""'","id":"' || {commit_id}::text || '","parent_hash":' || """
+        f"""COALESCE('"' || {parent_hash} || '"', 'null') || """
+        f"""',"repo_id":"' || {repo_id}::text || '"}}', 'UTF8')), 'hex')"""
+    )

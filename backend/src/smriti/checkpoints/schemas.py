@@ -75,7 +75,7 @@ class Checkpoint(msgspec.Struct, kw_only=True):
 class VerifyProblem(msgspec.Struct):
     commit_id: UUID
     kind: str
-    """`hash_mismatch`, `missing_parent`, `foreign_parent` or `head_missing`."""
+    """`hash_mismatch`, `missing_parent`, `foreign_parent`, `head_missing` or `head_hash_mismatch`."""
     detail: str
 
 

@@ -8,13 +8,19 @@ concurrent commits serialise instead of losing one another.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, NoReturn
 from uuid import UUID, uuid4
 
 import asyncpg
 import msgspec
 
-from smriti.checkpoints.hashing import CONTENT_FIELDS, compute_commit_hash, content_of
+from smriti.checkpoints.hashing import (
+    CONTENT_FIELDS,
+    chain_hash_sql,
+    compute_commit_hash,
+    content_of,
+    content_sha256,
+)
 from smriti.checkpoints.schemas import Checkpoint, CommitCreate, VerifyProblem, VerifyReport
 from smriti.errors import BadRequest, Conflict, NotFound
 from smriti.schemas import Page
@@ -33,6 +39,56 @@ _HEX = re.compile(r"^[0-9a-f]{7,64}$")
 def to_checkpoint(row: asyncpg.Record, prefix: str = "") -> Checkpoint:
     # convert, not Checkpoint(**row): nested tasks, entities and artifacts become Structs.
     return msgspec.convert({name: row[prefix + name] for name in _NAMES}, Checkpoint)
+
+
+_COMMIT_SQL = f"""
+WITH space AS (
+    SELECT id, head_commit_id, head_commit_hash, clock_timestamp() AS now
+    FROM repos WHERE id = $1 FOR UPDATE
+),
+named_parent AS (
+    SELECT id, repo_id, commit_hash FROM commits WHERE id = $2
+),
+plan AS (
+    SELECT space.id AS repo_id, space.now, space.head_commit_id,
+           CASE WHEN $2::uuid IS NULL THEN space.head_commit_id ELSE named_parent.id END AS parent_id,
+           CASE WHEN $2::uuid IS NULL THEN space.head_commit_hash ELSE named_parent.commit_hash END AS parent_hash,
+           $2::uuid IS NOT NULL AND named_parent.id IS NULL AS parent_missing,
+           $2::uuid IS NOT NULL AND named_parent.repo_id IS DISTINCT FROM space.id AS parent_foreign,
+           $3::bool AND space.head_commit_id IS DISTINCT FROM $4::uuid AS head_moved
+    FROM space LEFT JOIN named_parent ON true
+),
+inserted AS (
+    INSERT INTO commits ({COLUMNS})
+    SELECT $5, repo_id, parent_id,
+           {chain_hash_sql("$6::text", "now", "$5::uuid", "parent_hash", "repo_id")},
+           $7, $8, $9, $10, $11, $12, $13, $14, $15, now
+    FROM plan WHERE NOT (parent_missing OR parent_foreign OR head_moved)
+    RETURNING {COLUMNS}
+),
+moved AS (
+    UPDATE repos SET head_commit_id = inserted.id, head_commit_hash = inserted.commit_hash,
+                     updated_at = inserted.created_at
+    FROM inserted WHERE repos.id = inserted.repo_id
+)
+SELECT plan.head_commit_id AS current_head, plan.parent_missing, plan.parent_foreign, plan.head_moved,
+       {", ".join(f"inserted.{name}" for name in _NAMES)}
+FROM plan LEFT JOIN inserted ON true
+"""
+
+
+def _refuse(data: CommitCreate, row: asyncpg.Record) -> NoReturn:
+    """Why the commit statement wrote nothing: a moved HEAD, or a parent that cannot be one."""
+    if row["head_moved"]:
+        head = row["current_head"]
+        raise Conflict(
+            f"HEAD has moved: expected {data.expected_head_commit_id or 'no HEAD'}, but HEAD is "
+            f"{head or 'empty'}. Nothing was written; read HEAD and retry.",
+            field="expected_head_commit_id",
+        )
+    if row["parent_missing"]:
+        raise NotFound(f"No Checkpoint with id {data.parent_commit_id}.", field="parent_commit_id")
+    raise BadRequest("parent_commit_id belongs to another Space.", field="parent_commit_id")
 
 
 class CheckpointStore:
@@ -103,74 +159,35 @@ class CheckpointStore:
         return Page(items=[to_checkpoint(row) for row in rows], total=total, limit=limit, offset=offset)
 
     async def commit(self, data: CommitCreate) -> Checkpoint:
-        """Insert a Checkpoint and move HEAD to it, atomically, under the Space's row lock."""
-        content = content_of(data)
-        commit_id = uuid4()
-        async with self._pool.acquire() as conn, conn.transaction():
-            # The lock serialises commits to one Space, so "parent defaults to HEAD" never forks
-            # by accident and created_at (taken after the lock) follows commit order.
-            state = await conn.fetchrow(
-                "SELECT r.head_commit_id, clock_timestamp() AS now, "
-                "p.id AS parent_id, p.repo_id AS parent_repo_id, p.commit_hash AS parent_hash "
-                "FROM repos r LEFT JOIN commits p ON p.id = COALESCE($2::uuid, r.head_commit_id) "
-                "WHERE r.id = $1 FOR UPDATE OF r",
-                data.repo_id,
-                data.parent_commit_id,
-            )
-            if state is None:
-                raise NotFound(f"No Space with id {data.repo_id}.", field="repo_id")
-            head = state["head_commit_id"]
-            expected = data.expected_head_commit_id
-            if expected is not msgspec.UNSET and expected != head:
-                raise Conflict(
-                    f"HEAD has moved: expected {expected or 'no HEAD'}, but HEAD is {head or 'empty'}. "
-                    "Nothing was written; read HEAD and retry.",
-                    field="expected_head_commit_id",
-                )
-            if data.parent_commit_id is None and head is not None and state["parent_id"] != head:
-                # We waited for the lock while another commit moved HEAD. The locked row is the
-                # latest version, but the join ran on this statement's older snapshot, which
-                # cannot see the new HEAD row yet; a new statement can.
-                state = await conn.fetchrow(
-                    "SELECT $2::uuid AS head_commit_id, $3::timestamptz AS now, id AS parent_id, "
-                    "repo_id AS parent_repo_id, commit_hash AS parent_hash FROM commits WHERE id = $1",
-                    head,
-                    head,
-                    state["now"],
-                )
-                assert state is not None
-            if data.parent_commit_id is not None:
-                if state["parent_id"] is None:
-                    raise NotFound(f"No Checkpoint with id {data.parent_commit_id}.", field="parent_commit_id")
-                if state["parent_repo_id"] != data.repo_id:
-                    raise BadRequest("parent_commit_id belongs to another Space.", field="parent_commit_id")
-            parent_id = state["parent_id"]
-            created_at = state["now"]
-            commit_hash = compute_commit_hash(
-                commit_id=commit_id,
-                repo_id=data.repo_id,
-                parent_hash=state["parent_hash"],
-                created_at=created_at,
-                content=content,
-            )
-            row = await conn.fetchrow(
-                f"WITH moved AS (UPDATE repos SET head_commit_id = $1, updated_at = $4 WHERE id = $2) "
-                f"INSERT INTO commits ({COLUMNS}) "
-                f"VALUES ($1, $2, $3, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $4) RETURNING {COLUMNS}",
-                commit_id,
-                data.repo_id,
-                parent_id,
-                created_at,
-                commit_hash,
-                *(content[name] for name in CONTENT_FIELDS),
-            )
-        assert row is not None
+        """Insert a Checkpoint and move HEAD to it: one statement, one round trip, atomic.
+
+        The statement locks the Space's row, so commits to one Space serialise: "parent defaults
+        to HEAD" never forks by accident, created_at (read after the lock) follows commit order,
+        and the parent's hash comes from the locked row itself (`head_commit_hash`), which is
+        always the latest version even when the statement had to wait for another commit.
+        """
+        content, exact = content_of(data)
+        expected = data.expected_head_commit_id
+        row = await self._pool.fetchrow(
+            _COMMIT_SQL,
+            data.repo_id,
+            data.parent_commit_id,
+            expected is not msgspec.UNSET,
+            None if expected is msgspec.UNSET else expected,
+            uuid4(),
+            content_sha256(content, exact=exact),
+            *(content[name] for name in CONTENT_FIELDS),
+        )
+        if row is None:
+            raise NotFound(f"No Space with id {data.repo_id}.", field="repo_id")
+        if row["id"] is None:
+            _refuse(data, row)
         return to_checkpoint(row)
 
     async def verify(self, repo_id: UUID) -> VerifyReport:
         """Recompute every hash and parent link of a Space from the stored values."""
         async with self._pool.acquire() as conn:
-            head = await conn.fetchrow("SELECT head_commit_id FROM repos WHERE id = $1", repo_id)
+            head = await conn.fetchrow("SELECT head_commit_id, head_commit_hash FROM repos WHERE id = $1", repo_id)
             if head is None:
                 raise NotFound(f"No Space with id {repo_id}.")
             rows = await conn.fetch(f"SELECT {COLUMNS} FROM commits WHERE repo_id = $1", repo_id)
@@ -220,4 +237,7 @@ class CheckpointStore:
         head_id = head["head_commit_id"]
         if head_id is not None and head_id not in by_id:
             problems.append(VerifyProblem(head_id, "head_missing", "HEAD points outside this Space."))
+        elif head_id is not None and by_id[head_id]["commit_hash"] != head["head_commit_hash"]:
+            # The next commit chains onto this copy of HEAD's hash, so it must be the real one.
+            problems.append(VerifyProblem(head_id, "head_hash_mismatch", "The Space's copy of HEAD's hash differs."))
         return VerifyReport(repo_id=repo_id, checked=len(rows), ok=not problems, problems=problems)

@@ -53,8 +53,10 @@ class RepoModel(_MutableEntity):
         ),
         default=None,
     )
+    # HEAD's hash, moved together with HEAD: a commit reads its parent's hash from the row it
+    # locks, so the chain hash can be computed inside the same statement.
+    head_commit_hash: Mapped[str | None] = mapped_column(String(64), default=None)
     if TYPE_CHECKING:
-        head_commit_hash: Mapped[str | None]
         head_message: Mapped[str | None]
 
 
@@ -128,10 +130,7 @@ class TurnModel(DefaultBase):
     )
 
 
-# A Space lists with its HEAD's hash and message, read in the same query as the Space itself.
-RepoModel.head_commit_hash = column_property(
-    select(CommitModel.commit_hash).where(CommitModel.id == RepoModel.head_commit_id).scalar_subquery()
-)
+# A Space lists with its HEAD's message, read in the same query as the Space itself.
 RepoModel.head_message = column_property(
     select(CommitModel.message).where(CommitModel.id == RepoModel.head_commit_id).scalar_subquery()
 )

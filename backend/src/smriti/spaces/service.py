@@ -8,7 +8,8 @@ import asyncpg
 from advanced_alchemy.exceptions import IntegrityError
 from advanced_alchemy.repository import SQLAlchemyAsyncRepository
 from advanced_alchemy.service import SQLAlchemyAsyncRepositoryService
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError as SQLAlchemyIntegrityError
 
 from smriti.db.models import RepoModel
 from smriti.errors import Conflict, NotFound, caused_by
@@ -64,16 +65,26 @@ class SpaceService(SQLAlchemyAsyncRepositoryService[RepoModel]):
             for name, value in (("name", data.name), ("description", data.description))
             if isinstance(value, str)
         }
-        model = await self.fetch(space_id)
-        if not changes:
-            return to_space(model)
-        try:
-            model = await self.update(changes, item_id=space_id, auto_commit=True)
-        except IntegrityError as exc:
-            if not caused_by(exc, asyncpg.UniqueViolationError):
-                raise
-            raise Conflict(f"A Space named {changes['name']!r} already exists.", field="name") from None
-        return to_space(model)
+        if changes:
+            # One UPDATE … RETURNING, not read-modify-write: a Space deleted meanwhile is a 404,
+            # never a stale-data error.
+            statement = (
+                update(RepoModel)
+                .where(RepoModel.id == space_id)
+                .values(**changes, updated_at=func.clock_timestamp())
+                .returning(RepoModel.id)
+            )
+            try:
+                updated = await self.repository.session.scalar(statement)
+                await self.repository.session.commit()
+            except SQLAlchemyIntegrityError as exc:
+                await self.repository.session.rollback()
+                if not caused_by(exc, asyncpg.UniqueViolationError):
+                    raise
+                raise Conflict(f"A Space named {changes['name']!r} already exists.", field="name") from None
+            if updated is None:
+                raise NotFound(f"No Space with id {space_id}.")
+        return to_space(await self.fetch(space_id))
 
     async def remove(self, space_id: UUID) -> None:
         await self.fetch(space_id)

@@ -28,6 +28,7 @@ def upgrade() -> None:
         sa.Column("name", sa.String(length=200), nullable=False),
         sa.Column("description", sa.Text(), server_default="", nullable=False),
         sa.Column("head_commit_id", UUID, nullable=True),
+        sa.Column("head_commit_hash", sa.String(length=64), nullable=True),
         sa.Column("created_at", TIMESTAMPTZ, nullable=False),
         sa.Column("updated_at", TIMESTAMPTZ, nullable=False),
         sa.PrimaryKeyConstraint("id", name="pk_repos"),
