@@ -59,6 +59,7 @@ test: lint typecheck test-backend
 .PHONY: bench
 bench: install
 	@command -v wrk >/dev/null || (apt-get update -qq && apt-get install -y -qq wrk)
+	$(BIN)/python -m pip install --quiet -e "backend[dev,bench]"
 	$(BIN)/python bench/run.py
 
 .PHONY: bench-draft

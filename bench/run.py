@@ -1,11 +1,21 @@
-"""Smriti's benchmark: Smriti's hot paths against a floor measured in the same run.
+"""Smriti's benchmark suite: hot paths against the floor and the peer, measured in one run.
 
-    make bench                      (or: .venv/bin/python bench/run.py --seconds 10)
+    make bench                                   (10 s per row, median of 3)
+    .venv/bin/python bench/run.py --quick        (3 s per row, one run: a smoke test)
 
-Every HTTP figure comes from `wrk` in its own process against a server process on 127.0.0.1;
-each row is compared with the floor (a bare Litestar endpoint doing one asyncpg primary-key
-SELECT of a ~4 KB JSONB row) at the same concurrency. Absolute numbers drift between runs and
-machines; the ratios are what to read. Results are printed as a table and written as JSON.
+- floor: a bare Litestar app on the same server and pool settings, returning a constant (pure
+  HTTP) and doing one asyncpg primary-key SELECT of a ~4 KB JSONB row (the floor);
+- Smriti over HTTP: HEAD, one Checkpoint, the latest 20 of 10,000 Checkpoints, a ~4 KB commit
+  and a send with the offline provider, at 1 and 16 clients (wrk, its own process, loopback);
+- peer: LangGraph's AsyncPostgresSaver (bench extra) in-process on the same PostgreSQL: aput,
+  aget_tuple and alist(limit=20) on a 10,000-checkpoint thread, 1 and 16 callers;
+- growth: context assembly and send for Sessions of 10, 1,000 and 100,000 Turns; HEAD and log
+  for Spaces of 10, 1,000 and 10,000 Checkpoints; commits with 1 KB, 100 KB and 1 MB artifacts;
+- scale-out: two server processes against one on HEAD; resident memory of the API;
+- server: granian against uvicorn for the floor and for Smriti's HEAD and send.
+
+Every ratio compares numbers from the same run; the table ends with each target and whether it
+held. Results are also written as JSON (bench/results/latest.json).
 """
 
 from __future__ import annotations
@@ -21,26 +31,32 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 import httpx
+import psutil
 
 from smriti.chat.context import assemble
+from smriti.chat.exchange import ChatService
+from smriti.chat.schemas import SendRequest
 from smriti.chat.store import ChatStore
+from smriti.config import Settings
 from smriti.db.embedded import start_embedded_postgres
+from smriti.db.migrate import upgrade_async
 from smriti.db.pool import create_pool
+from smriti.providers.registry import ProviderRegistry
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path.insert(0, str(HERE))
 
 STATE_4KB: dict[str, Any] = {
     "summary": "We are designing the storage layer for a versioned reasoning store. " * 6,
@@ -56,13 +72,37 @@ STATE_4KB: dict[str, Any] = {
 
 @dataclass
 class Row:
+    group: str
     name: str
     clients: int
     rps: float
     p50_ms: float
     p99_ms: float
-    errors: int
+    errors: int = 0
     ratio: float | None = None
+    ratio_to: str = ""
+
+
+@dataclass
+class Target:
+    what: str
+    value: float
+    aim: str
+    held: bool
+
+
+@dataclass
+class Report:
+    rows: list[Row] = field(default_factory=list)
+    growth: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    targets: list[Target] = field(default_factory=list)
+    rss_mb: float = 0.0
+
+    def get(self, name: str, clients: int) -> Row:
+        return next(r for r in self.rows if r.name == name and r.clients == clients)
+
+    def target(self, what: str, value: float, aim: str, held: bool) -> None:
+        self.targets.append(Target(what, round(value, 3), aim, held))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -81,7 +121,9 @@ async def fresh_database(server_url: str, name: str) -> str:
         await admin.execute(f'CREATE DATABASE "{name}"')
     finally:
         await admin.close()
-    return _with_database(server_url, name)
+    url = _with_database(server_url, name)
+    await upgrade_async(url)
+    return url
 
 
 async def seed_floor(url: str) -> None:
@@ -95,8 +137,16 @@ async def seed_floor(url: str) -> None:
         await conn.close()
 
 
+async def analyze(url: str) -> None:
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute("ANALYZE")
+    finally:
+        await conn.close()
+
+
 # ---------------------------------------------------------------------------------------------
-# servers and wrk
+# servers, wrk and memory
 
 
 def _free_port() -> int:
@@ -105,32 +155,52 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+class Server:
+    def __init__(self, process: subprocess.Popen[bytes], url: str) -> None:
+        self.process = process
+        self.url = url
+        self.peak_rss = 0
+
+    def rss(self) -> int:
+        """Resident memory of the largest of the server's processes (the one serving), in bytes."""
+        try:
+            parent = psutil.Process(self.process.pid)
+            return max(p.memory_info().rss for p in [parent, *parent.children(recursive=True)])
+        except (psutil.Error, ValueError):
+            return 0
+
+    def sample_rss(self) -> None:
+        self.peak_rss = max(self.peak_rss, self.rss())
+
+
 @contextmanager
-def server(command: list[str], env: dict[str, str], cwd: Path, log: Path) -> Iterator[str]:
+def server(command: list[str], env: dict[str, str], cwd: Path, log: Path) -> Iterator[Server]:
     port = _free_port()
     full = [part.replace("{port}", str(port)) for part in command]
     with log.open("ab") as out:
-        process = subprocess.Popen(full, env={**os.environ, **env}, cwd=cwd, stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
+        process = subprocess.Popen(
+            full, env={**os.environ, **env}, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    handle = Server(process, f"http://127.0.0.1:{port}")
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 90
         while True:
             if process.poll() is not None:
                 raise RuntimeError(f"{full} exited; see {log}")
             try:
-                if httpx.get(url + "/", timeout=1).status_code < 500:
+                if httpx.get(handle.url + "/health", timeout=1).status_code < 500:
                     break
             except httpx.HTTPError:
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.2)
-        yield url
+        yield handle
     finally:
         process.terminate()
         try:
             process.wait(20)
         except subprocess.TimeoutExpired:
-            process.kill()
+            os.killpg(process.pid, 9)
 
 
 _UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
@@ -138,24 +208,35 @@ _UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
 
 def _ms(text: str) -> float:
     match = re.match(r"([\d.]+)(us|ms|s)", text)
-    if not match:
-        return float("nan")
-    return float(match.group(1)) * _UNITS[match.group(2)]
+    return float(match.group(1)) * _UNITS[match.group(2)] if match else float("nan")
 
 
-def wrk(url: str, *, clients: int, seconds: int, script: Path | None = None) -> tuple[float, float, float, int]:
-    command = ["wrk", "-t1", f"-c{clients}", f"-d{seconds}s", "--latency", "--timeout", "10s"]
+def wrk(url: str, *, clients: int, seconds: float, script: Path | None, watch: Server | None) -> tuple[float, ...]:
+    command = ["wrk", "-t1", f"-c{clients}", f"-d{max(1, round(seconds))}s", "--latency", "--timeout", "10s"]
     if script is not None:
         command += ["-s", str(script)]
-    output = subprocess.run([*command, url], capture_output=True, text=True, check=True, timeout=seconds + 60).stdout
+    stop = threading.Event()
+
+    def sampler() -> None:
+        while watch is not None and not stop.wait(0.5):
+            watch.sample_rss()
+
+    thread = threading.Thread(target=sampler, daemon=True)
+    thread.start()
+    try:
+        output = subprocess.run(
+            [*command, url], capture_output=True, text=True, check=True, timeout=seconds + 60
+        ).stdout
+    finally:
+        stop.set()
+        thread.join()
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))  # type: ignore[union-attr]
-    p50 = _ms(re.search(r"50%\s+(\S+)", output).group(1))  # type: ignore[union-attr]
-    p99 = _ms(re.search(r"99%\s+(\S+)", output).group(1))  # type: ignore[union-attr]
-    errors_match = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", output)
-    socket_errors = re.search(r"Socket errors:.*timeout (\d+)", output)
-    errors = int(errors_match.group(1)) if errors_match else 0
-    errors += int(socket_errors.group(1)) if socket_errors else 0
-    return rps, p50, p99, errors
+    # The latency distribution lines ("     50%  1.23ms"), not the thread-stats percentages.
+    p50 = _ms(re.search(r"^\s+50%\s+(\S+)", output, re.MULTILINE).group(1))  # type: ignore[union-attr]
+    p99 = _ms(re.search(r"^\s+99%\s+(\S+)", output, re.MULTILINE).group(1))  # type: ignore[union-attr]
+    errors = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", output)
+    timeouts = re.search(r"Socket errors:.*timeout (\d+)", output)
+    return rps, p50, p99, (int(errors.group(1)) if errors else 0) + (int(timeouts.group(1)) if timeouts else 0)
 
 
 def post_script(directory: Path, name: str, path: str, bodies: list[dict[str, Any]]) -> Path:
@@ -163,66 +244,108 @@ def post_script(directory: Path, name: str, path: str, bodies: list[dict[str, An
     lua_bodies = ",\n".join("[==[" + json.dumps(body) + "]==]" for body in bodies)
     script = directory / f"{name}.lua"
     script.write_text(
-        f"""
-local bodies = {{
-{lua_bodies}
-}}
-local n = 0
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-request = function()
-  n = n + 1
-  return wrk.format("POST", "{path}", nil, bodies[(n % #bodies) + 1])
-end
-"""
+        f"local bodies = {{\n{lua_bodies}\n}}\nlocal n = 0\n"
+        'wrk.headers["Content-Type"] = "application/json"\n'
+        "request = function()\n  n = n + 1\n"
+        f'  return wrk.format("POST", "{path}", nil, bodies[(n % #bodies) + 1])\nend\n'
     )
     return script
 
 
-def measure(name: str, url: str, clients: int, seconds: int, repeat: int, script: Path | None = None) -> Row:  # noqa: PLR0917
-    runs = [wrk(url, clients=clients, seconds=seconds, script=script) for _ in range(repeat)]
-    # Median by throughput: the run in the middle, with its own latencies.
-    runs.sort(key=lambda r: r[0])
-    rps, p50, p99, _ = runs[len(runs) // 2]
-    errors = sum(r[3] for r in runs)
-    print(f"  {name:<34} c={clients:<3} {rps:>9.0f} req/s  p50 {p50:7.2f} ms  p99 {p99:7.2f} ms", flush=True)
-    return Row(name, clients, rps, p50, p99, errors)
+def measure(
+    report: Report,
+    group: str,
+    name: str,
+    url: str,
+    clients: int,
+    args: argparse.Namespace,
+    *,
+    script: Path | None = None,
+    watch: Server | None = None,
+    seconds: float | None = None,
+    repeat: int | None = None,
+) -> Row:
+    runs = sorted(
+        (
+            wrk(url, clients=clients, seconds=seconds or args.seconds, script=script, watch=watch)
+            for _ in range(repeat or args.repeat)
+        ),
+        key=lambda r: r[0],
+    )
+    rps, p50, p99, _ = runs[len(runs) // 2]  # the median run by throughput, with its own latencies
+    row = Row(group, name, clients, rps, p50, p99, errors=sum(r[3] for r in runs))
+    report.rows.append(row)
+    print(f"  {name:<40} c={clients:<3} {rps:>9.0f} req/s  p50 {p50:7.2f} ms  p99 {p99:7.2f} ms", flush=True)
+    return row
+
+
+def record(report: Report, group: str, name: str, clients: int, result: tuple[float, float, float]) -> Row:
+    row = Row(group, name, clients, *result)
+    report.rows.append(row)
+    print(f"  {name:<40} c={clients:<3} {row.rps:>9.0f} ops/s  p50 {row.p50_ms:7.2f} ms  p99 {row.p99_ms:7.2f} ms")
+    return row
 
 
 # ---------------------------------------------------------------------------------------------
 # Smriti fixtures
 
 
-def seed_smriti(base: str, sessions: int) -> dict[str, Any]:
-    with httpx.Client(base_url=base, timeout=30) as client:
+async def _post_all(base: str, path: str, bodies: list[dict[str, Any]], concurrency: int = 16) -> list[Any]:
+    results: list[Any] = [None] * len(bodies)
+    queue = list(enumerate(bodies))
+    async with httpx.AsyncClient(base_url=base, timeout=60) as client:
 
-        def post(path: str, body: dict[str, Any]) -> dict[str, Any]:
-            response = client.post(path, json=body)
-            response.raise_for_status()
-            result: dict[str, Any] = response.json()
-            return result
+        async def worker() -> None:
+            while queue:
+                index, body = queue.pop()
+                response = await client.post(path, json=body)
+                response.raise_for_status()
+                results[index] = response.json()
 
-        head_space = post("/v4/repos", {"name": "bench-head"})
-        head = post("/v4/chat/commit", {"repo_id": head_space["id"], "message": "bench state", **STATE_4KB})
-        commit_spaces = [post("/v4/repos", {"name": f"bench-commit-{i}"})["id"] for i in range(16)]
-        send_space = post("/v4/repos", {"name": "bench-send"})
-        mounted = post("/v4/chat/commit", {"repo_id": send_space["id"], "message": "mounted", **STATE_4KB})
-        session_ids = [
-            post(f"/v4/repos/{send_space['id']}/sessions", {"title": f"s{i}"})["id"] for i in range(sessions)
-        ]
+        await asyncio.gather(*(worker() for _ in range(concurrency)))
+    return results
+
+
+async def seed_smriti(base: str, *, sessions: int) -> dict[str, Any]:
+    spaces = await _post_all(
+        base,
+        "/v4/repos",
+        [{"name": name} for name in ("head", "send", "log-10", "log-1000", "log-10000", "artifacts")]
+        + [{"name": f"commit-{i}"} for i in range(16)],
+    )
+    by_name = {space["name"]: space["id"] for space in spaces}
+    head = (await _post_all(base, "/v4/chat/commit", [{"repo_id": by_name["head"], "message": "state", **STATE_4KB}]))[
+        0
+    ]
+    for size in (10, 1000, 10_000):
+        # One at a time per Space, so each Checkpoint's parent is the one before (a real line).
+        space = by_name[f"log-{size}"]
+        async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+            for start in range(0, size, 200):
+                await asyncio.gather(
+                    *(
+                        client.post("/v4/chat/commit", json={"repo_id": space, "message": f"c{n}", **STATE_4KB})
+                        for n in range(start, min(size, start + 200))
+                    )
+                )
+    mount_body = {"repo_id": by_name["send"], "message": "mount", **STATE_4KB}
+    mounted = (await _post_all(base, "/v4/chat/commit", [mount_body]))[0]
+    sent = await _post_all(base, f"/v4/repos/{by_name['send']}/sessions", [{"title": f"s{i}"} for i in range(sessions)])
     return {
-        "head_space": head_space["id"],
+        "head_space": by_name["head"],
         "head": head,
-        "commit_spaces": commit_spaces,
+        "log_spaces": {size: by_name[f"log-{size}"] for size in (10, 1000, 10_000)},
+        "commit_spaces": [by_name[f"commit-{i}"] for i in range(16)],
+        "artifact_space": by_name["artifacts"],
+        "send_space": by_name["send"],
         "mounted": mounted["id"],
-        "sessions": session_ids,
+        "sessions": [s["id"] for s in sent],
     }
 
 
-async def context_growth(url: str, space_id: str, checkpoint_id: str, iterations: int) -> list[dict[str, Any]]:
-    """Context assembly (read + build) for Sessions of growing length, same 10 Turns after the boundary."""
+async def long_sessions(url: str, space_id: str, sizes: list[int]) -> dict[int, uuid.UUID]:
+    """Sessions of the given lengths, written directly (a million sends would take too long)."""
     conn = await asyncpg.connect(url)
-    sizes = [20, 1_000, 100_000]
     sessions: dict[int, uuid.UUID] = {}
     try:
         for size in sizes:
@@ -245,59 +368,86 @@ async def context_growth(url: str, space_id: str, checkpoint_id: str, iterations
         await conn.execute("ANALYZE")
     finally:
         await conn.close()
+    return sessions
 
+
+async def context_growth(
+    url: str, sessions: dict[int, uuid.UUID], checkpoint_id: str, iterations: int
+) -> list[dict[str, Any]]:
+    """Context assembly (one read + build) with 10 Turns after the boundary, whatever the length."""
     pool = await create_pool(url, size=2)
     store = ChatStore(pool)
     results = []
     try:
-        for size in sizes:
+        for size, session_id in sessions.items():
             base = size - 10
             for _ in range(50):  # warm caches and prepared statements
-                context = await store.read_context(
-                    sessions[size], checkpoint_id=uuid.UUID(checkpoint_id), history_base_seq=base
-                )
+                await store.read_context(session_id, checkpoint_id=uuid.UUID(checkpoint_id), history_base_seq=base)
             started = time.perf_counter()
             for _ in range(iterations):
                 context = await store.read_context(
-                    sessions[size], checkpoint_id=uuid.UUID(checkpoint_id), history_base_seq=base
+                    session_id, checkpoint_id=uuid.UUID(checkpoint_id), history_base_seq=base
                 )
                 assemble(context.checkpoint, context.history, "next message")
             elapsed = time.perf_counter() - started
             assert len(context.history) == 10
-            results.append({"turns": size, "after_boundary": 10, "us_per_op": elapsed / iterations * 1e6})
+            results.append({"turns": size, "us_per_op": elapsed / iterations * 1e6})
     finally:
         await pool.close()
-    smallest = results[0]["us_per_op"]
     for result in results:
-        result["ratio_to_smallest"] = result["us_per_op"] / smallest
+        result["ratio"] = result["us_per_op"] / results[0]["us_per_op"]
+    return results
+
+
+async def send_growth(url: str, sessions: dict[int, uuid.UUID], checkpoint_id: str, sends: int) -> list[dict[str, Any]]:
+    """The whole send (read, offline provider, write) in-process, mounted 10 Turns from the end.
+
+    Every Session gets the same number of sends, so every window grows the same way.
+    """
+    pool = await create_pool(url, size=2)
+    service = ChatService(ChatStore(pool), ProviderRegistry(Settings()), nudge_after_turns=12)
+    results = []
+    try:
+        for size, session_id in sessions.items():
+            request = SendRequest(
+                session_id=session_id,
+                content="next?",
+                checkpoint_id=uuid.UUID(checkpoint_id),
+                history_base_seq=size - 10,
+            )
+            started = time.perf_counter()
+            for _ in range(sends):
+                await service.send(request)
+            results.append({"turns": size, "us_per_op": (time.perf_counter() - started) / sends * 1e6})
+    finally:
+        await pool.close()
+    for result in results:
+        result["ratio"] = result["us_per_op"] / results[0]["us_per_op"]
     return results
 
 
 # ---------------------------------------------------------------------------------------------
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=int, default=int(os.environ.get("BENCH_SECONDS", "10")))
-    parser.add_argument("--repeat", type=int, default=int(os.environ.get("BENCH_REPEAT", "1")))
-    parser.add_argument("--server", choices=["granian", "uvicorn"], default="granian")
-    parser.add_argument("--out", type=Path, default=HERE / "results" / "latest.json")
-    args = parser.parse_args()
-
-    work = Path(tempfile.mkdtemp(prefix="smriti-bench-"))
-    server_url = os.environ.get("DATABASE_URL")
-    if not server_url:
-        server_url = start_embedded_postgres(HERE / "results" / "pg")
-    url = asyncio.run(fresh_database(server_url, "smriti_bench"))
-    asyncio.run(seed_floor(url))
-    env = {"DATABASE_URL": url, "OPENAI_API_KEY": "", "ANTHROPIC_API_KEY": "", "SMRITI_LOG_LEVEL": "WARNING"}
+def server_command(kind: str, target: str, *, workers: int = 1, factory: bool = True) -> list[str]:
     python = sys.executable
-    log = work / "servers.log"
-    rows: list[Row] = []
-    clients_list = (1, 16)
-
-    print(f"floor ({args.server}, 1 worker):", flush=True)
-    floor_command = [
+    if target == "smriti":
+        return [python, "-m", "smriti", "serve", "--port", "{port}", "--workers", str(workers), "--server", kind]
+    if kind == "uvicorn":
+        return [
+            python,
+            "-m",
+            "uvicorn",
+            "--factory",
+            "--port",
+            "{port}",
+            "--log-level",
+            "warning",
+            "--workers",
+            str(workers),
+            "floor_app:create_floor_app",
+        ]
+    return [
         python,
         "-m",
         "granian",
@@ -309,103 +459,285 @@ def main() -> None:
         "--port",
         "{port}",
         "--workers",
-        "1",
+        str(workers),
         "--no-log",
         "floor_app:create_floor_app",
     ]
-    if args.server == "uvicorn":
-        floor_command = [
-            python,
-            "-m",
-            "uvicorn",
-            "--factory",
-            "--port",
-            "{port}",
-            "--log-level",
-            "warning",
-            "floor_app:create_floor_app",
-        ]
-    with server(floor_command, env, HERE, log) as floor:
-        for clients in clients_list:
-            rows.append(measure("floor: constant (HTTP only)", floor + "/constant", clients, args.seconds, args.repeat))
-            rows.append(measure("floor: one-query", floor + "/row/7", clients, args.seconds, args.repeat))
 
+
+def run_floor(report: Report, args: argparse.Namespace, env: dict[str, str], log: Path, kind: str) -> None:
+    print(f"floor ({kind}):", flush=True)
+    with server(server_command(kind, "floor"), env, HERE, log) as floor:
+        for clients in (1, 16):
+            if kind == args.server:
+                measure(report, "floor", "floor: constant (HTTP only)", floor.url + "/constant", clients, args)
+            measure(
+                report,
+                "floor",
+                f"floor: one-query{'' if kind == args.server else f' ({kind})'}",
+                floor.url + "/row/7",
+                clients,
+                args,
+            )
+
+
+def run_smriti(report: Report, args: argparse.Namespace, env: dict[str, str], log: Path, work: Path, url: str) -> None:
     print(f"smriti ({args.server}, 1 worker):", flush=True)
-    smriti_command = [
-        python,
-        "-m",
-        "smriti",
-        "serve",
-        "--port",
-        "{port}",
-        "--workers",
-        "1",
-        "--server",
-        args.server,
-    ]
-    with server(smriti_command, env, ROOT, log) as smriti:
-        fixtures = seed_smriti(smriti, sessions=2000)
-        commit_bodies = [{"repo_id": s, "message": "bench commit", **STATE_4KB} for s in fixtures["commit_spaces"]]
-        send_bodies = [
-            {"session_id": s, "content": "What should we do next about the storage layer?"}
-            for s in fixtures["sessions"]
-        ]
-        commit_lua = post_script(work, "commit", "/v4/chat/commit", commit_bodies)
-        send_lua = post_script(work, "send", "/v4/chat/send", send_bodies)
-        head_url = f"{smriti}/v4/repos/{fixtures['head_space']}/head"
-        for clients in clients_list:
-            rows.append(measure("smriti: GET head", head_url, clients, args.seconds, args.repeat))
-            rows.append(
-                measure(
-                    "smriti: POST commit (~4 KB)",
-                    smriti + "/",
-                    clients,
-                    args.seconds,
-                    args.repeat,
-                    commit_lua,
+    with server(server_command(args.server, "smriti"), env, ROOT, log) as smriti:
+        fixtures = asyncio.run(seed_smriti(smriti.url, sessions=2000))
+        asyncio.run(analyze(url))
+        report.growth["fixtures"] = [{"sessions": len(fixtures["sessions"])}]
+        commit_lua = post_script(
+            work,
+            "commit",
+            "/v4/chat/commit",
+            [{"repo_id": space, "message": "bench commit", **STATE_4KB} for space in fixtures["commit_spaces"]],
+        )
+        send_lua = post_script(
+            work,
+            "send",
+            "/v4/chat/send",
+            [
+                {"session_id": s, "content": "What should we do next about the storage layer?"}
+                for s in fixtures["sessions"]
+            ],
+        )
+        head = f"{smriti.url}/v4/repos/{fixtures['head_space']}/head"
+        one = f"{smriti.url}/v4/commits/{fixtures['head']['id']}"
+        log20 = f"{smriti.url}/v4/repos/{fixtures['log_spaces'][10_000]}/commits?limit=20"
+        for clients in (1, 16):
+            watch = smriti if clients == 16 else None
+            measure(report, "smriti", "smriti: GET head", head, clients, args, watch=watch)
+            measure(report, "smriti", "smriti: GET commit", one, clients, args, watch=watch)
+            measure(report, "smriti", "smriti: GET log 20 of 10,000", log20, clients, args, watch=watch)
+            measure(
+                report,
+                "smriti",
+                "smriti: POST commit (~4 KB)",
+                smriti.url + "/",
+                clients,
+                args,
+                script=commit_lua,
+                watch=watch,
+            )
+            measure(
+                report,
+                "smriti",
+                "smriti: POST send (offline)",
+                smriti.url + "/",
+                clients,
+                args,
+                script=send_lua,
+                watch=watch,
+            )
+        report.rss_mb = smriti.peak_rss / 2**20
+
+        print("growth (HTTP, 16 clients):", flush=True)
+        short = max(2.0, args.seconds / 2)
+        for size, space in fixtures["log_spaces"].items():
+            measure(
+                report,
+                "growth",
+                f"growth: HEAD, {size:,} Checkpoints",
+                f"{smriti.url}/v4/repos/{space}/head",
+                16,
+                args,
+                seconds=short,
+                repeat=1,
+            )
+            measure(
+                report,
+                "growth",
+                f"growth: log 20, {size:,} Checkpoints",
+                f"{smriti.url}/v4/repos/{space}/commits?limit=20",
+                16,
+                args,
+                seconds=short,
+                repeat=1,
+            )
+        for kilobytes in (1, 100, 1000):
+            body = {
+                "repo_id": fixtures["artifact_space"],
+                "message": "artifact",
+                "artifacts": [{"name": "blob.txt", "content": "x" * (kilobytes * 1024)}],
+            }
+            script = post_script(work, f"artifact-{kilobytes}", "/v4/chat/commit", [body])
+            measure(
+                report,
+                "growth",
+                f"growth: commit, {kilobytes:,} KB artifact",
+                smriti.url + "/",
+                1,
+                args,
+                script=script,
+                seconds=short,
+                repeat=1,
+            )
+
+        print("growth (in-process):", flush=True)
+        sessions = asyncio.run(long_sessions(url, fixtures["send_space"], [10, 1_000, 100_000]))
+        report.growth["context"] = asyncio.run(context_growth(url, sessions, fixtures["mounted"], 300))
+        report.growth["send"] = asyncio.run(send_growth(url, sessions, fixtures["mounted"], 200))
+        for kind in ("context", "send"):
+            for result in report.growth[kind]:
+                print(
+                    f"  {kind} assembly, {result['turns']:>7,} Turns: {result['us_per_op']:8.0f} µs/op "
+                    f"({result['ratio']:.2f}×)"
                 )
-            )
-            rows.append(
-                measure("smriti: POST send (offline)", smriti + "/", clients, args.seconds, args.repeat, send_lua)
-            )
-        growth = asyncio.run(context_growth(url, fixtures["head_space"], fixtures["head"]["id"], iterations=300))
 
-    floor_rps = {r.clients: r.rps for r in rows if r.name == "floor: one-query"}
-    for row in rows:
-        row.ratio = row.rps / floor_rps[row.clients]
-
-    print()
-    print(f"{'path':<34} {'clients':>7} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'× floor':>8} {'errors':>6}")
-    for row in rows:
-        print(
-            f"{row.name:<34} {row.clients:>7} {row.rps:>9.0f} {row.p50_ms:>8.2f} {row.p99_ms:>8.2f} "
-            f"{row.ratio:>8.2f} {row.errors:>6}"
-        )
-    print()
-    print("context assembly (read + build), 10 Turns after the boundary:")
-    for result in growth:
-        print(
-            f"  {result['turns']:>7} Turns: {result['us_per_op']:8.0f} µs/op  "
-            f"({result['ratio_to_smallest']:.2f}× the {growth[0]['turns']}-Turn Session)"
+    print(f"smriti, 2 worker processes ({args.server}):", flush=True)
+    with server(server_command(args.server, "smriti", workers=2), env, ROOT, log) as two:
+        measure(
+            report,
+            "scale",
+            "smriti: GET head, 2 processes",
+            f"{two.url}/v4/repos/{fixtures['head_space']}/head",
+            16,
+            args,
         )
 
-    report = {
-        "machine": {
-            "cpus": os.cpu_count(),
-            "python": platform.python_version(),
-            "platform": platform.platform(),
-        },
+    other = "uvicorn" if args.server == "granian" else "granian"
+    print(f"smriti ({other}, 1 worker):", flush=True)
+    with server(server_command(other, "smriti"), env, ROOT, log) as alt:
+        measure(
+            report,
+            "server",
+            f"smriti: GET head ({other})",
+            f"{alt.url}/v4/repos/{fixtures['head_space']}/head",
+            16,
+            args,
+        )
+        measure(report, "server", f"smriti: POST send (offline) ({other})", alt.url + "/", 16, args, script=send_lua)
+
+
+def run_peer(report: Report, args: argparse.Namespace, url: str) -> None:
+    try:
+        from peer_langgraph import measure_peer  # noqa: PLC0415  (an optional extra)
+    except ImportError:
+        print("peer: langgraph-checkpoint-postgres is not installed (pip install -e 'backend[bench]'); skipped")
+        return
+    print("peer (LangGraph AsyncPostgresSaver, in-process):", flush=True)
+    conninfo = url.replace("postgresql+asyncpg://", "postgresql://")
+    for clients in (1, 16):
+        runs: dict[str, list[tuple[float, float, float]]] = {}
+        for _ in range(args.repeat):
+            result = asyncio.run(
+                measure_peer(conninfo, STATE_4KB, clients=clients, seconds=args.seconds, history=args.history)
+            )
+            for key, value in result.items():
+                runs.setdefault(key, []).append(value)
+        for key, label in (
+            ("aput", "peer: aput (~4 KB)"),
+            ("aget_tuple", "peer: aget_tuple latest"),
+            ("alist20", "peer: alist 20 of 10,000"),
+        ):
+            ordered = sorted(runs[key])
+            record(report, "peer", label, clients, ordered[len(ordered) // 2])
+
+
+def evaluate(report: Report) -> None:
+    floor = {c: report.get("floor: one-query", c).rps for c in (1, 16)}
+    for row in report.rows:
+        if row.group in ("floor", "smriti", "scale", "server") and row.clients in floor:
+            row.ratio, row.ratio_to = row.rps / floor[row.clients], "floor one-query"
+    for name in ("smriti: GET head", "smriti: GET commit"):
+        ratio = report.get(name, 16).rps / floor[16]
+        report.target(f"{name[8:]} at 16 clients / floor", ratio, "≥ 0.7", ratio >= 0.7)
+    ratio = report.get("smriti: POST send (offline)", 16).rps / floor[16]
+    report.target("send (offline) at 16 clients / floor", ratio, "≥ 0.4", ratio >= 0.4)
+    if any(r.group == "peer" for r in report.rows):
+        for clients in (1, 16):
+            ratio = (
+                report.get("smriti: POST commit (~4 KB)", clients).rps / report.get("peer: aput (~4 KB)", clients).rps
+            )
+            report.target(f"commit over HTTP / LangGraph aput, {clients} caller(s)", ratio, "≥ 1.0", ratio >= 1.0)
+            ratio = (
+                report.get("smriti: GET log 20 of 10,000", clients).rps
+                / report.get("peer: alist 20 of 10,000", clients).rps
+            )
+            report.target(f"log 20 of 10,000 / LangGraph alist(20), {clients} caller(s)", ratio, "≥ 5", ratio >= 5)
+            ratio = report.get("smriti: GET head", clients).rps / report.get("peer: aget_tuple latest", clients).rps
+            report.target(f"HEAD over HTTP / LangGraph aget_tuple, {clients} caller(s)", ratio, "(reported)", True)
+    for kind in ("context", "send"):
+        ratio = report.growth[kind][-1]["ratio"]
+        aim = 1.2 if kind == "context" else 1.5
+        report.target(f"{kind}: 100,000-Turn Session / 10-Turn one", ratio, f"≤ {aim}", ratio <= aim)
+    for what in ("HEAD", "log 10"):
+        ratio = (
+            report.get(f"growth: {what}, 10 Checkpoints", 16).rps
+            / report.get(f"growth: {what}, 10,000 Checkpoints", 16).rps
+        )
+        report.target(f"{what}: 10,000-Checkpoint Space time / 10-Checkpoint one", ratio, "≤ 1.2", ratio <= 1.2)
+    t100 = 1 / report.get("growth: commit, 100 KB artifact", 1).rps
+    t1000 = 1 / report.get("growth: commit, 1,000 KB artifact", 1).rps
+    report.target("commit time, 1 MB artifact / 100 KB artifact", t1000 / t100, "≤ 10 (linear)", t1000 / t100 <= 10.5)
+    ratio = report.get("smriti: GET head, 2 processes", 16).rps / report.get("smriti: GET head", 16).rps
+    report.target("GET head: 2 processes / 1 process", ratio, "≥ 1.6", ratio >= 1.6)
+    report.target("API process resident memory, 16-client runs (MB)", report.rss_mb, "< 250", report.rss_mb < 250)
+
+
+def print_report(report: Report) -> None:
+    print()
+    print(f"{'path':<44} {'clients':>7} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'× floor':>8} {'errors':>6}")
+    for row in report.rows:
+        ratio = f"{row.ratio:8.2f}" if row.ratio is not None else " " * 8
+        print(
+            f"{row.name:<44} {row.clients:>7} {row.rps:>9.0f} {row.p50_ms:>8.2f} {row.p99_ms:>8.2f} {ratio} "
+            f"{row.errors:>6}"
+        )
+    print()
+    print(f"{'target':<62} {'value':>8}  {'aim':<14} held")
+    for target in report.targets:
+        print(f"{target.what:<62} {target.value:>8.2f}  {target.aim:<14} {'yes' if target.held else 'NO'}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=float(os.environ.get("BENCH_SECONDS", "10")))
+    parser.add_argument("--repeat", type=int, default=int(os.environ.get("BENCH_REPEAT", "3")))
+    parser.add_argument("--history", type=int, default=10_000, help="checkpoints in the peer's long thread")
+    parser.add_argument("--server", choices=["uvicorn", "granian"], default="uvicorn")
+    parser.add_argument("--quick", action="store_true", help="3 s per row, one run, a shorter peer thread")
+    parser.add_argument("--out", type=Path, default=HERE / "results" / "latest.json")
+    args = parser.parse_args()
+    if args.quick:
+        args.seconds, args.repeat, args.history = 3.0, 1, 2_000
+
+    work = Path(tempfile.mkdtemp(prefix="smriti-bench-"))
+    server_url = os.environ.get("DATABASE_URL") or start_embedded_postgres(HERE / "results" / "pg")
+    url = asyncio.run(fresh_database(server_url, "smriti_bench"))
+    asyncio.run(seed_floor(url))
+    env = {
+        "DATABASE_URL": url,
+        "OPENAI_API_KEY": "",
+        "ANTHROPIC_API_KEY": "",
+        "SMRITI_LOG_LEVEL": "WARNING",
+        "SMRITI_MAX_BODY_BYTES": str(4 * 2**20),  # room for the 1 MB artifact row
+    }
+    log = work / "servers.log"
+    report = Report()
+    run_floor(report, args, env, log, args.server)
+    run_floor(report, args, env, log, "uvicorn" if args.server == "granian" else "granian")
+    run_smriti(report, args, env, log, work, url)
+    run_peer(report, args, url)
+    evaluate(report)
+    print_report(report)
+    result = {
+        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()},
         "server": args.server,
         "seconds": args.seconds,
         "repeat": args.repeat,
-        "http": [asdict(r) for r in rows],
-        "context_growth": growth,
-        "medians": {"floor_one_query_rps": statistics.median(floor_rps.values())},
+        "rows": [asdict(r) for r in report.rows],
+        "growth": report.growth,
+        "targets": [asdict(t) for t in report.targets],
+        "rss_mb": report.rss_mb,
+        "median_floor_rps": statistics.median(r.rps for r in report.rows if r.name == "floor: one-query"),
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(report, indent=2))
-    print(f"\nwritten to {args.out}")
+    args.out.write_text(json.dumps(result, indent=2, default=str))
+    print(f"\nwritten to {args.out}; server logs in {log}")
 
 
 if __name__ == "__main__":
+    sys.path.insert(0, str(HERE))
     main()

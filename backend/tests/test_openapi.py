@@ -78,3 +78,16 @@ async def test_body_limit(client: httpx.AsyncClient) -> None:
     assert response.status_code == 413
     assert response.json()["status_code"] == 413
     # Without Content-Length (chunked): see test_processes.py, the test client cannot stream bodies.
+
+
+async def test_every_success_response_is_described(client: httpx.AsyncClient) -> None:
+    schema = (await client.get("/schema/openapi.json")).json()
+    session = schema["paths"]["/v4/sessions/{session_id}"]["get"]["responses"]["200"]
+    assert session["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Session"}
+    assert "turn_count" in schema["components"]["schemas"]["Session"]["properties"]
+    for path, item in schema["paths"].items():
+        for method, operation in item.items():
+            for status, response in operation["responses"].items():
+                if status.startswith("2") and status != "204" and path.startswith(("/v1", "/v4", "/v5")):
+                    described = response["content"]["application/json"]["schema"]
+                    assert described, (method, path, status)

@@ -35,10 +35,12 @@ class Section:
     part: Literal["system", "history"]
     items: int
     text: str
+    chars: int = -1
+    """Length of the section's text; given instead of the text for the history, which is never joined."""
 
     @property
     def tokens(self) -> int:
-        return estimate_tokens(self.text)
+        return math.ceil((self.chars if self.chars >= 0 else len(self.text)) / 4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +123,8 @@ def assemble(
     sections = checkpoint_sections(checkpoint) if checkpoint is not None else []
     system = "\n\n".join(section.text for section in sections) if sections else None
     messages = [ChatMessage(role="user" if t.role == "user" else "assistant", content=t.content) for t in history]
-    sections.append(Section("history", "history", len(history), "".join(t.content for t in history)))
+    history_chars = sum(len(t.content) for t in history)
+    sections.append(Section("history", "history", len(history), "", chars=history_chars))
     if new_message is not None:
         messages.append(ChatMessage(role="user", content=new_message))
         sections.append(Section("message", "history", 1, new_message))

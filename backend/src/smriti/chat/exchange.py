@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 
 from smriti.chat.context import AssembledContext, assemble
@@ -84,8 +85,11 @@ class ChatService:
             since_what = "the mounted Checkpoint"
         else:
             head_time = context.head_created_at
-            earlier = sum(1 for moment in context.history_times if head_time is None or moment > head_time)
-            turns_since = earlier + 2
+            # Turn times rise with sequence numbers, so the Turns after HEAD's time are a suffix.
+            later = len(context.history_times) - (
+                bisect.bisect_right(context.history_times, head_time) if head_time else 0
+            )
+            turns_since = later + 2
             since_what = "the last Checkpoint of this Space" if head_time else "this Session started"
         return suggest(
             turns_since=turns_since,

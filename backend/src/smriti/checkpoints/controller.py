@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+from typing import Any
 from uuid import UUID
 
-from litestar import Controller, get, post
+import msgspec
+from litestar import Controller, MediaType, Response, get, post
 from litestar.datastructures import State
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, JSONBody
@@ -13,6 +15,11 @@ from smriti.checkpoints.store import CheckpointStore
 from smriti.errors import BadRequest, error_responses
 from smriti.pagination import PageParams
 from smriti.schemas import Page
+
+
+def json_response(body: bytes, status_code: int = 200) -> Response[Any]:
+    """JSON that PostgreSQL already built: sent as it is (msgspec.Raw is written through unchanged)."""
+    return Response(msgspec.Raw(body), status_code=status_code, media_type=MediaType.JSON)
 
 
 def provide_checkpoints(state: State) -> CheckpointStore:
@@ -31,8 +38,10 @@ class CheckpointController(Controller):
         description="404 when the Space does not exist or has no Checkpoint yet.",
         responses=error_responses(404),
     )
-    async def get_head(self, repo_id: FromPath[UUID], checkpoints: NamedDependency[CheckpointStore]) -> Checkpoint:
-        return await checkpoints.head(repo_id)
+    async def get_head(
+        self, repo_id: FromPath[UUID], checkpoints: NamedDependency[CheckpointStore]
+    ) -> Response[Checkpoint]:
+        return json_response(await checkpoints.head_json(repo_id))
 
     @get(
         "/repos/{repo_id:uuid}/commits",
@@ -46,8 +55,8 @@ class CheckpointController(Controller):
         repo_id: FromPath[UUID],
         checkpoints: NamedDependency[CheckpointStore],
         page: NamedDependency[PageParams],
-    ) -> Page[Checkpoint]:
-        return await checkpoints.log(repo_id, limit=page.limit, offset=page.offset)
+    ) -> Response[Page[Checkpoint]]:
+        return json_response(await checkpoints.log_json(repo_id, limit=page.limit, offset=page.offset))
 
     @get(
         "/commits/{ref:str}",
@@ -55,8 +64,10 @@ class CheckpointController(Controller):
         summary="One Checkpoint by id, full hash, or a unique hash prefix (≥ 7 hex digits)",
         responses=error_responses(404),
     )
-    async def get_checkpoint(self, ref: FromPath[str], checkpoints: NamedDependency[CheckpointStore]) -> Checkpoint:
-        return await checkpoints.get(ref)
+    async def get_checkpoint(
+        self, ref: FromPath[str], checkpoints: NamedDependency[CheckpointStore]
+    ) -> Response[Checkpoint]:
+        return json_response(await checkpoints.get_json(ref))
 
     @post(
         "/chat/commit",
@@ -70,8 +81,8 @@ class CheckpointController(Controller):
     )
     async def commit_checkpoint(
         self, data: JSONBody[CommitCreate], checkpoints: NamedDependency[CheckpointStore]
-    ) -> Checkpoint:
-        return await checkpoints.commit(data)
+    ) -> Response[Checkpoint]:
+        return json_response(await checkpoints.commit(data), status_code=201)
 
     @get(
         "/repos/{repo_id:uuid}/verify",

@@ -16,6 +16,7 @@ import msgspec
 
 from smriti.checkpoints.hashing import (
     CONTENT_FIELDS,
+    TIMESTAMP_FORMAT_SQL,
     chain_hash_sql,
     compute_commit_hash,
     content_of,
@@ -23,7 +24,6 @@ from smriti.checkpoints.hashing import (
 )
 from smriti.checkpoints.schemas import Checkpoint, CommitCreate, VerifyProblem, VerifyReport
 from smriti.errors import BadRequest, Conflict, NotFound
-from smriti.schemas import Page
 
 COLUMNS = (
     "id, repo_id, parent_commit_id, commit_hash, message, summary, decisions, assumptions, tasks, "
@@ -34,6 +34,18 @@ _NAMES = tuple(name.strip() for name in COLUMNS.split(","))
 _PREFIXED = ", ".join(f"c.{name}" for name in _NAMES)
 
 _HEX = re.compile(r"^[0-9a-f]{7,64}$")
+
+
+def checkpoint_json_sql(alias: str) -> str:
+    """A Checkpoint as JSON text, built by PostgreSQL from the row: the hot reads send these bytes
+    as they are, with no decoding and re-encoding in Python."""
+    fields = ", ".join(f"'{name}', {alias}.{name}" for name in _NAMES if name != "created_at")
+    created = f"to_char({alias}.created_at AT TIME ZONE 'UTC', '{TIMESTAMP_FORMAT_SQL}')"
+    return f"json_build_object({fields}, 'created_at', {created})::text"
+
+
+def _page_json(items: str, total: int, limit: int, offset: int) -> bytes:
+    return f'{{"items":{items},"total":{total},"limit":{limit},"offset":{offset}}}'.encode()
 
 
 def to_checkpoint(row: asyncpg.Record, prefix: str = "") -> Checkpoint:
@@ -68,12 +80,26 @@ inserted AS (
 ),
 moved AS (
     UPDATE repos SET head_commit_id = inserted.id, head_commit_hash = inserted.commit_hash,
-                     updated_at = inserted.created_at
+                     updated_at = inserted.created_at, commit_count = commit_count + 1
     FROM inserted WHERE repos.id = inserted.repo_id
 )
 SELECT plan.head_commit_id AS current_head, plan.parent_missing, plan.parent_foreign, plan.head_moved,
-       {", ".join(f"inserted.{name}" for name in _NAMES)}
+       inserted.id, CASE WHEN inserted.id IS NOT NULL THEN {checkpoint_json_sql("inserted")} END AS body
 FROM plan LEFT JOIN inserted ON true
+"""
+
+
+_HEAD_SQL = f"""
+SELECT CASE WHEN c.id IS NOT NULL THEN {checkpoint_json_sql("c")} END AS body
+FROM repos r LEFT JOIN commits c ON c.id = r.head_commit_id WHERE r.id = $1
+"""
+
+_LOG_SQL = f"""
+SELECT r.commit_count AS total,
+       (SELECT coalesce(json_agg(page.body ORDER BY page.created_at DESC, page.id DESC), '[]')::text
+        FROM (SELECT c.created_at, c.id, {checkpoint_json_sql("c")}::json AS body FROM commits c
+              WHERE c.repo_id = r.id ORDER BY c.created_at DESC, c.id DESC LIMIT $2 OFFSET $3) page) AS items
+FROM repos r WHERE r.id = $1
 """
 
 
@@ -95,30 +121,34 @@ class CheckpointStore:
     def __init__(self, pool: asyncpg.Pool) -> None:
         self._pool = pool
 
-    async def head(self, repo_id: UUID) -> Checkpoint:
-        row = await self._pool.fetchrow(
-            f"SELECT r.head_commit_id IS NULL AS empty, {_PREFIXED} "
-            f"FROM repos r LEFT JOIN commits c ON c.id = r.head_commit_id WHERE r.id = $1",
-            repo_id,
-        )
+    async def head_json(self, repo_id: UUID) -> bytes:
+        """HEAD as JSON. 404 when the Space does not exist or has no Checkpoint yet."""
+        row = await self._pool.fetchrow(_HEAD_SQL, repo_id)
         if row is None:
             raise NotFound(f"No Space with id {repo_id}.")
-        if row["empty"]:
+        if row["body"] is None:
             raise NotFound("This Space has no Checkpoint yet.")
-        return to_checkpoint(row)
+        return str(row["body"]).encode()
 
     async def get(self, ref: str) -> Checkpoint:
         """A Checkpoint by id, full `commit_hash`, or a unique hash prefix of at least 7 hex digits."""
+        return to_checkpoint(await self._find(ref, COLUMNS))
+
+    async def get_json(self, ref: str) -> bytes:
+        """The same, as JSON built by PostgreSQL."""
+        return str((await self._find(ref, f"{checkpoint_json_sql('commits')} AS body"))["body"]).encode()
+
+    async def _find(self, ref: str, columns: str) -> asyncpg.Record:
         ref = ref.strip().lower()
         try:
             commit_id = UUID(ref)
         except ValueError:
             commit_id = None
         if commit_id is not None:
-            row = await self._pool.fetchrow(f"SELECT {COLUMNS} FROM commits WHERE id = $1", commit_id)
+            row = await self._pool.fetchrow(f"SELECT {columns} FROM commits WHERE id = $1", commit_id)
             if row is None:
                 raise NotFound(f"No Checkpoint with id {ref}.")
-            return to_checkpoint(row)
+            return row
         if not _HEX.match(ref):
             raise NotFound(
                 f"{ref!r} is not a Checkpoint id, hash, or hash prefix of at least 7 hex digits.",
@@ -126,11 +156,11 @@ class CheckpointStore:
                 source="path",
             )
         if len(ref) == 64:
-            rows = await self._pool.fetch(f"SELECT {COLUMNS} FROM commits WHERE commit_hash = $1", ref)
+            rows = await self._pool.fetch(f"SELECT {columns} FROM commits WHERE commit_hash = $1", ref)
         else:
-            # A range on the unique index: prefix ≤ hash < prefix + 'g' ('g' sorts after every hex digit).
+            # A range on the hash index: prefix ≤ hash < prefix + 'g' ('g' sorts after every hex digit).
             rows = await self._pool.fetch(
-                f"SELECT {COLUMNS} FROM commits WHERE commit_hash >= $1 AND commit_hash < $2 LIMIT 2",
+                f"SELECT {columns} FROM commits WHERE commit_hash >= $1 AND commit_hash < $2 LIMIT 2",
                 ref,
                 ref + "g",
             )
@@ -138,27 +168,16 @@ class CheckpointStore:
             raise NotFound(f"No Checkpoint with hash {ref}.")
         if len(rows) > 1:
             raise BadRequest(f"Hash prefix {ref} matches more than one Checkpoint; give more digits.", field="ref")
-        return to_checkpoint(rows[0])
+        return rows[0]
 
-    async def log(self, repo_id: UUID, *, limit: int, offset: int) -> Page[Checkpoint]:
-        """Checkpoints of a Space, newest first."""
-        async with self._pool.acquire() as conn:
-            total = await conn.fetchval(
-                "SELECT (SELECT count(*) FROM commits WHERE repo_id = r.id) FROM repos r WHERE r.id = $1",
-                repo_id,
-            )
-            if total is None:
-                raise NotFound(f"No Space with id {repo_id}.")
-            rows = await conn.fetch(
-                f"SELECT {COLUMNS} FROM commits WHERE repo_id = $1 "
-                f"ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3",
-                repo_id,
-                limit,
-                offset,
-            )
-        return Page(items=[to_checkpoint(row) for row in rows], total=total, limit=limit, offset=offset)
+    async def log_json(self, repo_id: UUID, *, limit: int, offset: int) -> bytes:
+        """Checkpoints of a Space, newest first, as a JSON page. The total is kept on the Space."""
+        row = await self._pool.fetchrow(_LOG_SQL, repo_id, limit, offset)
+        if row is None:
+            raise NotFound(f"No Space with id {repo_id}.")
+        return _page_json(row["items"], row["total"], limit, offset)
 
-    async def commit(self, data: CommitCreate) -> Checkpoint:
+    async def commit(self, data: CommitCreate) -> bytes:
         """Insert a Checkpoint and move HEAD to it: one statement, one round trip, atomic.
 
         The statement locks the Space's row, so commits to one Space serialise: "parent defaults
@@ -182,7 +201,7 @@ class CheckpointStore:
             raise NotFound(f"No Space with id {data.repo_id}.", field="repo_id")
         if row["id"] is None:
             _refuse(data, row)
-        return to_checkpoint(row)
+        return str(row["body"]).encode()
 
     async def verify(self, repo_id: UUID) -> VerifyReport:
         """Recompute every hash and parent link of a Space from the stored values."""

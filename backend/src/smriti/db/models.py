@@ -56,6 +56,8 @@ class RepoModel(_MutableEntity):
     # HEAD's hash, moved together with HEAD: a commit reads its parent's hash from the row it
     # locks, so the chain hash can be computed inside the same statement.
     head_commit_hash: Mapped[str | None] = mapped_column(String(64), default=None)
+    # The log's `total`, kept by the commit statement rather than counted on every page.
+    commit_count: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     if TYPE_CHECKING:
         head_message: Mapped[str | None]
 

@@ -148,6 +148,7 @@ ASSUMPTION_CUES: list[tuple[re.Pattern[str], Builder]] = [
     (re.compile(r"\bassumption(?: is)?: ?(?P<x>.+)", re.I), _rest),
     (re.compile(rf"\b(?:{_I}(?:'re|'m| am| are) )?assuming (?:that )?(?P<x>[^,;]+)", re.I), _rest),
     (re.compile(rf"\b{_I} (?:can |will )?assume (?:that )?(?P<x>.+)", re.I), _rest),
+    (re.compile(r"^(?:let'?s )?assume (?:that )?(?P<x>.+)", re.I), _rest),
     (re.compile(r"\b(?!it\b)\w+ (?:assumes|relies on) (?:that )?(?P<x>.+)", re.I), _rest),
     (re.compile(r"\bpresumably,? (?P<x>.+)", re.I), _rest),
     (re.compile(rf"\b{_I}(?:'re| are|'m| am) taking (?:it )?for granted (?:that )?(?P<x>.+)", re.I), _rest),
@@ -282,8 +283,10 @@ def _entities(turns: Iterable[SourceTurn]) -> list[tuple[str, str | None]]:
                 counts[name] += 1
                 if match.start() > 0:
                     mid_sentence.add(name)
+        prose = _CODE_BLOCK.sub("\n", turn.content)
         for pattern in _IDENTIFIERS:
-            for match in pattern.finditer(turn.content):
+            # Backticks are only looked for outside fenced blocks, whose fences are backticks too.
+            for match in pattern.finditer(prose if pattern.groups else turn.content):
                 identifier = match.group(1) if pattern.groups else match.group(0)
                 code[identifier] += 2 if pattern.groups else 1  # a backticked name counts as a clear signal
     found: dict[str, tuple[int, str | None]] = {}

@@ -14,6 +14,7 @@ from smriti.drafting.prompt import DRAFT_SCHEMA_NAME, parse_transcript
 from smriti.providers.base import ProviderReply, ProviderRequest
 
 OFFLINE_MODEL = "offline-1"
+OFFLINE_MARK = "[offline provider:"
 
 _CHECKPOINT_HEADER = re.compile(r"^## Checkpoint (\S+): (.*)$", re.MULTILINE)
 _SECTION = re.compile(r"^### (.+?)(?: \((\d+)\))?$", re.MULTILINE)
@@ -35,7 +36,10 @@ class OfflineProvider:
     async def complete(self, request: ProviderRequest) -> ProviderReply:
         if request.json_schema_name == DRAFT_SCHEMA_NAME and request.messages:
             # Drafting offline: the same deterministic rules, applied to the Turns it was sent.
-            turns = parse_transcript(request.messages[-1].content)
+            # Its own earlier replies describe what it was sent, not the work: leave them out.
+            turns = [
+                t for t in parse_transcript(request.messages[-1].content) if not t.content.startswith(OFFLINE_MARK)
+            ]
             return ProviderReply(content=draft_json(extract(turns)), model=request.model)
         return ProviderReply(content=describe_context(request), model=request.model)
 
@@ -46,7 +50,7 @@ class OfflineProvider:
 def describe_context(request: ProviderRequest) -> str:
     history = request.messages[:-1]
     latest = request.messages[-1].content if request.messages else ""
-    lines = ["[offline provider: no model was called; this reply describes the context it received]"]
+    lines = [f"{OFFLINE_MARK} no model was called; this reply describes the context it received]"]
     header = _CHECKPOINT_HEADER.search(request.system or "")
     if header is None:
         lines.append("Mounted Checkpoint: none (the whole Session history is in context).")

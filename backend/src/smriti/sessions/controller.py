@@ -1,4 +1,6 @@
-from __future__ import annotations
+# No `from __future__ import annotations`: advanced-alchemy adds SQLAlchemy's `Session` to the
+# names Litestar resolves string annotations with, so "Session" would name the wrong type.
+# Real annotation objects leave no doubt.
 
 from typing import Annotated
 from uuid import UUID
@@ -26,6 +28,7 @@ def provide_turns(state: State) -> TurnStore:
 
 class SessionController(Controller):
     tags = ["Sessions"]
+
     dependencies = {
         "sessions": Provide(create_service_provider(SessionService)),
         "turns": Provide(provide_turns, sync_to_thread=False),

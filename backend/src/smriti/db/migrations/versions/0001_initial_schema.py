@@ -29,6 +29,7 @@ def upgrade() -> None:
         sa.Column("description", sa.Text(), server_default="", nullable=False),
         sa.Column("head_commit_id", UUID, nullable=True),
         sa.Column("head_commit_hash", sa.String(length=64), nullable=True),
+        sa.Column("commit_count", sa.Integer(), server_default="0", nullable=False),
         sa.Column("created_at", TIMESTAMPTZ, nullable=False),
         sa.Column("updated_at", TIMESTAMPTZ, nullable=False),
         sa.PrimaryKeyConstraint("id", name="pk_repos"),
