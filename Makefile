@@ -10,14 +10,17 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PORT   ?= 8000
 STAMP  := $(VENV)/.installed
+WEB_STAMP := frontend/node_modules/.installed
 
 .PHONY: help
 help:
-	@echo "make run          install, migrate, start the embedded database and serve on PORT=$(PORT)"
-	@echo "make test         lint, type checks and all test suites"
+	@echo "make run          install, build the web app, start the embedded database and serve on PORT=$(PORT)"
+	@echo "make test         lint, type checks and all test suites (backend, web app unit and browser tests)"
 	@echo "make lint         ruff (lint and format check)"
 	@echo "make typecheck    mypy --strict"
-	@echo "make test-backend backend tests only (real PostgreSQL, fake provider servers)"
+	@echo "make test-backend backend tests only (real PostgreSQL, fake provider servers, faults, fuzzing)"
+	@echo "make test-web     web app checks and browser tests only"
+	@echo "make types        regenerate the web app's API types from the OpenAPI document"
 	@echo "make bench        side-by-side benchmarks (see docs/performance.md)"
 	@echo "make bench-draft  precision and recall of the offline Checkpoint extractor"
 	@echo "make reliability  fault injection under load, with a table of what was lost (nothing)"
@@ -29,16 +32,28 @@ $(STAMP): backend/pyproject.toml
 	$(BIN)/python -m pip install --quiet -e "backend[dev]"
 	@touch $(STAMP)
 
+$(WEB_STAMP): frontend/package-lock.json
+	cd frontend && npm ci --no-audit --no-fund
+	@touch $(WEB_STAMP)
+
 .PHONY: install
 install: $(STAMP)
 
+.PHONY: web
+web: $(WEB_STAMP)
+	cd frontend && npm run build
+
 .PHONY: run
-run: install
+run: install web
 	$(BIN)/smriti serve --host $${HOST:-127.0.0.1} --port $(PORT)
 
 .PHONY: db-upgrade
 db-upgrade: install
 	$(BIN)/smriti db upgrade
+
+.PHONY: types
+types: install $(WEB_STAMP)
+	cd frontend && npm run types
 
 .PHONY: lint
 lint: install
@@ -53,8 +68,15 @@ typecheck: install
 test-backend: install
 	cd backend && ../$(BIN)/python -m pytest -q
 
+# Lint and format, strict TypeScript, stale generated types, Vitest, build, bundle budget;
+# then the browser tests against a live backend in Debian's Chromium.
+.PHONY: test-web
+test-web: install $(WEB_STAMP)
+	cd frontend && npm run check
+	cd frontend && npm run e2e
+
 .PHONY: test
-test: lint typecheck test-backend
+test: lint typecheck test-backend test-web
 
 .PHONY: bench
 bench: install

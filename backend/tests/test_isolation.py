@@ -107,7 +107,7 @@ async def test_offline_reply_says_what_it_received(client: httpx.AsyncClient) ->
     assert checkpoint["commit_hash"][:7] in text
     assert "«Trip plan»" in text
     assert "2 decisions" in text
-    assert "1 tasks" in text
+    assert "1 task," in text
     assert "History: 0 Turns" in text
     unmounted = await send(client, session["id"], "and now?")
     assert "Mounted Checkpoint: none" in unmounted["assistant_turn"]["content"]

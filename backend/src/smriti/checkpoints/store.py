@@ -8,6 +8,7 @@ concurrent commits serialise instead of losing one another.
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from typing import Any, NoReturn
 from uuid import UUID, uuid4
 
@@ -21,6 +22,7 @@ from smriti.checkpoints.hashing import (
     compute_commit_hash,
     content_of,
     content_sha256,
+    format_timestamp,
 )
 from smriti.checkpoints.schemas import Checkpoint, CommitCreate, VerifyProblem, VerifyReport
 from smriti.errors import BadRequest, Conflict, NotFound
@@ -42,6 +44,9 @@ def checkpoint_json_sql(alias: str) -> str:
     fields = ", ".join(f"'{name}', {alias}.{name}" for name in _NAMES if name != "created_at")
     created = f"to_char({alias}.created_at AT TIME ZONE 'UTC', '{TIMESTAMP_FORMAT_SQL}')"
     return f"json_build_object({fields}, 'created_at', {created})::text"
+
+
+_encode = msgspec.json.Encoder().encode
 
 
 def _page_json(items: str, total: int, limit: int, offset: int) -> bytes:
@@ -84,7 +89,7 @@ moved AS (
     FROM inserted WHERE repos.id = inserted.repo_id
 )
 SELECT plan.head_commit_id AS current_head, plan.parent_missing, plan.parent_foreign, plan.head_moved,
-       inserted.id, CASE WHEN inserted.id IS NOT NULL THEN {checkpoint_json_sql("inserted")} END AS body
+       inserted.id, inserted.parent_commit_id, inserted.commit_hash, inserted.created_at
 FROM plan LEFT JOIN inserted ON true
 """
 
@@ -117,9 +122,34 @@ def _refuse(data: CommitCreate, row: asyncpg.Record) -> NoReturn:
     raise BadRequest("parent_commit_id belongs to another Space.", field="parent_commit_id")
 
 
+class PageCache:
+    """Least recently used pages, bounded by their total size in bytes."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self._pages: OrderedDict[tuple[UUID, int, int, int], bytes] = OrderedDict()
+        self._max_bytes = max_bytes
+        self._bytes = 0
+
+    def get(self, key: tuple[UUID, int, int, int]) -> bytes | None:
+        page = self._pages.get(key)
+        if page is not None:
+            self._pages.move_to_end(key)
+        return page
+
+    def put(self, key: tuple[UUID, int, int, int], page: bytes) -> None:
+        if len(page) > self._max_bytes // 4 or key in self._pages:
+            return
+        self._pages[key] = page
+        self._bytes += len(page)
+        while self._bytes > self._max_bytes:
+            _, dropped = self._pages.popitem(last=False)
+            self._bytes -= len(dropped)
+
+
 class CheckpointStore:
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: asyncpg.Pool, *, page_cache_bytes: int = 16 * 2**20) -> None:
         self._pool = pool
+        self._pages = PageCache(page_cache_bytes)
 
     async def head_json(self, repo_id: UUID) -> bytes:
         """HEAD as JSON. 404 when the Space does not exist or has no Checkpoint yet."""
@@ -171,11 +201,25 @@ class CheckpointStore:
         return rows[0]
 
     async def log_json(self, repo_id: UUID, *, limit: int, offset: int) -> bytes:
-        """Checkpoints of a Space, newest first, as a JSON page. The total is kept on the Space."""
-        row = await self._pool.fetchrow(_LOG_SQL, repo_id, limit, offset)
-        if row is None:
+        """Checkpoints of a Space, newest first, as a JSON page. The total is kept on the Space.
+
+        Checkpoints are never changed or removed one by one, so a page is fully determined by
+        the Space's Checkpoint count: a cached page for the current count is the page. One
+        primary-key read says which count is current.
+        """
+        total = await self._pool.fetchval("SELECT commit_count FROM repos WHERE id = $1", repo_id)
+        if total is None:
             raise NotFound(f"No Space with id {repo_id}.")
-        return _page_json(row["items"], row["total"], limit, offset)
+        key = (repo_id, total, limit, offset)
+        page = self._pages.get(key)
+        if page is None:
+            row = await self._pool.fetchrow(_LOG_SQL, repo_id, limit, offset)
+            if row is None:
+                raise NotFound(f"No Space with id {repo_id}.")
+            page = _page_json(row["items"], row["total"], limit, offset)
+            if row["total"] == total:  # a commit landed between the two reads: do not keep it
+                self._pages.put(key, page)
+        return page
 
     async def commit(self, data: CommitCreate) -> bytes:
         """Insert a Checkpoint and move HEAD to it: one statement, one round trip, atomic.
@@ -201,7 +245,17 @@ class CheckpointStore:
             raise NotFound(f"No Space with id {data.repo_id}.", field="repo_id")
         if row["id"] is None:
             _refuse(data, row)
-        return str(row["body"]).encode()
+        # The client sent the content; only the server's own fields come back from the database.
+        return _encode(
+            {
+                "id": row["id"],
+                "repo_id": data.repo_id,
+                "parent_commit_id": row["parent_commit_id"],
+                "commit_hash": row["commit_hash"],
+                **content,
+                "created_at": format_timestamp(row["created_at"]),
+            }
+        )
 
     async def verify(self, repo_id: UUID) -> VerifyReport:
         """Recompute every hash and parent link of a Space from the stored values."""

@@ -438,6 +438,10 @@ def extract(turns: Sequence[SourceTurn]) -> Extraction:
     return result
 
 
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
 def _title_and_summary(turns: Sequence[SourceTurn], result: Extraction) -> tuple[str, str]:
     first_user = next((t for t in turns if t.role == "user"), turns[0] if turns else None)
     opening = _tidy(sentences(first_user.content)[0]) if first_user and sentences(first_user.content) else ""
@@ -449,6 +453,6 @@ def _title_and_summary(turns: Sequence[SourceTurn], result: Extraction) -> tuple
         parts.append(f"Started from: {opening if len(opening) <= 160 else opening[:159] + '…'}.")
     if result.decisions:
         parts.append("Decided: " + "; ".join(result.decisions[:3]) + ".")
-    counts = f"{len(result.tasks)} tasks and {len(result.open_questions)} open questions noted."
+    counts = f"{_count(len(result.tasks), 'task')} and {_count(len(result.open_questions), 'open question')} noted."
     parts.append(counts)
     return title, " ".join(parts)

@@ -57,7 +57,7 @@ def describe_context(request: ProviderRequest) -> str:
     else:
         counts = {name.lower(): int(count) for name, count in _SECTION.findall(request.system or "") if count}
         parts = [
-            f"{counts.get(kind, 0)} {kind}"
+            f"{counts.get(kind, 0)} {kind if counts.get(kind, 0) != 1 else kind[:-1]}"
             for kind in ("decisions", "assumptions", "tasks", "open questions", "entities", "artifacts")
         ]
         lines.append(f"Mounted Checkpoint: {header.group(1)} «{header.group(2)}» with {', '.join(parts)}.")
