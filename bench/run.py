@@ -256,11 +256,13 @@ def post_script(directory: Path, name: str, path: str, bodies: list[dict[str, An
 
 
 def settle(url: str) -> None:
-    """Flush what earlier rows wrote, so one row's writes do not slow the next row's fsyncs."""
+    """Clean up after earlier rows, so their writes do not slow the next row: vacuum now (rather
+    than have autovacuum start in the middle of a measurement) and flush to disk."""
 
     async def checkpoint() -> None:
         conn = await asyncpg.connect(url)
         try:
+            await conn.execute("VACUUM (ANALYZE)")
             await conn.execute("CHECKPOINT")
         finally:
             await conn.close()
