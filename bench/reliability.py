@@ -22,33 +22,18 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import asyncpg
-
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "backend"))
 
 from tests.support.faults import api_killed, database_outage, slow_provider, soak  # noqa: E402
 
+from smriti.db.admin import recreate_database  # noqa: E402
 from smriti.db.embedded import start_embedded_postgres  # noqa: E402
-from smriti.db.migrate import upgrade_async  # noqa: E402
-
-
-async def fresh_database(server_url: str, name: str) -> str:
-    admin = await asyncpg.connect(server_url)
-    try:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await admin.close()
-    base, _, query = server_url.partition("?")
-    url = base.rsplit("/", 1)[0] + f"/{name}" + (f"?{query}" if query else "")
-    await upgrade_async(url)
-    return url
 
 
 async def run(soak_seconds: float) -> list[dict[str, Any]]:
     server_url = os.environ.get("DATABASE_URL") or start_embedded_postgres(HERE / "results" / "pg")
-    url = await fresh_database(server_url, "smriti_reliability")
+    url = await recreate_database(server_url, "smriti_reliability")
     rows = []
     with tempfile.TemporaryDirectory(prefix="smriti-reliability-") as work:
         root = Path(work)

@@ -39,7 +39,6 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 import httpx
@@ -53,8 +52,8 @@ from smriti.chat.store import ChatStore
 from smriti.checkpoints.schemas import CommitCreate
 from smriti.checkpoints.store import CheckpointStore
 from smriti.config import Settings
+from smriti.db.admin import recreate_database
 from smriti.db.embedded import start_embedded_postgres
-from smriti.db.migrate import upgrade_async
 from smriti.db.pool import create_pool
 from smriti.providers.registry import ProviderRegistry
 
@@ -110,23 +109,6 @@ class Report:
 
 # ---------------------------------------------------------------------------------------------
 # database
-
-
-def _with_database(url: str, name: str) -> str:
-    parts = urlsplit(url)
-    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", parts.query, parts.fragment))
-
-
-async def fresh_database(server_url: str, name: str) -> str:
-    admin = await asyncpg.connect(server_url)
-    try:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await admin.close()
-    url = _with_database(server_url, name)
-    await upgrade_async(url)
-    return url
 
 
 async def seed_floor(url: str) -> None:
@@ -759,7 +741,7 @@ def main() -> None:
 
     work = Path(tempfile.mkdtemp(prefix="smriti-bench-"))
     server_url = os.environ.get("DATABASE_URL") or start_embedded_postgres(HERE / "results" / "pg")
-    url = asyncio.run(fresh_database(server_url, "smriti_bench"))
+    url = asyncio.run(recreate_database(server_url, "smriti_bench"))
     args.database_url = url
     asyncio.run(seed_floor(url))
     env = {

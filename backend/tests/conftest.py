@@ -9,7 +9,6 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, cast
-from urllib.parse import urlsplit, urlunsplit
 from uuid import uuid4
 
 import asyncpg
@@ -19,17 +18,12 @@ from litestar import Litestar
 
 from smriti.app import create_app
 from smriti.config import ProviderSettings, Settings
+from smriti.db.admin import drop_database, recreate_database
 from smriti.db.embedded import start_embedded_postgres
-from smriti.db.migrate import upgrade_async
 from tests.support.fake_providers import FakeProviderServer
 
 OPENAI_TEST_KEY = "sk-test-openai-key-0123456789abcdef"
 ANTHROPIC_TEST_KEY = "sk-ant-test-anthropic-key-0123456789"
-
-
-def _with_database(url: str, name: str) -> str:
-    parts = urlsplit(url)
-    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", parts.query, parts.fragment))
 
 
 @pytest.fixture(scope="session")
@@ -45,19 +39,8 @@ def postgres_url(tmp_path_factory: pytest.TempPathFactory) -> str:
 async def database_url(postgres_url: str) -> AsyncIterator[str]:
     """A fresh database for this test run, migrated to head."""
     name = f"smriti_test_{uuid4().hex[:10]}"
-    admin = await asyncpg.connect(postgres_url.replace("postgresql+asyncpg://", "postgresql://"))
-    try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await admin.close()
-    url = _with_database(postgres_url, name)
-    await upgrade_async(url)
-    yield url
-    admin = await asyncpg.connect(postgres_url)
-    try:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    finally:
-        await admin.close()
+    yield await recreate_database(postgres_url, name)
+    await drop_database(postgres_url, name)
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,7 @@ from smriti.drafting.parse import UnusableOutput, parse_draft
 from smriti.drafting.prompt import DRAFT_INSTRUCTIONS, DRAFT_SCHEMA, DRAFT_SCHEMA_NAME, render_transcript
 from smriti.drafting.schemas import CheckpointDraft, DraftedBy, DraftRequest, DraftSource
 from smriti.errors import BadRequest
-from smriti.providers.base import ChatMessage, ProviderRequest, upstream_error
+from smriti.providers.base import json_request, upstream_error
 from smriti.providers.registry import ProviderRegistry
 
 
@@ -35,12 +35,12 @@ class DraftService:
         )
         turns = [SourceTurn(t.sequence_number, t.role, t.content) for t in context.history]
         reply = await choice.provider.complete(
-            ProviderRequest(
-                model=choice.model,
+            json_request(
+                choice.model,
                 system=DRAFT_INSTRUCTIONS,
-                messages=[ChatMessage(role="user", content=render_transcript(turns))],
-                json_schema=DRAFT_SCHEMA,
-                json_schema_name=DRAFT_SCHEMA_NAME,
+                content=render_transcript(turns),
+                schema=DRAFT_SCHEMA,
+                name=DRAFT_SCHEMA_NAME,
             )
         )
         try:

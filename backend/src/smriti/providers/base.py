@@ -31,6 +31,17 @@ class ProviderRequest(msgspec.Struct, frozen=True, kw_only=True):
     json_schema_name: str = "result"
 
 
+def json_request(model: str, *, system: str, content: str, schema: dict[str, Any], name: str) -> ProviderRequest:
+    """One user message asking for JSON that matches `schema` (drafting and review)."""
+    return ProviderRequest(
+        model=model,
+        system=system,
+        messages=[ChatMessage(role="user", content=content)],
+        json_schema=schema,
+        json_schema_name=name,
+    )
+
+
 class ProviderReply(msgspec.Struct, frozen=True, kw_only=True):
     content: str
     model: str

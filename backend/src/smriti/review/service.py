@@ -11,7 +11,7 @@ import structlog
 from smriti.checkpoints.schemas import Checkpoint
 from smriti.checkpoints.store import CheckpointStore
 from smriti.drafting.parse import UnusableOutput, json_payload
-from smriti.providers.base import ChatMessage, ProviderRequest, upstream_error
+from smriti.providers.base import json_request, upstream_error
 from smriti.providers.registry import ProviderChoice, ProviderRegistry
 from smriti.review.rules import run_rules
 from smriti.review.schemas import Finding, ItemRef, ReviewedBy, ReviewRequest, ReviewResult
@@ -130,12 +130,12 @@ class ReviewService:
 
     async def _model_findings(self, choice: ProviderChoice, checkpoint: Checkpoint) -> list[Finding]:
         reply = await choice.provider.complete(
-            ProviderRequest(
-                model=choice.model,
+            json_request(
+                choice.model,
                 system=REVIEW_INSTRUCTIONS,
-                messages=[ChatMessage(role="user", content=render_checkpoint(checkpoint))],
-                json_schema=REVIEW_SCHEMA,
-                json_schema_name=REVIEW_SCHEMA_NAME,
+                content=render_checkpoint(checkpoint),
+                schema=REVIEW_SCHEMA,
+                name=REVIEW_SCHEMA_NAME,
             )
         )
         try:
