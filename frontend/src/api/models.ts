@@ -1,6 +1,5 @@
 /**
- * The domain types the app uses. Most are aliases of the generated OpenAPI types; the few the
- * backend's document does not describe yet are written out here, each with the reason.
+ * The domain types the app uses: aliases of the generated OpenAPI types (and a generic Page).
  * Wire names follow the backend (repo = Space, commit = Checkpoint); UI text never does.
  */
 import type { components } from "./schema";
@@ -33,19 +32,4 @@ export interface Page<T> {
   offset: number;
 }
 
-/**
- * A Session. Written out by hand: the backend's OpenAPI document names SQLAlchemy's `Session`
- * instead of its own schema for listSessions/createSession/getSession (items are `{}`), so the
- * generated types carry no shape. Mirrors backend/src/smriti/sessions/schemas.py.
- */
-export interface Session {
-  id: string;
-  repo_id: string;
-  title: string;
-  provider: string | null;
-  model: string | null;
-  /** Also the highest sequence_number: Turns are numbered 1..turn_count with no gaps. */
-  turn_count: number;
-  created_at: string;
-  updated_at: string;
-}
+export type Session = Schemas["Session"];

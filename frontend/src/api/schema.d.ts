@@ -568,6 +568,13 @@ export interface components {
             offset: number;
             total: number;
         };
+        /** Page[Session] */
+        "Page_smriti.sessions.schemas.Session_": {
+            items: components["schemas"]["Session"][];
+            limit: number;
+            offset: number;
+            total: number;
+        };
         /** Page[Turn] */
         "Page_smriti.sessions.schemas.Turn_": {
             items: components["schemas"]["Turn"][];
@@ -578,13 +585,6 @@ export interface components {
         /** Page[Space] */
         "Page_smriti.spaces.schemas.Space_": {
             items: components["schemas"]["Space"][];
-            limit: number;
-            offset: number;
-            total: number;
-        };
-        /** Page[Session] */
-        "Page_sqlalchemy.orm.session.Session_": {
-            items: unknown[];
             limit: number;
             offset: number;
             total: number;
@@ -637,6 +637,21 @@ export interface components {
             assistant_turn: components["schemas"]["Turn"];
             suggestion: components["schemas"]["Suggestion"];
             user_turn: components["schemas"]["Turn"];
+        };
+        /** Session */
+        Session: {
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            id: string;
+            model: string | null;
+            provider: string | null;
+            /** Format: uuid */
+            repo_id: string;
+            title: string;
+            turn_count: number;
+            /** Format: date-time */
+            updated_at: string;
         };
         /** SessionCreate */
         SessionCreate: {
@@ -1370,7 +1385,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Page_sqlalchemy.orm.session.Session_"];
+                    "application/json": components["schemas"]["Page_smriti.sessions.schemas.Session_"];
                 };
             };
             /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
@@ -1414,7 +1429,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Session"];
                 };
             };
             /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
@@ -1494,7 +1509,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Session"];
                 };
             };
             /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
