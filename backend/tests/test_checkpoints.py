@@ -182,17 +182,29 @@ async def test_bad_checkpoint_fields(client: httpx.AsyncClient, db: asyncpg.Conn
         ({"message": "ok", "metadata": {"text": "a\u0000b"}}, "metadata.text"),
         ({"message": "ok", "metadata": []}, "metadata"),
         ({"message": "ok", "summary": "a\u0000"}, "summary"),
+        ({"message": " \t\n"}, "message"),
+        ({"message": "a\u0000b"}, "message"),
+        ({"message": "ok", "open_questions": ["why?", "b\u0000"]}, "open_questions[1]"),
+        ({"message": "ok", "tasks": [{"text": "a"}, {"text": "\u00a0"}]}, "tasks[1].text"),
+        ({"message": "ok", "entities": [{"name": "e", "kind": "k\u0000"}]}, "entities[0].kind"),
+        ({"message": "ok", "entities": [{"name": "e", "description": "\u0000"}]}, "entities[0].description"),
+        ({"message": "ok", "artifacts": [{"name": "a", "content": "c", "media_type": ""}]}, "artifacts[0].media_type"),
+        ({"message": "ok", "artifacts": [{"name": "a", "content": "x\u0000"}]}, "artifacts[0].content"),
     ]
     for body, field in cases:
         response = await client.post("/v4/chat/commit", json={"repo_id": space["id"], **body})
         assert response.status_code == 400, (body, response.text)
         assert response.json()["errors"][0]["field"] == field, (body, response.json())
+    # Blank text is fine where a value is optional.
+    other = await create_space(client, "other")
+    fine = {"message": "ok", "summary": "  ", "artifacts": [{"name": "a", "content": ""}]}
+    assert (await client.post("/v4/chat/commit", json={"repo_id": other["id"], **fine})).status_code == 201
     deep: Any = "leaf"
     for _ in range(40):
         deep = {"x": deep}
     response = await client.post("/v4/chat/commit", json={"repo_id": space["id"], "message": "m", "metadata": deep})
     assert response.status_code == 400
-    assert await db.fetchval("SELECT count(*) FROM commits") == 0
+    assert await db.fetchval("SELECT count(*) FROM commits WHERE repo_id = $1", uuid.UUID(space["id"])) == 0
 
 
 async def test_unknown_refs(client: httpx.AsyncClient) -> None:

@@ -3,18 +3,28 @@
 from __future__ import annotations
 
 import datetime
+import hashlib
 import uuid
 from typing import Any
 
+import msgspec
 import pytest
 import rfc8785
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from smriti.chat.context import HistoryTurn, assemble, cut_artifact, estimate_tokens
+from smriti.chat.context import HistoryTurn, Section, assemble, cut_artifact
 from smriti.chat.nudge import suggest
-from smriti.checkpoints.hashing import canonical_json, check_storable, compute_commit_hash, format_timestamp
-from smriti.checkpoints.schemas import Artifact, Checkpoint, Entity, Task
+from smriti.checkpoints.hashing import (
+    CONTENT_FIELDS,
+    canonical_json,
+    check_storable,
+    compute_commit_hash,
+    content_sha256,
+    encode_content,
+    format_timestamp,
+)
+from smriti.checkpoints.schemas import Artifact, Checkpoint, CheckpointContent, Entity, Task
 from smriti.config import ConfigError, Settings
 from smriti.errors import BadRequest
 from smriti.providers.registry import ProviderRegistry
@@ -100,8 +110,10 @@ def test_artifact_cut_and_token_estimate() -> None:
     assert cut_artifact("short") == "short"
     assert cut_artifact("x" * 2000) == "x" * 2000
     assert cut_artifact("x" * 2001).startswith("x" * 2000 + "\n[artifact cut")
-    assert estimate_tokens("") == 0
-    assert estimate_tokens("abcde") == 2
+    # About four characters per token, rounded up; the history counts characters it never joins.
+    assert Section("summary", "system", 1, "").tokens == 0
+    assert Section("summary", "system", 1, "abcde").tokens == 2
+    assert Section("history", "history", 3, "", chars=9).tokens == 3
 
 
 def test_nudge() -> None:
@@ -170,6 +182,43 @@ _JSON = st.recursive(
 @given(_JSON)
 def test_fast_canonical_json_is_rfc8785(value: Any) -> None:
     assert canonical_json(value) == rfc8785.dumps(value)
+
+
+_TEXT = st.text(st.characters(exclude_categories=["Cs"], exclude_characters="\x00"), max_size=12)
+_STORABLE_JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**53) + 1, 2**53 - 1)
+    | st.floats(allow_nan=False, allow_infinity=False, min_value=-1e15, max_value=1e15)
+    | _TEXT,
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(_TEXT, children, max_size=4),
+    max_leaves=20,
+)
+_REQUIRED = _TEXT.filter(lambda text: not text.isspace() and text != "")
+_CONTENT = st.builds(
+    CheckpointContent,
+    message=_REQUIRED,
+    summary=_TEXT,
+    decisions=st.lists(_REQUIRED, max_size=3),
+    tasks=st.lists(st.builds(Task, text=_REQUIRED, done=st.booleans()), max_size=3),
+    entities=st.lists(
+        st.builds(Entity, name=_REQUIRED, kind=st.none() | _TEXT, description=st.none() | _TEXT), max_size=2
+    ),
+    artifacts=st.lists(st.builds(Artifact, name=_REQUIRED, content=_TEXT, media_type=_REQUIRED), max_size=2),
+    metadata=st.dictionaries(_TEXT, _STORABLE_JSON, max_size=4),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_CONTENT)
+def test_content_encoded_once_hashes_like_the_reference(content: CheckpointContent) -> None:
+    """The commit's encode-once path (stored, hashed, echoed) agrees with what verify recomputes."""
+    encoded = encode_content(content)
+    plain = {name: msgspec.to_builtins(getattr(content, name)) for name in CONTENT_FIELDS}
+    assert encoded.sha256 == content_sha256(plain)
+    assert encoded.sha256 == hashlib.sha256(rfc8785.dumps(plain)).hexdigest()
+    for name in CONTENT_FIELDS:
+        assert msgspec.json.decode(encoded.fields[name]) == plain[name]
 
 
 def test_canonical_json_takes_the_reference_path_where_msgspec_differs() -> None:

@@ -17,11 +17,13 @@ from litestar.types import ASGIApp, Message, Scope, Send
 
 _DRAIN_BYTES = 64 * 1024 * 1024
 _DRAIN_SECONDS = 5.0
+# No handler reads a body for these, so none can answer 413; they skip the wrapping (hot reads).
+_BODYLESS = frozenset({"GET", "HEAD", "OPTIONS", "DELETE"})
 
 
 def drain_rejected_bodies(app: ASGIApp) -> ASGIApp:
     async def middleware(scope: Scope, receive: Any, send: Send) -> None:
-        if scope["type"] != ScopeType.HTTP:
+        if scope["type"] != ScopeType.HTTP or scope["method"] in _BODYLESS:
             await app(scope, receive, send)
             return
         more_body = True

@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+import msgspec
+
 from smriti.checkpoints.schemas import Checkpoint
 from smriti.providers.base import ChatMessage
 
@@ -22,8 +24,9 @@ PREAMBLE = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class HistoryTurn:
+class HistoryTurn(msgspec.Struct, frozen=True):
+    """A stored Turn as context: a Struct (cheap to make), because a long Session makes thousands per send."""
+
     sequence_number: int
     role: str
     content: str
@@ -40,6 +43,7 @@ class Section:
 
     @property
     def tokens(self) -> int:
+        """A rough, provider-independent estimate: about four characters per token."""
         return math.ceil((self.chars if self.chars >= 0 else len(self.text)) / 4)
 
 
@@ -48,11 +52,6 @@ class AssembledContext:
     system: str | None
     messages: list[ChatMessage]
     sections: list[Section]
-
-
-def estimate_tokens(text: str) -> int:
-    """A rough, provider-independent estimate: about four characters per token."""
-    return math.ceil(len(text) / 4)
 
 
 def cut_artifact(content: str, limit: int = ARTIFACT_PROMPT_LIMIT) -> str:

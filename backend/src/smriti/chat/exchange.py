@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import bisect
 from dataclasses import dataclass
 
 from smriti.chat.context import AssembledContext, assemble
@@ -84,13 +83,8 @@ class ChatService:
             turns_since = len(context.history) + 2
             since_what = "the mounted Checkpoint"
         else:
-            head_time = context.head_created_at
-            # Turn times rise with sequence numbers, so the Turns after HEAD's time are a suffix.
-            later = len(context.history_times) - (
-                bisect.bisect_right(context.history_times, head_time) if head_time else 0
-            )
-            turns_since = later + 2
-            since_what = "the last Checkpoint of this Space" if head_time else "this Session started"
+            turns_since = context.turns_after_head + 2
+            since_what = "the last Checkpoint of this Space" if context.head_created_at else "this Session started"
         return suggest(
             turns_since=turns_since,
             since_what=since_what,

@@ -12,13 +12,24 @@ DECISION_CUES = re.compile(
     r"final answer|settled on|we agreed|agreed on|the decision is|decision:)",
     re.IGNORECASE,
 )
+# Every cue contains one of these words. Looking for them first is several times cheaper than the
+# case-insensitive regex on the usual exchange with no cue; the regex still decides when one is there.
+_CUE_WORDS = ("decided", "go with", "going with", "final answer", "settled on", "agreed", "decision")
+
+
+def find_decision_cue(text: str) -> str | None:
+    folded = text.casefold()
+    if not any(word in folded for word in _CUE_WORDS):
+        return None
+    match = DECISION_CUES.search(text)
+    return match.group(0) if match else None
 
 
 def suggest(*, turns_since: int, since_what: str, threshold: int, latest_exchange: str) -> Suggestion:
     """Recommend a Checkpoint after `threshold` Turns since `since_what`, or on decision language."""
-    cue = DECISION_CUES.search(latest_exchange)
+    cue = find_decision_cue(latest_exchange)
     if cue is not None:
-        return Suggestion(True, f"The latest exchange sounds like a decision (“{cue.group(0)}”).")
+        return Suggestion(True, f"The latest exchange sounds like a decision (“{cue}”).")
     if turns_since >= threshold:
         return Suggestion(True, f"{turns_since} Turns since {since_what}.")
     return Suggestion(False, None)

@@ -32,7 +32,8 @@ class SessionContext:
     checkpoint: Checkpoint | None
     head_created_at: datetime.datetime | None
     history: list[HistoryTurn]
-    history_times: list[datetime.datetime]
+    turns_after_head: int
+    """Turns in `history` created after the Space's HEAD (all of them when there is no HEAD)."""
     replay_seq: int | None
 
 
@@ -50,14 +51,15 @@ class Exchange:
 
 
 # The Session, its Space's HEAD time (for the nudge), a replayed request, the mounted Checkpoint
-# and the Turns after the boundary (a range of the primary key), all in one round trip.
+# and the Turns after the boundary (a range of the primary key), all in one round trip. The nudge
+# only needs how many of those Turns are newer than HEAD, so PostgreSQL counts them.
 _CONTEXT_SQL = f"""
 SELECT s.repo_id, s.last_seq, s.provider, s.model,
        head.created_at AS head_created_at,
        (SELECT t.sequence_number FROM turns t
          WHERE t.session_id = s.id AND t.request_id = $3 AND t.role = 'user') AS replay_seq,
        {_CHECKPOINT_PREFIXED},
-       history.seqs, history.roles, history.contents, history.times
+       history.seqs, history.roles, history.contents, history.after_head
 FROM sessions s
 JOIN repos r ON r.id = s.repo_id
 LEFT JOIN commits head ON head.id = r.head_commit_id
@@ -66,7 +68,7 @@ LEFT JOIN LATERAL (
     SELECT array_agg(t.sequence_number ORDER BY t.sequence_number) AS seqs,
            array_agg(t.role ORDER BY t.sequence_number) AS roles,
            array_agg(t.content ORDER BY t.sequence_number) AS contents,
-           array_agg(t.created_at ORDER BY t.sequence_number) AS times
+           count(*) FILTER (WHERE head.created_at IS NULL OR t.created_at > head.created_at) AS after_head
     FROM turns t WHERE t.session_id = s.id AND t.sequence_number > $4
 ) history ON true
 WHERE s.id = $1
@@ -113,7 +115,7 @@ class ChatStore:
             checkpoint=checkpoint,
             head_created_at=row["head_created_at"],
             history=[HistoryTurn(n, role, text) for n, role, text in zip(seqs, roles, contents, strict=True)],
-            history_times=list(row["times"] or []),
+            turns_after_head=row["after_head"] or 0,
             replay_seq=row["replay_seq"],
         )
 

@@ -55,14 +55,69 @@ TIMESTAMP_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 TIMESTAMP_FORMAT_SQL = 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'
 
 
-def content_of(checkpoint: CheckpointContent) -> tuple[dict[str, Any], bool]:
-    """The hashed fields as plain JSON values, defaults filled in, ready to store as JSONB.
+# The canonical document's keys in RFC 8785 order (all ASCII, so plain sorting is that order).
+_DOCUMENT_ORDER = tuple(sorted(CONTENT_FIELDS))
 
-    Also says whether the fast canonical encoder is exact for them (see `canonical_json`).
+
+class EncodedContent(msgspec.Struct, frozen=True):
+    fields: dict[str, msgspec.Raw]
+    """Each hashed field as canonical JSON, in `CONTENT_FIELDS` order, defaults filled in."""
+    sha256: str
+    """`content_sha256` of those fields."""
+
+
+def encode_content(checkpoint: CheckpointContent) -> EncodedContent:
+    """Encode a Checkpoint's content once, canonically; the bytes are stored as JSONB, hashed and
+    sent back, so the three can never disagree and nothing is encoded twice.
+
+    Only `metadata` is free-form JSON: it alone is checked (`check_storable`) and, when it holds
+    floats or keys that sort differently in UTF-16, takes the reference RFC 8785 encoder. The
+    other fields are strings, booleans and null, for which msgspec's sorted encoding is exact.
+    The canonical document is then the fields' canonical JSON joined under their sorted names,
+    which is what `content_sha256` hashes (a unit test holds the two together).
     """
-    content = {name: msgspec.to_builtins(getattr(checkpoint, name)) for name in CONTENT_FIELDS}
-    exact = check_storable(content["metadata"], "metadata")
-    return content, exact
+    check_content_text(checkpoint)
+    exact = check_storable(checkpoint.metadata, "metadata")
+    fields = {name: msgspec.Raw(_sorted_json(getattr(checkpoint, name))) for name in CONTENT_FIELDS}
+    if not exact:
+        fields["metadata"] = msgspec.Raw(rfc8785.dumps(checkpoint.metadata))
+    document = b"{" + b",".join(b'"' + name.encode() + b'":' + bytes(fields[name]) for name in _DOCUMENT_ORDER) + b"}"
+    return EncodedContent(fields=fields, sha256=hashlib.sha256(document).hexdigest())
+
+
+def check_content_text(content: CheckpointContent) -> None:
+    """The text rules of a Checkpoint's content, in one pass: no NUL anywhere (PostgreSQL text
+    and JSONB cannot hold it) and no empty or blank text where a value is required. 400 naming
+    the first offending field."""
+    _check_text_value(content.message, "message", required=True)
+    _check_text_value(content.summary, "summary", required=False)
+    for name in ("decisions", "assumptions", "open_questions"):
+        for index, item in enumerate(getattr(content, name)):
+            _check_text_value(item, name, required=True, index=index)
+    for index, task in enumerate(content.tasks):
+        _check_text_value(task.text, "tasks", required=True, index=index, part="text")
+    for index, entity in enumerate(content.entities):
+        _check_text_value(entity.name, "entities", required=True, index=index, part="name")
+        _check_text_value(entity.kind, "entities", required=False, index=index, part="kind")
+        _check_text_value(entity.description, "entities", required=False, index=index, part="description")
+    for index, artifact in enumerate(content.artifacts):
+        _check_text_value(artifact.name, "artifacts", required=True, index=index, part="name")
+        _check_text_value(artifact.content, "artifacts", required=False, index=index, part="content")
+        _check_text_value(artifact.media_type, "artifacts", required=True, index=index, part="media_type")
+
+
+def _check_text_value(
+    value: str | None, name: str, *, required: bool, index: int | None = None, part: str | None = None
+) -> None:
+    if value is None:
+        return
+    has_nul = "\x00" in value
+    if not has_nul and not (required and (not value or value.isspace())):
+        return
+    field = name + ("" if index is None else f"[{index}]") + ("" if part is None else f".{part}")
+    # Worded like the validation errors of the other fields: "Invalid request. <field>: <rule>".
+    rule = "Expected text without NUL (\\u0000) characters" if has_nul else "Expected non-empty text"
+    raise BadRequest(f"Invalid request. {field}: {rule}", field=field)
 
 
 def check_storable(value: Any, path: str) -> bool:

@@ -8,7 +8,9 @@ from uuid import UUID
 
 import msgspec
 
-from smriti.schemas import NonEmptyText, Request, Text
+from smriti.schemas import DocumentedNonEmptyText as NonEmptyText
+from smriti.schemas import DocumentedText as Text
+from smriti.schemas import Request
 
 
 class Task(msgspec.Struct, forbid_unknown_fields=True):
@@ -29,7 +31,11 @@ class Artifact(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class CheckpointContent(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    """The reasoning state a Checkpoint saves. Everything here is covered by `commit_hash`."""
+    """The reasoning state a Checkpoint saves. Everything here is covered by `commit_hash`.
+
+    The text rules (no NUL; non-empty where required) are checked by `check_content_text` when a
+    Checkpoint is committed, in one pass, not by msgspec per string.
+    """
 
     message: NonEmptyText
     summary: Text = ""

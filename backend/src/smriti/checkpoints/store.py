@@ -20,8 +20,7 @@ from smriti.checkpoints.hashing import (
     TIMESTAMP_FORMAT_SQL,
     chain_hash_sql,
     compute_commit_hash,
-    content_of,
-    content_sha256,
+    encode_content,
     format_timestamp,
 )
 from smriti.checkpoints.schemas import Checkpoint, CommitCreate, VerifyProblem, VerifyReport
@@ -34,6 +33,9 @@ COLUMNS = (
 
 _NAMES = tuple(name.strip() for name in COLUMNS.split(","))
 _PREFIXED = ", ".join(f"c.{name}" for name in _NAMES)
+
+# The content columns other than message and summary (text) are JSONB: they get the encoded bytes.
+_JSONB_FIELDS = tuple(name for name in CONTENT_FIELDS if name not in {"message", "summary"})
 
 _HEX = re.compile(r"^[0-9a-f]{7,64}$")
 
@@ -229,7 +231,7 @@ class CheckpointStore:
         and the parent's hash comes from the locked row itself (`head_commit_hash`), which is
         always the latest version even when the statement had to wait for another commit.
         """
-        content, exact = content_of(data)
+        content = encode_content(data)
         expected = data.expected_head_commit_id
         row = await self._pool.fetchrow(
             _COMMIT_SQL,
@@ -238,8 +240,10 @@ class CheckpointStore:
             expected is not msgspec.UNSET,
             None if expected is msgspec.UNSET else expected,
             uuid4(),
-            content_sha256(content, exact=exact),
-            *(content[name] for name in CONTENT_FIELDS),
+            content.sha256,
+            data.message,
+            data.summary,
+            *(content.fields[name] for name in _JSONB_FIELDS),
         )
         if row is None:
             raise NotFound(f"No Space with id {data.repo_id}.", field="repo_id")
@@ -252,7 +256,7 @@ class CheckpointStore:
                 "repo_id": data.repo_id,
                 "parent_commit_id": row["parent_commit_id"],
                 "commit_hash": row["commit_hash"],
-                **content,
+                **content.fields,
                 "created_at": format_timestamp(row["created_at"]),
             }
         )
