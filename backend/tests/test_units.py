@@ -75,7 +75,7 @@ def test_default_provider_is_offline_only_without_keys() -> None:
 
 
 def test_unmounted_context_has_no_system_part() -> None:
-    history = [HistoryTurn(1, "user", "hi"), HistoryTurn(2, "assistant", "hello")]
+    history = [HistoryTurn("user", "hi", sequence_number=1), HistoryTurn("assistant", "hello", sequence_number=2)]
     context = assemble(None, history, "next")
     assert context.system is None
     assert [(m.role, m.content) for m in context.messages] == [

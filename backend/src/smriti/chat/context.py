@@ -9,14 +9,14 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Literal
-
-import msgspec
 
 from smriti.checkpoints.schemas import Checkpoint
 from smriti.providers.base import ChatMessage
 
 ARTIFACT_PROMPT_LIMIT = 2000
+_content = attrgetter("content")
 
 PREAMBLE = (
     "You are continuing a line of work saved in Smriti. The Checkpoint below is the saved state of "
@@ -24,12 +24,14 @@ PREAMBLE = (
 )
 
 
-class HistoryTurn(msgspec.Struct, frozen=True):
-    """A stored Turn as context: a Struct (cheap to make), because a long Session makes thousands per send."""
+class HistoryTurn(ChatMessage, frozen=True):
+    """A stored Turn in context: the message as the provider gets it, plus its place in the Session.
+
+    Being a `ChatMessage`, it goes into the provider request as it is; a long Session's history
+    is not copied into new objects on every send.
+    """
 
     sequence_number: int
-    role: str
-    content: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,8 +123,8 @@ def assemble(
     """The provider's whole input. `history` must already be cut at the boundary by the caller."""
     sections = checkpoint_sections(checkpoint) if checkpoint is not None else []
     system = "\n\n".join(section.text for section in sections) if sections else None
-    messages = [ChatMessage(role="user" if t.role == "user" else "assistant", content=t.content) for t in history]
-    history_chars = sum(len(t.content) for t in history)
+    messages: list[ChatMessage] = list(history)
+    history_chars = sum(map(len, map(_content, history)))
     sections.append(Section("history", "history", len(history), "", chars=history_chars))
     if new_message is not None:
         messages.append(ChatMessage(role="user", content=new_message))

@@ -114,7 +114,7 @@ class ChatStore:
             model=row["model"],
             checkpoint=checkpoint,
             head_created_at=row["head_created_at"],
-            history=[HistoryTurn(n, role, text) for n, role, text in zip(seqs, roles, contents, strict=True)],
+            history=list(map(HistoryTurn, roles, contents, seqs)),
             turns_after_head=row["after_head"] or 0,
             replay_seq=row["replay_seq"],
         )
