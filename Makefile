@@ -84,6 +84,12 @@ bench: install
 	$(BIN)/python -m pip install --quiet -e "backend[dev,bench]"
 	$(BIN)/python bench/run.py
 
+# Instructions per request on the hot paths (valgrind): steady enough to compare two versions.
+.PHONY: bench-instructions
+bench-instructions: install
+	@command -v valgrind >/dev/null || (apt-get update -qq && apt-get install -y -qq valgrind)
+	$(BIN)/python bench/instructions.py
+
 .PHONY: bench-draft
 bench-draft: install
 	$(BIN)/python bench/draft_quality.py

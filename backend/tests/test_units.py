@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import platform
 import uuid
 from typing import Any
 
@@ -27,6 +28,7 @@ from smriti.checkpoints.hashing import (
 from smriti.checkpoints.schemas import Artifact, Checkpoint, CheckpointContent, Entity, Task
 from smriti.config import ConfigError, Settings
 from smriti.errors import BadRequest
+from smriti.memory import tune_allocator
 from smriti.providers.registry import ProviderRegistry
 
 
@@ -225,3 +227,8 @@ def test_canonical_json_takes_the_reference_path_where_msgspec_differs() -> None
     # 1.0 is "1" in RFC 8785; U+E000 sorts after U+1F600 in UTF-16 code units.
     for value in ({"a": 1.0}, {"\ue000": 1, "\U0001f600": 2}):
         assert canonical_json(value) == rfc8785.dumps(value)
+
+
+@pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="mallopt is glibc's")
+def test_allocator_thresholds_are_set_on_glibc() -> None:
+    assert tune_allocator() is True

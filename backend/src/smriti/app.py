@@ -39,6 +39,7 @@ from smriti.drafting.service import DraftService
 from smriti.errors import to_error_response
 from smriti.health import health
 from smriti.logging import configure_logging
+from smriti.memory import tune_allocator
 from smriti.openapi import refine_openapi
 from smriti.pagination import page_dependency
 from smriti.providers.controller import list_providers
@@ -82,6 +83,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         # Start-up garbage is permanent; keep the collector from walking it on every pause.
         gc.collect()
         gc.freeze()
+        tune_allocator()
         log.info("smriti ready", default_provider=providers.default_name)
         try:
             async with mcp.run(app):  # the MCP endpoint stops before the pool closes

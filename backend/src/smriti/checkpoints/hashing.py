@@ -81,8 +81,15 @@ def encode_content(checkpoint: CheckpointContent) -> EncodedContent:
     fields = {name: msgspec.Raw(_sorted_json(getattr(checkpoint, name))) for name in CONTENT_FIELDS}
     if not exact:
         fields["metadata"] = msgspec.Raw(rfc8785.dumps(checkpoint.metadata))
-    document = b"{" + b",".join(b'"' + name.encode() + b'":' + bytes(fields[name]) for name in _DOCUMENT_ORDER) + b"}"
-    return EncodedContent(fields=fields, sha256=hashlib.sha256(document).hexdigest())
+    # Hashed piece by piece: a 1 MB artifact is not copied into a second document.
+    digest = hashlib.sha256()
+    separator = b"{"
+    for name in _DOCUMENT_ORDER:
+        digest.update(separator + b'"' + name.encode() + b'":')
+        digest.update(fields[name])
+        separator = b","
+    digest.update(b"}")
+    return EncodedContent(fields=fields, sha256=digest.hexdigest())
 
 
 def check_content_text(content: CheckpointContent) -> None:
