@@ -339,10 +339,16 @@ def record(report: Report, group: str, name: str, clients: int, result: tuple[fl
 # Smriti fixtures
 
 
+def _seed_client(base: str) -> httpx.AsyncClient:
+    """A client for fixtures that never reuses a connection the server may be closing: idle ones
+    are dropped after 1 s, well before uvicorn's 5 s keep-alive timeout."""
+    return httpx.AsyncClient(base_url=base, timeout=60, limits=httpx.Limits(max_connections=32, keepalive_expiry=1))
+
+
 async def _post_all(base: str, path: str, bodies: list[dict[str, Any]], concurrency: int = 16) -> list[Any]:
     results: list[Any] = [None] * len(bodies)
     queue = list(enumerate(bodies))
-    async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+    async with _seed_client(base) as client:
 
         async def worker() -> None:
             while queue:
@@ -369,7 +375,7 @@ async def seed_smriti(base: str, *, sessions: int) -> dict[str, Any]:
     for size in (10, 1000, 10_000):
         # One at a time per Space, so each Checkpoint's parent is the one before (a real line).
         space = by_name[f"log-{size}"]
-        async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+        async with _seed_client(base) as client:
             for start in range(0, size, 200):
                 await asyncio.gather(
                     *(
@@ -451,11 +457,12 @@ async def context_growth(
 
 
 async def jsonb_insert_growth(url: str, kilobytes: list[int]) -> list[dict[str, Any]]:
-    """PostgreSQL alone: one durable INSERT of the same artifacts as JSONB, for reference."""
+    """PostgreSQL alone: one durable INSERT of the same artifacts as JSONB, for reference. (An
+    ordinary table: a temporary one would skip the write-ahead log and its flush.)"""
     conn = await asyncpg.connect(url)
     results = []
     try:
-        await conn.execute("CREATE TEMPORARY TABLE bench_artifacts (id serial PRIMARY KEY, doc jsonb)")
+        await conn.execute("CREATE TABLE bench_artifacts (id serial PRIMARY KEY, doc jsonb)")
         for size in kilobytes:
             doc = json.dumps([{"name": "blob.txt", "content": "x" * (size * 1024)}])
             count = max(10, 2000 // size)
@@ -467,6 +474,7 @@ async def jsonb_insert_growth(url: str, kilobytes: list[int]) -> list[dict[str, 
                 batches.append((time.perf_counter() - started) / count * 1e6)
             results.append({"kilobytes": size, "us_per_op": statistics.median(batches)})
     finally:
+        await conn.execute("DROP TABLE IF EXISTS bench_artifacts")
         await conn.close()
     return results
 
