@@ -195,6 +195,7 @@ async def test_bad_checkpoint_fields(client: httpx.AsyncClient, db: asyncpg.Conn
         response = await client.post("/v4/chat/commit", json={"repo_id": space["id"], **body})
         assert response.status_code == 400, (body, response.text)
         assert response.json()["errors"][0]["field"] == field, (body, response.json())
+        assert field not in response.json()["errors"][0]["message"], "the field is named once, as `field`"
     # Blank text is fine where a value is optional.
     other = await create_space(client, "other")
     fine = {"message": "ok", "summary": "  ", "artifacts": [{"name": "a", "content": ""}]}

@@ -39,10 +39,13 @@ class ErrorResponse(msgspec.Struct, frozen=True, omit_defaults=True):
 class SmritiError(Exception):
     status_code = 400
 
-    def __init__(self, detail: str, *, field: str | None = None, source: str = "body") -> None:
+    def __init__(
+        self, detail: str, *, field: str | None = None, source: str = "body", field_message: str | None = None
+    ) -> None:
         super().__init__(detail)
         self.detail = detail
-        self.errors = [FieldError(field=field, message=detail, source=source)] if field else []
+        message = field_message or detail
+        self.errors = [FieldError(field=field, message=message, source=source)] if field else []
 
 
 class BadRequest(SmritiError):

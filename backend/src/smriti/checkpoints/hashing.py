@@ -124,7 +124,7 @@ def _check_text_value(
     field = name + ("" if index is None else f"[{index}]") + ("" if part is None else f".{part}")
     # Worded like the validation errors of the other fields: "Invalid request. <field>: <rule>".
     rule = "Expected text without NUL (\\u0000) characters" if has_nul else "Expected non-empty text"
-    raise BadRequest(f"Invalid request. {field}: {rule}", field=field)
+    raise BadRequest(f"Invalid request. {field}: {rule}", field=field, field_message=rule)
 
 
 def check_storable(value: Any, path: str) -> bool:
