@@ -81,7 +81,13 @@ def encode_content(checkpoint: CheckpointContent) -> EncodedContent:
     fields = {name: msgspec.Raw(_sorted_json(getattr(checkpoint, name))) for name in CONTENT_FIELDS}
     if not exact:
         fields["metadata"] = msgspec.Raw(rfc8785.dumps(checkpoint.metadata))
-    # Hashed piece by piece: a 1 MB artifact is not copied into a second document.
+    return EncodedContent(fields=fields, sha256=_document_sha256(fields))
+
+
+def _document_sha256(fields: Mapping[str, bytes | msgspec.Raw]) -> str:
+    """SHA-256 of the canonical content document, given each field's canonical JSON. The
+    document's keys are fixed ASCII names, so it is those pieces joined in sorted key order;
+    they are hashed piece by piece, so a 1 MB artifact is not copied into a second document."""
     digest = hashlib.sha256()
     separator = b"{"
     for name in _DOCUMENT_ORDER:
@@ -89,7 +95,7 @@ def encode_content(checkpoint: CheckpointContent) -> EncodedContent:
         digest.update(fields[name])
         separator = b","
     digest.update(b"}")
-    return EncodedContent(fields=fields, sha256=digest.hexdigest())
+    return digest.hexdigest()
 
 
 def check_content_text(content: CheckpointContent) -> None:
@@ -168,17 +174,14 @@ def _check_scalar(item: Any, where: str) -> None:
         raise BadRequest("numbers must be finite and within ±(2^53 − 1)", field=where)
 
 
-def canonical_json(value: Any, *, exact: bool | None = None) -> bytes:
+def canonical_json(value: Any) -> bytes:
     """RFC 8785 canonical JSON.
 
     msgspec's sorted encoding produces the same bytes as RFC 8785 for strings, integers,
     booleans and null, at a fraction of the cost; floats (spelled differently) and keys above
-    U+E000 (sorted differently) take the reference implementation. `exact` is what
-    `check_storable` found; without it the value is examined here.
+    U+E000 (sorted differently) take the reference implementation.
     """
-    if exact is None:
-        exact = _is_exact(value)
-    return _sorted_json(value) if exact else rfc8785.dumps(value)
+    return _sorted_json(value) if _is_exact(value) else rfc8785.dumps(value)
 
 
 def _is_exact(value: Any) -> bool:
@@ -189,9 +192,9 @@ def _is_exact(value: Any) -> bool:
     return not isinstance(value, float)
 
 
-def content_sha256(content: Mapping[str, Any], *, exact: bool | None = None) -> str:
-    document = {name: content[name] for name in CONTENT_FIELDS}
-    return hashlib.sha256(canonical_json(document, exact=exact)).hexdigest()
+def content_sha256(content: Mapping[str, Any]) -> str:
+    """`content_sha256` from plain JSON values (what `verify` recomputes from stored rows)."""
+    return _document_sha256({name: canonical_json(content[name]) for name in CONTENT_FIELDS})
 
 
 def format_timestamp(moment: datetime.datetime) -> str:
@@ -209,7 +212,8 @@ def chain_hash(
         "parent_hash": parent_hash,
         "repo_id": str(repo_id),
     }
-    return hashlib.sha256(canonical_json(document, exact=True)).hexdigest()
+    # Digests, UUIDs, a timestamp and null: msgspec's sorted encoding is exactly RFC 8785 here.
+    return hashlib.sha256(_sorted_json(document)).hexdigest()
 
 
 def compute_commit_hash(

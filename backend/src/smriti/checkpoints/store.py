@@ -83,7 +83,7 @@ inserted AS (
            {chain_hash_sql("$6::text", "now", "$5::uuid", "parent_hash", "repo_id")},
            $7, $8, $9, $10, $11, $12, $13, $14, $15, now
     FROM plan WHERE NOT (parent_missing OR parent_foreign OR head_moved)
-    RETURNING {COLUMNS}
+    RETURNING id, repo_id, parent_commit_id, commit_hash, created_at
 ),
 moved AS (
     UPDATE repos SET head_commit_id = inserted.id, head_commit_hash = inserted.commit_hash,
