@@ -64,10 +64,10 @@ async def _child(row: str, requests: int) -> None:
         for n in range(20):
             head = await post("/v4/chat/commit", {"repo_id": spaces[0], "message": f"c{n}", **STATE_4KB})
         sessions = [(await post(f"/v4/repos/{spaces[1]}/sessions", {"title": "s"}))["id"] for _ in range(64)]
-        await app.state.pool.executemany(
+        await app.state.services.pool.executemany(
             "UPDATE sessions SET last_seq = $2 WHERE id = $1", [(uuid.UUID(s), HISTORY) for s in sessions]
         )
-        await app.state.pool.executemany(
+        await app.state.services.pool.executemany(
             "INSERT INTO turns (session_id, sequence_number, role, content) "
             "SELECT $1, n, CASE WHEN n % 2 = 1 THEN 'user' ELSE 'assistant' END, "
             "'turn ' || n || ': ' || repeat('words ', 20) FROM generate_series(1, $2) AS n",

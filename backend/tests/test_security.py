@@ -66,6 +66,14 @@ async def test_cors_is_same_origin_unless_configured(settings: Settings, db: asy
         assert allowed.headers["access-control-allow-origin"] == "http://app.test"
         denied = await client.get("/v4/repos", headers={"Origin": "http://evil.test"})
         assert denied.headers.get("access-control-allow-origin") != "http://evil.test"
+        # The hot routes send pre-encoded JSON past Litestar's Response; CORS still applies.
+        space = (await client.post("/v4/repos", json={"name": "cors"})).json()
+        commit = await client.post("/v4/chat/commit", json={"repo_id": space["id"], "message": "m"})
+        assert commit.status_code == 201
+        assert commit.headers["content-type"] == "application/json"
+        head = await client.get(f"/v4/repos/{space['id']}/head", headers={"Origin": "http://app.test"})
+        assert head.headers["access-control-allow-origin"] == "http://app.test"
+        assert head.json()["id"] == commit.json()["id"]
 
 
 async def test_allowed_hosts(settings: Settings, db: asyncpg.Connection) -> None:

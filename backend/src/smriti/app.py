@@ -25,17 +25,13 @@ from smriti import __version__
 from smriti.agent.mcp_server import McpEndpoint
 from smriti.body_limit import drain_rejected_bodies
 from smriti.chat.controller import ChatController
-from smriti.chat.exchange import ChatService
-from smriti.chat.store import ChatStore
 from smriti.checkpoints.controller import CheckpointController, diff_checkpoints_handler
-from smriti.checkpoints.store import CheckpointStore
 from smriti.config import Settings
 from smriti.db.embedded import start_embedded_postgres
 from smriti.db.migrate import upgrade_async
 from smriti.db.pool import create_pool
 from smriti.db.urls import sqlalchemy_url
 from smriti.drafting.controller import draft_checkpoint
-from smriti.drafting.service import DraftService
 from smriti.errors import to_error_response
 from smriti.health import health
 from smriti.logging import configure_logging
@@ -45,13 +41,11 @@ from smriti.pagination import page_dependency
 from smriti.providers.controller import list_providers
 from smriti.providers.registry import ProviderRegistry
 from smriti.review.controller import review_checkpoint
-from smriti.review.service import ReviewService
 from smriti.security import require_token
+from smriti.services import Services
 from smriti.sessions.controller import SessionController
-from smriti.sessions.service import TurnStore
 from smriti.spaces.controller import SpaceController
 from smriti.transcripts.controller import ingest_transcript
-from smriti.transcripts.service import TranscriptService
 from smriti.web import DEFAULT_WEB_DIR, no_web_app, web_router
 
 log = structlog.get_logger("smriti")
@@ -62,6 +56,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
     configure_logging(settings)
     database_url = settings.database_url or start_embedded_postgres(settings.data_dir)
     providers = ProviderRegistry(settings)
+    services = Services(providers, nudge_after_turns=settings.nudge_after_turns)
     mcp = McpEndpoint(settings)
 
     @asynccontextmanager
@@ -69,17 +64,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         if settings.migrate_on_start:
             await upgrade_async(database_url)
         pool = await create_pool(database_url, size=settings.db_pool_size)
-        app.state.pool = pool
-        checkpoints = CheckpointStore(pool)
-        app.state.checkpoints = checkpoints
-        app.state.reviews = ReviewService(checkpoints=checkpoints, providers=providers)
-        app.state.turns = TurnStore(pool)
-        chat_store = ChatStore(pool)
-        app.state.chat = ChatService(
-            store=chat_store, providers=providers, nudge_after_turns=settings.nudge_after_turns
-        )
-        app.state.drafts = DraftService(store=chat_store, providers=providers)
-        app.state.transcripts = TranscriptService(pool=pool)
+        services.start(pool)
         # Start-up garbage is permanent; keep the collector from walking it on every pause.
         gc.collect()
         gc.freeze()
@@ -116,10 +101,11 @@ def create_app(settings: Settings | None = None) -> Litestar:
     app = Litestar(
         route_handlers=[health, v1, v4, v5, mcp.route_handler(), web],
         plugins=[SQLAlchemyPlugin(config=sqlalchemy)],
-        dependencies={"page": page_dependency(settings.max_page_size)},
+        dependencies={"page": page_dependency(settings.max_page_size), **services.dependencies()},
         exception_handlers={Exception: to_error_response},
         lifespan=[lifespan],
-        state=State({"settings": settings, "providers": providers}),
+        # For code outside a request (the benchmarks); handlers get dependencies instead.
+        state=State({"settings": settings, "services": services}),
         openapi_config=OpenAPIConfig(
             title="Smriti API",
             version=__version__,

@@ -2,9 +2,10 @@ from __future__ import annotations
 
 import asyncio
 
+import asyncpg
 import msgspec
 from litestar import Response, get
-from litestar.datastructures import State
+from litestar.di import NamedDependency
 
 
 class Health(msgspec.Struct):
@@ -13,10 +14,10 @@ class Health(msgspec.Struct):
 
 
 @get("/health", operation_id="health", summary="Liveness and database reachability", tags=["Health"])
-async def health(state: State) -> Response[Health]:
+async def health(pool: NamedDependency[asyncpg.Pool]) -> Response[Health]:
     """Reports only status words: nothing about versions, hosts or configuration."""
     try:
-        await asyncio.wait_for(state.pool.fetchval("SELECT 1"), timeout=2)
+        await asyncio.wait_for(pool.fetchval("SELECT 1"), timeout=2)
     except Exception:  # any failure to answer means the same thing here
         return Response(Health(status="degraded", database="unavailable"), status_code=503)
     return Response(Health(status="ok", database="ok"), status_code=200)

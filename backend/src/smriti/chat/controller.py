@@ -1,24 +1,21 @@
 from __future__ import annotations
 
-from litestar import Controller, post
-from litestar.datastructures import State
-from litestar.di import NamedDependency, Provide
+import msgspec
+from litestar import Controller, Response, post
+from litestar.di import NamedDependency
 from litestar.params import JSONBody
 
 from smriti.chat.exchange import ChatService
 from smriti.chat.schemas import ContextPreview, ContextRequest, SendRequest, SendResponse
 from smriti.errors import error_responses
+from smriti.responses import EncodedJSON
 
-
-def provide_chat(state: State) -> ChatService:
-    service: ChatService = state.chat
-    return service
+_encode = msgspec.json.Encoder().encode
 
 
 class ChatController(Controller):
     path = "/chat"
     tags = ["Chat"]
-    dependencies = {"chat": Provide(provide_chat, sync_to_thread=False)}
 
     @post(
         "/send",
@@ -32,8 +29,10 @@ class ChatController(Controller):
         ),
         responses=error_responses(404, 409, 429, 502, 504),
     )
-    async def send_message(self, data: JSONBody[SendRequest], chat: NamedDependency[ChatService]) -> SendResponse:
-        return await chat.send(data)
+    async def send_message(
+        self, data: JSONBody[SendRequest], chat: NamedDependency[ChatService]
+    ) -> Response[SendResponse]:
+        return EncodedJSON(_encode(await chat.send(data)))
 
     @post(
         "/context",

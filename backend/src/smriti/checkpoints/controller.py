@@ -1,12 +1,9 @@
 from __future__ import annotations
 
-from typing import Any
 from uuid import UUID
 
-import msgspec
-from litestar import Controller, MediaType, Response, get, post
-from litestar.datastructures import State
-from litestar.di import NamedDependency, Provide
+from litestar import Controller, Response, get, post
+from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
 from smriti.checkpoints.diff import CheckpointDiff, diff_checkpoints
@@ -14,22 +11,12 @@ from smriti.checkpoints.schemas import Checkpoint, CommitCreate, VerifyReport
 from smriti.checkpoints.store import CheckpointStore
 from smriti.errors import BadRequest, error_responses
 from smriti.pagination import PageParams
+from smriti.responses import EncodedJSON
 from smriti.schemas import Page
-
-
-def json_response(body: bytes, status_code: int = 200) -> Response[Any]:
-    """JSON that PostgreSQL already built: sent as it is (msgspec.Raw is written through unchanged)."""
-    return Response(msgspec.Raw(body), status_code=status_code, media_type=MediaType.JSON)
-
-
-def provide_checkpoints(state: State) -> CheckpointStore:
-    store: CheckpointStore = state.checkpoints
-    return store
 
 
 class CheckpointController(Controller):
     tags = ["Checkpoints"]
-    dependencies = {"checkpoints": Provide(provide_checkpoints, sync_to_thread=False)}
 
     @get(
         "/repos/{repo_id:uuid}/head",
@@ -41,7 +28,7 @@ class CheckpointController(Controller):
     async def get_head(
         self, repo_id: FromPath[UUID], checkpoints: NamedDependency[CheckpointStore]
     ) -> Response[Checkpoint]:
-        return json_response(await checkpoints.head_json(repo_id))
+        return EncodedJSON(await checkpoints.head_json(repo_id))
 
     @get(
         "/repos/{repo_id:uuid}/commits",
@@ -56,7 +43,7 @@ class CheckpointController(Controller):
         checkpoints: NamedDependency[CheckpointStore],
         page: NamedDependency[PageParams],
     ) -> Response[Page[Checkpoint]]:
-        return json_response(await checkpoints.log_json(repo_id, limit=page.limit, offset=page.offset))
+        return EncodedJSON(await checkpoints.log_json(repo_id, limit=page.limit, offset=page.offset))
 
     @get(
         "/commits/{ref:str}",
@@ -67,7 +54,7 @@ class CheckpointController(Controller):
     async def get_checkpoint(
         self, ref: FromPath[str], checkpoints: NamedDependency[CheckpointStore]
     ) -> Response[Checkpoint]:
-        return json_response(await checkpoints.get_json(ref))
+        return EncodedJSON(await checkpoints.get_json(ref))
 
     @post(
         "/chat/commit",
@@ -82,7 +69,7 @@ class CheckpointController(Controller):
     async def commit_checkpoint(
         self, data: JSONBody[CommitCreate], checkpoints: NamedDependency[CheckpointStore]
     ) -> Response[Checkpoint]:
-        return json_response(await checkpoints.commit(data), status_code=201)
+        return EncodedJSON(await checkpoints.commit(data))
 
     @get(
         "/repos/{repo_id:uuid}/verify",
@@ -104,9 +91,10 @@ class CheckpointController(Controller):
     tags=["Checkpoints"],
     responses=error_responses(404),
 )
-async def diff_checkpoints_handler(from_ref: FromPath[str], to_ref: FromPath[str], state: State) -> CheckpointDiff:
-    store: CheckpointStore = state.checkpoints
-    before, after = await store.get(from_ref), await store.get(to_ref)
+async def diff_checkpoints_handler(
+    from_ref: FromPath[str], to_ref: FromPath[str], checkpoints: NamedDependency[CheckpointStore]
+) -> CheckpointDiff:
+    before, after = await checkpoints.get(from_ref), await checkpoints.get(to_ref)
     if before.repo_id != after.repo_id:
         raise BadRequest("These Checkpoints belong to two different Spaces; compare within one Space.", field="to_ref")
     return diff_checkpoints(before, after)

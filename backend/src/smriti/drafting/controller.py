@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from litestar import post
-from litestar.datastructures import State
+from litestar.di import NamedDependency
 from litestar.params import JSONBody
 
 from smriti.drafting.schemas import CheckpointDraft, DraftRequest
@@ -21,6 +21,5 @@ from smriti.errors import error_responses
     tags=["Checkpoints"],
     responses=error_responses(404, 429, 502, 504),
 )
-async def draft_checkpoint(data: JSONBody[DraftRequest], state: State) -> CheckpointDraft:
-    service: DraftService = state.drafts
-    return await service.draft(data)
+async def draft_checkpoint(data: JSONBody[DraftRequest], drafts: NamedDependency[DraftService]) -> CheckpointDraft:
+    return await drafts.draft(data)

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from litestar import get
-from litestar.datastructures import State
+from litestar.di import NamedDependency
 
 from smriti.providers.registry import ProviderList, ProviderRegistry
 
@@ -12,6 +12,5 @@ from smriti.providers.registry import ProviderList, ProviderRegistry
     summary="Providers, whether configured, their models",
     tags=["Providers"],
 )
-async def list_providers(state: State) -> ProviderList:
-    registry: ProviderRegistry = state.providers
-    return registry.describe()
+async def list_providers(providers: NamedDependency[ProviderRegistry]) -> ProviderList:
+    return providers.describe()

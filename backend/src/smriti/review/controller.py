@@ -3,7 +3,7 @@ from __future__ import annotations
 from uuid import UUID
 
 from litestar import post
-from litestar.datastructures import State
+from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
 from smriti.errors import error_responses
@@ -20,6 +20,7 @@ from smriti.review.service import ReviewService
     tags=["Checkpoints"],
     responses=error_responses(404, 429, 502, 504),
 )
-async def review_checkpoint(commit_id: FromPath[UUID], data: JSONBody[ReviewRequest], state: State) -> ReviewResult:
-    service: ReviewService = state.reviews
-    return await service.review(str(commit_id), data)
+async def review_checkpoint(
+    commit_id: FromPath[UUID], data: JSONBody[ReviewRequest], reviews: NamedDependency[ReviewService]
+) -> ReviewResult:
+    return await reviews.review(str(commit_id), data)

@@ -7,7 +7,6 @@ from uuid import UUID
 
 from advanced_alchemy.extensions.litestar.providers import create_service_provider
 from litestar import Controller, get, post
-from litestar.datastructures import State
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, JSONBody, QueryParameter
 
@@ -21,17 +20,11 @@ from smriti.sessions.service import SessionService, TurnStore, to_session
 TURN_PAGE_LIMIT = 1000
 
 
-def provide_turns(state: State) -> TurnStore:
-    store: TurnStore = state.turns
-    return store
-
-
 class SessionController(Controller):
     tags = ["Sessions"]
 
     dependencies = {
         "sessions": Provide(create_service_provider(SessionService)),
-        "turns": Provide(provide_turns, sync_to_thread=False),
     }
 
     @post(
@@ -45,12 +38,11 @@ class SessionController(Controller):
         repo_id: FromPath[UUID],
         data: JSONBody[SessionCreate],
         sessions: NamedDependency[SessionService],
-        state: State,
+        providers: NamedDependency[ProviderRegistry],
     ) -> Session:
         model = data.model
         if data.provider is not None:
-            registry: ProviderRegistry = state.providers
-            model = registry.choose(data.provider, data.model).model
+            model = providers.choose(data.provider, data.model).model
         return await sessions.add(repo_id, data, model=model)
 
     @get(

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from litestar import post
-from litestar.datastructures import State
+from litestar.di import NamedDependency
 from litestar.params import JSONBody
 
 from smriti.errors import error_responses
@@ -21,6 +21,7 @@ from smriti.transcripts.service import TranscriptService
     tags=["Legacy"],
     responses=error_responses(404, 413),
 )
-async def ingest_transcript(data: JSONBody[TranscriptImport], state: State) -> TranscriptResult:
-    service: TranscriptService = state.transcripts
-    return await service.ingest(data)
+async def ingest_transcript(
+    data: JSONBody[TranscriptImport], transcripts: NamedDependency[TranscriptService]
+) -> TranscriptResult:
+    return await transcripts.ingest(data)

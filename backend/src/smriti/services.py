@@ -1,0 +1,61 @@
+"""The objects behind the request handlers, one set per process.
+
+The stores need the connection pool, and the pool needs the running event loop, so they are built
+when the app starts (`start`, from the lifespan). Handlers receive them as named dependencies
+whose providers take no parameters: Litestar validates a provider's parameters on every request
+(one msgspec conversion each, ~10% of a HEAD read's instructions when the provider took
+`state: State`), and reading an attribute has nothing to validate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import asyncpg
+from litestar.di import Provide
+
+from smriti.chat.exchange import ChatService
+from smriti.chat.store import ChatStore
+from smriti.checkpoints.store import CheckpointStore
+from smriti.drafting.service import DraftService
+from smriti.providers.registry import ProviderRegistry
+from smriti.review.service import ReviewService
+from smriti.sessions.service import TurnStore
+from smriti.transcripts.service import TranscriptService
+
+# Each is a dependency of that name, for handlers that declare `<name>: NamedDependency[<type>]`.
+_PROVIDED = ("providers", "pool", "checkpoints", "turns", "chat", "drafts", "reviews", "transcripts")
+
+
+class Services:
+    pool: asyncpg.Pool
+    checkpoints: CheckpointStore
+    turns: TurnStore
+    chat: ChatService
+    drafts: DraftService
+    reviews: ReviewService
+    transcripts: TranscriptService
+
+    def __init__(self, providers: ProviderRegistry, *, nudge_after_turns: int) -> None:
+        self.providers = providers
+        self._nudge_after_turns = nudge_after_turns
+
+    def start(self, pool: asyncpg.Pool) -> None:
+        self.pool = pool
+        self.checkpoints = CheckpointStore(pool)
+        self.turns = TurnStore(pool)
+        chat_store = ChatStore(pool)
+        self.chat = ChatService(store=chat_store, providers=self.providers, nudge_after_turns=self._nudge_after_turns)
+        self.drafts = DraftService(store=chat_store, providers=self.providers)
+        self.reviews = ReviewService(checkpoints=self.checkpoints, providers=self.providers)
+        self.transcripts = TranscriptService(pool=pool)
+
+    def dependencies(self) -> dict[str, Provide]:
+        return {name: Provide(self._provider(name), sync_to_thread=False) for name in _PROVIDED}
+
+    def _provider(self, name: str) -> Callable[[], Any]:
+        def provide() -> Any:
+            return getattr(self, name)
+
+        return provide
