@@ -19,6 +19,7 @@ from smriti.chat.nudge import suggest
 from smriti.checkpoints.hashing import (
     CONTENT_FIELDS,
     canonical_json,
+    check_content_text,
     check_storable,
     compute_commit_hash,
     content_sha256,
@@ -221,6 +222,41 @@ def test_content_encoded_once_hashes_like_the_reference(content: CheckpointConte
     assert encoded.sha256 == hashlib.sha256(rfc8785.dumps(plain)).hexdigest()
     for name in CONTENT_FIELDS:
         assert msgspec.json.decode(encoded.fields[name]) == plain[name]
+
+
+# Text that trips the quick checks: NUL, a literal backslash-u0000 (encoded, it contains the
+# escaped NUL's bytes), ASCII and Unicode whitespace, and nothing at all.
+_AWKWARD_TEXT = st.lists(
+    st.characters(exclude_categories=["Cs"]) | st.sampled_from(["\x00", "\\u0000", " ", "\u2003", "\n"]),
+    max_size=4,
+).map("".join)
+_AWKWARD_CONTENT = st.builds(
+    CheckpointContent,
+    message=_AWKWARD_TEXT,
+    summary=_AWKWARD_TEXT,
+    decisions=st.lists(_AWKWARD_TEXT, max_size=2),
+    tasks=st.lists(st.builds(Task, text=_AWKWARD_TEXT), max_size=2),
+    entities=st.lists(st.builds(Entity, name=_AWKWARD_TEXT, kind=st.none() | _AWKWARD_TEXT), max_size=2),
+    artifacts=st.lists(
+        st.builds(Artifact, name=_AWKWARD_TEXT, content=_AWKWARD_TEXT, media_type=_AWKWARD_TEXT), max_size=2
+    ),
+)
+
+
+def _rejected_field(check: Any, content: CheckpointContent) -> str | None:
+    try:
+        check(content)
+    except BadRequest as error:
+        return error.errors[0].field
+    return None
+
+
+@settings(max_examples=500, deadline=None)
+@given(_AWKWARD_CONTENT)
+def test_commit_text_checks_agree_with_the_exact_walk(content: CheckpointContent) -> None:
+    """encode_content's quick checks (C-level blank test, one scan of the encoded bytes for NUL)
+    reject exactly what the field-by-field walk rejects, naming the same field."""
+    assert _rejected_field(encode_content, content) == _rejected_field(check_content_text, content)
 
 
 def test_canonical_json_takes_the_reference_path_where_msgspec_differs() -> None:

@@ -20,8 +20,8 @@ NonEmptyText = Annotated[str, msgspec.Meta(pattern=_NON_EMPTY)]
 
 # The same two rules, documented in the OpenAPI schema but not checked by msgspec. For bodies with
 # dozens of strings (a Checkpoint's content) msgspec's per-string regex cost about a sixth of a
-# commit's CPU; such bodies are checked in one pass by their own code instead
-# (`smriti.checkpoints.hashing.check_content_text`).
+# commit's CPU; such bodies are checked by their own code instead
+# (`smriti.checkpoints.hashing.encode_content`).
 DocumentedText = Annotated[str, msgspec.Meta(extra_json_schema={"extra": {"pattern": _NO_NUL}})]
 DocumentedNonEmptyText = Annotated[str, msgspec.Meta(extra_json_schema={"extra": {"pattern": _NON_EMPTY}})]
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import math
+import operator
 from collections.abc import Mapping
 from typing import Any
 from uuid import UUID
@@ -55,6 +56,12 @@ TIMESTAMP_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 TIMESTAMP_FORMAT_SQL = 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'
 
 
+_TEXT_FIELDS = tuple(name for name in CONTENT_FIELDS if name != "metadata")
+_ESCAPED_NUL = b"\\u0000"
+_text = operator.attrgetter("text")
+_name = operator.attrgetter("name")
+_media_type = operator.attrgetter("media_type")
+
 # The canonical document's keys in RFC 8785 order (all ASCII, so plain sorting is that order).
 _DOCUMENT_ORDER = tuple(sorted(CONTENT_FIELDS))
 
@@ -76,12 +83,32 @@ def encode_content(checkpoint: CheckpointContent) -> EncodedContent:
     The canonical document is then the fields' canonical JSON joined under their sorted names,
     which is what `content_sha256` hashes (a unit test holds the two together).
     """
-    check_content_text(checkpoint)
+    if not _required_text_present(checkpoint):
+        check_content_text(checkpoint)  # raises, naming the field
+    encoded = {name: _sorted_json(getattr(checkpoint, name)) for name in _TEXT_FIELDS}
+    # JSON spells NUL `\u0000`, so one scan of the encoded bytes finds any NUL in any text. A
+    # literal backslash before "u0000" matches too; the exact walk then finds nothing and passes.
+    if any(_ESCAPED_NUL in value for value in encoded.values()):
+        check_content_text(checkpoint)
     exact = check_storable(checkpoint.metadata, "metadata")
-    fields = {name: msgspec.Raw(_sorted_json(getattr(checkpoint, name))) for name in CONTENT_FIELDS}
-    if not exact:
-        fields["metadata"] = msgspec.Raw(rfc8785.dumps(checkpoint.metadata))
+    fields = {name: msgspec.Raw(value) for name, value in encoded.items()}
+    fields["metadata"] = msgspec.Raw(_sorted_json(checkpoint.metadata) if exact else rfc8785.dumps(checkpoint.metadata))
     return EncodedContent(fields=fields, sha256=_document_sha256(fields))
+
+
+def _required_text_present(content: CheckpointContent) -> bool:
+    """True when no required text is empty or blank (`str.strip` strips what `isspace` sees);
+    iterated in C, as this runs on every commit and the exact walk only when it fails."""
+    return (
+        bool(content.message.strip())
+        and all(map(str.strip, content.decisions))
+        and all(map(str.strip, content.assumptions))
+        and all(map(str.strip, content.open_questions))
+        and all(map(str.strip, map(_text, content.tasks)))
+        and all(map(str.strip, map(_name, content.entities)))
+        and all(map(str.strip, map(_name, content.artifacts)))
+        and all(map(str.strip, map(_media_type, content.artifacts)))
+    )
 
 
 def _document_sha256(fields: Mapping[str, bytes | msgspec.Raw]) -> str:
@@ -99,9 +126,9 @@ def _document_sha256(fields: Mapping[str, bytes | msgspec.Raw]) -> str:
 
 
 def check_content_text(content: CheckpointContent) -> None:
-    """The text rules of a Checkpoint's content, in one pass: no NUL anywhere (PostgreSQL text
+    """The text rules of a Checkpoint's content, field by field: no NUL anywhere (PostgreSQL text
     and JSONB cannot hold it) and no empty or blank text where a value is required. 400 naming
-    the first offending field."""
+    the first offending field. `encode_content` runs it only when its quick checks fail."""
     _check_text_value(content.message, "message", required=True)
     _check_text_value(content.summary, "summary", required=False)
     for name in ("decisions", "assumptions", "open_questions"):

@@ -33,8 +33,8 @@ class Artifact(msgspec.Struct, forbid_unknown_fields=True):
 class CheckpointContent(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """The reasoning state a Checkpoint saves. Everything here is covered by `commit_hash`.
 
-    The text rules (no NUL; non-empty where required) are checked by `check_content_text` when a
-    Checkpoint is committed, in one pass, not by msgspec per string.
+    The text rules (no NUL; non-empty where required) are checked when a Checkpoint is committed
+    (`hashing.encode_content`), not by msgspec per string.
     """
 
     message: NonEmptyText
