@@ -2,10 +2,11 @@ from __future__ import annotations
 
 import asyncio
 
-import asyncpg
 import msgspec
 from litestar import Response, get
 from litestar.di import NamedDependency
+
+from smriti.db.pool import Pool
 
 
 class Health(msgspec.Struct):
@@ -14,7 +15,7 @@ class Health(msgspec.Struct):
 
 
 @get("/health", operation_id="health", summary="Liveness and database reachability", tags=["Health"])
-async def health(pool: NamedDependency[asyncpg.Pool]) -> Response[Health]:
+async def health(pool: NamedDependency[Pool]) -> Response[Health]:
     """Reports only status words: nothing about versions, hosts or configuration."""
     try:
         await asyncio.wait_for(pool.fetchval("SELECT 1"), timeout=2)

@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import asyncpg
 from litestar.di import Provide
 
 from smriti.chat.exchange import ChatService
 from smriti.chat.store import ChatStore
 from smriti.checkpoints.store import CheckpointStore
+from smriti.db.pool import Pool
 from smriti.drafting.service import DraftService
 from smriti.providers.registry import ProviderRegistry
 from smriti.review.service import ReviewService
@@ -29,7 +29,7 @@ _PROVIDED = ("providers", "pool", "checkpoints", "turns", "chat", "drafts", "rev
 
 
 class Services:
-    pool: asyncpg.Pool
+    pool: Pool
     checkpoints: CheckpointStore
     turns: TurnStore
     chat: ChatService
@@ -41,7 +41,7 @@ class Services:
         self.providers = providers
         self._nudge_after_turns = nudge_after_turns
 
-    def start(self, pool: asyncpg.Pool) -> None:
+    def start(self, pool: Pool) -> None:
         self.pool = pool
         self.checkpoints = CheckpointStore(pool)
         self.turns = TurnStore(pool)

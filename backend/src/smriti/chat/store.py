@@ -15,6 +15,7 @@ from smriti.chat.context import HistoryTurn
 from smriti.checkpoints.schemas import Checkpoint
 from smriti.checkpoints.store import COLUMNS as CHECKPOINT_COLUMNS
 from smriti.checkpoints.store import to_checkpoint
+from smriti.db.pool import Pool
 from smriti.errors import BadRequest, Conflict, NotFound
 from smriti.sessions.schemas import Turn
 from smriti.sessions.service import TURN_COLUMNS, to_turn
@@ -76,7 +77,7 @@ WHERE s.id = $1
 
 
 class ChatStore:
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: Pool) -> None:
         self._pool = pool
 
     async def read_context(

@@ -24,6 +24,7 @@ from smriti.checkpoints.hashing import (
     format_timestamp,
 )
 from smriti.checkpoints.schemas import Checkpoint, CommitCreate, VerifyProblem, VerifyReport
+from smriti.db.pool import Pool
 from smriti.errors import BadRequest, Conflict, NotFound
 
 COLUMNS = (
@@ -149,7 +150,7 @@ class PageCache:
 
 
 class CheckpointStore:
-    def __init__(self, pool: asyncpg.Pool, *, page_cache_bytes: int = 16 * 2**20) -> None:
+    def __init__(self, pool: Pool, *, page_cache_bytes: int = 16 * 2**20) -> None:
         self._pool = pool
         self._pages = PageCache(page_cache_bytes)
 

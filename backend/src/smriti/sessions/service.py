@@ -11,6 +11,7 @@ from advanced_alchemy.service import SQLAlchemyAsyncRepositoryService
 from sqlalchemy import func, select
 
 from smriti.db.models import RepoModel, SessionModel
+from smriti.db.pool import Pool
 from smriti.errors import NotFound, caused_by
 from smriti.pagination import PageParams
 from smriti.schemas import Page
@@ -80,7 +81,7 @@ class SessionService(SQLAlchemyAsyncRepositoryService[SessionModel]):
 
 
 class TurnStore:
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: Pool) -> None:
         self._pool = pool
 
     async def page(self, session_id: UUID, *, after_seq: int, limit: int, offset: int) -> Page[Turn]:

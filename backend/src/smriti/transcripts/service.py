@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from uuid import UUID, uuid4
 
-import asyncpg
-
+from smriti.db.pool import Pool
 from smriti.drafting.extract import Extraction, SourceTurn, extract
 from smriti.errors import BadRequest, NotFound
 from smriti.transcripts.parse import ParsedTurn, TranscriptError, parse_transcript
@@ -45,7 +44,7 @@ def context_pack(turns: list[ParsedTurn], found: Extraction) -> str:
 
 @dataclass(frozen=True, slots=True)
 class TranscriptService:
-    pool: asyncpg.Pool
+    pool: Pool
 
     async def ingest(self, data: TranscriptImport) -> TranscriptResult:
         try:

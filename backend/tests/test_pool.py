@@ -1,0 +1,175 @@
+"""The lean connection pool: bounded, and never hands out a connection in an unknown state."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import asyncpg
+import pytest
+
+from smriti.db.admin import with_database
+from smriti.db.pool import Pool, create_pool
+from smriti.db.urls import asyncpg_url
+
+
+class CountingConnect:
+    """Opens real connections and counts them; `fail_next` makes the next attempt fail."""
+
+    def __init__(self, url: str) -> None:
+        self.url = asyncpg_url(url)
+        self.opened = 0
+        self.fail_next = False
+
+    async def __call__(self) -> asyncpg.Connection:
+        if self.fail_next:
+            self.fail_next = False
+            raise ConnectionRefusedError("refused on purpose")
+        self.opened += 1
+        return await asyncpg.connect(self.url)
+
+
+@pytest.fixture
+async def connect(database_url: str) -> CountingConnect:
+    return CountingConnect(database_url)
+
+
+@pytest.fixture
+async def pool(connect: CountingConnect) -> AsyncIterator[Pool]:
+    pool = Pool(connect, size=3)
+    yield pool
+    await pool.close()
+
+
+async def _backend_pid(pool: Pool) -> int:
+    pid: int = await pool.fetchval("SELECT pg_backend_pid()")
+    return pid
+
+
+async def test_never_more_than_size_connections(pool: Pool, connect: CountingConnect) -> None:
+    busiest = 0
+
+    async def query(n: int) -> int:
+        nonlocal busiest
+        async with pool.acquire() as conn:
+            busiest = max(busiest, pool.open_connections)
+            value: int = await conn.fetchval("SELECT $1::int FROM pg_sleep(0.01)", n)
+            return value
+
+    assert await asyncio.gather(*(query(n) for n in range(40))) == list(range(40))
+    assert busiest == 3
+    assert connect.opened == 3, "connections are reused, not reopened"
+
+
+async def test_a_postgres_error_keeps_the_connection(pool: Pool, connect: CountingConnect) -> None:
+    pid = await _backend_pid(pool)
+    with pytest.raises(asyncpg.DivisionByZeroError):
+        await pool.fetchval("SELECT 1 / 0")
+    assert await _backend_pid(pool) == pid
+    assert connect.opened == 1
+
+
+async def test_a_cancelled_query_never_reaches_the_next_caller(pool: Pool, connect: CountingConnect) -> None:
+    pid = await _backend_pid(pool)
+    slow = asyncio.create_task(pool.fetchval("SELECT pg_sleep(5)"))
+    await asyncio.sleep(0.2)
+    slow.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await slow
+    # The interrupted connection may still be waiting for the server: it is dropped.
+    started = asyncio.get_running_loop().time()
+    assert await pool.fetchval("SELECT 41 + 1") == 42
+    assert asyncio.get_running_loop().time() - started < 2
+    assert await _backend_pid(pool) != pid
+    assert pool.open_connections == 1
+
+
+async def test_a_timed_out_query_is_dropped(pool: Pool) -> None:
+    pid = await _backend_pid(pool)
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(pool.fetchval("SELECT pg_sleep(5)"), timeout=0.2)
+    assert await _backend_pid(pool) != pid
+    assert pool.open_connections == 1
+
+
+async def test_a_connection_left_in_a_transaction_is_dropped(pool: Pool) -> None:
+    async with pool.acquire() as conn:
+        await conn.execute("BEGIN")
+        await conn.execute("CREATE TEMPORARY TABLE leftover (x int)")
+        left_pid = await conn.fetchval("SELECT pg_backend_pid()")
+    async with pool.acquire() as conn:
+        assert not conn.is_in_transaction()
+        assert await conn.fetchval("SELECT pg_backend_pid()") != left_pid
+        assert await conn.fetchval("SELECT to_regclass('pg_temp.leftover')") is None
+
+
+async def test_connections_killed_by_the_server_are_replaced(pool: Pool, database_url: str) -> None:
+    pids = await asyncio.gather(*(_query_pid_slowly(pool) for _ in range(3)))
+    assert len(set(pids)) == 3
+    admin = await asyncpg.connect(asyncpg_url(database_url))
+    try:
+        await admin.execute("SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid", pids)
+    finally:
+        await admin.close()
+    await asyncio.sleep(0.3)  # the server's goodbye reaches the idle connections
+    assert await pool.fetchval("SELECT 7") == 7
+    assert await _backend_pid(pool) not in pids
+
+
+async def _query_pid_slowly(pool: Pool) -> int:
+    pid: int = await pool.fetchval("SELECT pg_backend_pid() FROM pg_sleep(0.05)")
+    return pid
+
+
+async def test_a_waiter_cancelled_as_it_is_handed_a_connection_gives_it_back(
+    connect: CountingConnect,
+) -> None:
+    pool = Pool(connect, size=1)
+    try:
+        async with pool.acquire():
+            waiter = asyncio.create_task(pool.fetchval("SELECT 1"))
+            await asyncio.sleep(0.05)  # it is queued for the only connection
+            assert not waiter.done()
+        # The connection was handed to the waiter when the block ended; cancel it before it runs.
+        waiter.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiter
+        assert await asyncio.wait_for(pool.fetchval("SELECT 2"), timeout=2) == 2
+        assert pool.open_connections == 1
+        assert connect.opened == 1
+    finally:
+        await pool.close()
+
+
+async def test_a_failed_connect_frees_its_place(connect: CountingConnect) -> None:
+    pool = Pool(connect, size=1)
+    try:
+        connect.fail_next = True
+        with pytest.raises(ConnectionRefusedError):
+            await pool.fetchval("SELECT 1")
+        assert pool.open_connections == 0
+        assert await pool.fetchval("SELECT 3") == 3
+    finally:
+        await pool.close()
+
+
+async def test_a_closed_pool_refuses_and_closes_what_comes_back(pool: Pool) -> None:
+    async with pool.acquire() as conn:
+        await pool.close()
+        assert await conn.fetchval("SELECT 1") == 1  # in use: closed when released
+    assert conn.is_closed()
+    assert pool.open_connections == 0
+    with pytest.raises(asyncpg.InterfaceError):
+        await pool.fetchval("SELECT 1")
+
+
+async def test_create_pool_fails_at_once_on_a_wrong_url(database_url: str) -> None:
+    wrong = with_database(database_url, "no_such_database")
+    with pytest.raises(asyncpg.InvalidCatalogNameError):
+        await create_pool(wrong, size=2)
+    pool = await create_pool(database_url, size=2)
+    try:
+        assert pool.open_connections == 1
+        assert await pool.fetchval("SELECT '{\"a\": 1}'::jsonb") == {"a": 1}
+    finally:
+        await pool.close()
