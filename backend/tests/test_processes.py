@@ -83,7 +83,7 @@ async def test_data_survives_a_restart_of_app_and_embedded_database(tmp_path: Pa
             assert (await client.get(f"/v4/repos/{space['id']}/verify")).json()["ok"] is True
 
 
-async def test_body_limit_holds_for_chunked_bodies(database_url: str, db: asyncpg.Connection, tmp_path: Path) -> None:
+async def test_body_limit_holds_for_chunked_and_announced_bodies(database_url: str, db: asyncpg.Connection, tmp_path: Path) -> None:
     env = {**NO_KEYS, "DATABASE_URL": database_url, "SMRITI_MAX_BODY_BYTES": "65536"}
 
     async def chunks() -> Any:
@@ -100,4 +100,8 @@ async def test_body_limit_holds_for_chunked_bodies(database_url: str, db: asyncp
             assert "content-length" not in response.request.headers
             assert response.status_code == 413
             assert response.json()["status_code"] == 413
+            # Announced too large: refused before the body is read, and the client still reads why.
+            announced = await client.post("/v4/repos", json={"name": "y" * 400_000})
+            assert announced.status_code == 413
+            assert announced.json()["status_code"] == 413
     assert await db.fetchval("SELECT count(*) FROM repos") == 1

@@ -130,4 +130,4 @@ def create_app(settings: Settings | None = None) -> Litestar:
 def _middleware(settings: Settings) -> list[Any]:
     # The token check runs first, before any body is read.
     guard = [require_token(settings.api_token)] if settings.api_token else []
-    return [*guard, drain_rejected_bodies]
+    return [*guard, drain_rejected_bodies(settings.max_body_bytes)]

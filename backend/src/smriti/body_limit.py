@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 from typing import Any
 
 from litestar.enums import ScopeType
@@ -21,35 +22,53 @@ _DRAIN_SECONDS = 5.0
 _BODYLESS = frozenset({"GET", "HEAD", "OPTIONS", "DELETE"})
 
 
-def drain_rejected_bodies(app: ASGIApp) -> ASGIApp:
-    async def middleware(scope: Scope, receive: Any, send: Send) -> None:
-        if scope["type"] != ScopeType.HTTP or scope["method"] in _BODYLESS:
-            await app(scope, receive, send)
-            return
-        more_body = True
-        rejected = False
+def drain_rejected_bodies(max_body_bytes: int) -> Callable[[ASGIApp], ASGIApp]:
+    """ASGI middleware factory for Litestar's `middleware=[…]`, given the app's body limit."""
 
-        async def tracking_receive() -> Any:
-            nonlocal more_body
-            message = await receive()
-            if message["type"] == "http.request":
-                more_body = bool(message.get("more_body", False))
-            elif message["type"] == "http.disconnect":
-                more_body = False
-            return message
+    def wrap(app: ASGIApp) -> ASGIApp:
+        async def middleware(scope: Scope, receive: Any, send: Send) -> None:
+            if scope["type"] != ScopeType.HTTP or scope["method"] in _BODYLESS or _fits(scope, max_body_bytes):
+                await app(scope, receive, send)
+            else:
+                await _drain_after_413(app, scope, receive, send)
 
-        async def tracking_send(message: Message) -> None:
-            nonlocal rejected
-            if message["type"] == "http.response.start" and message["status"] == 413:
-                rejected = True
-            await send(message)
+        return middleware
 
-        await app(scope, tracking_receive, tracking_send)
-        if rejected and more_body:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(_drain(tracking_receive), timeout=_DRAIN_SECONDS)
+    return wrap
 
-    return middleware
+
+def _fits(scope: Scope, max_body_bytes: int) -> bool:
+    """Whether the request announces a body within the limit. Such a body cannot be refused as too
+    large (the server delivers exactly the announced bytes), so there is nothing to drain."""
+    for name, value in scope["headers"]:
+        if name == b"content-length":
+            return value.isdigit() and int(value) <= max_body_bytes
+    return False
+
+
+async def _drain_after_413(app: ASGIApp, scope: Scope, receive: Any, send: Send) -> None:
+    more_body = True
+    rejected = False
+
+    async def tracking_receive() -> Any:
+        nonlocal more_body
+        message = await receive()
+        if message["type"] == "http.request":
+            more_body = bool(message.get("more_body", False))
+        elif message["type"] == "http.disconnect":
+            more_body = False
+        return message
+
+    async def tracking_send(message: Message) -> None:
+        nonlocal rejected
+        if message["type"] == "http.response.start" and message["status"] == 413:
+            rejected = True
+        await send(message)
+
+    await app(scope, tracking_receive, tracking_send)
+    if rejected and more_body:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(_drain(tracking_receive), timeout=_DRAIN_SECONDS)
 
 
 async def _drain(receive: Any) -> None:
