@@ -83,7 +83,9 @@ async def test_data_survives_a_restart_of_app_and_embedded_database(tmp_path: Pa
             assert (await client.get(f"/v4/repos/{space['id']}/verify")).json()["ok"] is True
 
 
-async def test_body_limit_holds_for_chunked_and_announced_bodies(database_url: str, db: asyncpg.Connection, tmp_path: Path) -> None:
+async def test_body_limit_holds_for_chunked_and_announced_bodies(
+    database_url: str, db: asyncpg.Connection, tmp_path: Path
+) -> None:
     env = {**NO_KEYS, "DATABASE_URL": database_url, "SMRITI_MAX_BODY_BYTES": "65536"}
 
     async def chunks() -> Any:

@@ -18,6 +18,7 @@ from smriti.chat.context import HistoryTurn, Section, assemble, cut_artifact
 from smriti.chat.nudge import suggest
 from smriti.checkpoints.hashing import (
     CONTENT_FIELDS,
+    _plainly_storable,
     canonical_json,
     check_content_text,
     check_storable,
@@ -257,6 +258,35 @@ def test_commit_text_checks_agree_with_the_exact_walk(content: CheckpointContent
     """encode_content's quick checks (C-level blank test, one scan of the encoded bytes for NUL)
     reject exactly what the field-by-field walk rejects, naming the same field."""
     assert _rejected_field(encode_content, content) == _rejected_field(check_content_text, content)
+
+
+_AWKWARD_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**60), 2**60) | st.floats() | _AWKWARD_TEXT,
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(_AWKWARD_TEXT, children, max_size=3),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_AWKWARD_JSON)
+def test_the_quick_metadata_check_never_passes_what_the_full_one_rejects(value: Any) -> None:
+    """`_plainly_storable` may send a value to the full check; it must never wave through one
+    the full check would reject, or one that needs the reference encoder."""
+    if _plainly_storable(value):
+        assert check_storable(value, "metadata") is True
+
+
+@pytest.mark.parametrize("leaf", ["leaf", {}, [], ["leaf"], 1])
+def test_the_quick_metadata_check_knows_the_depth_limit(leaf: Any) -> None:
+    for levels in (31, 32, 33):
+        value: Any = leaf
+        for _ in range(levels):
+            value = {"x": value}
+        try:
+            full = check_storable(value, "metadata")
+        except BadRequest:
+            full = False
+        assert _plainly_storable(value) is full, (levels, leaf)
 
 
 def test_canonical_json_takes_the_reference_path_where_msgspec_differs() -> None:

@@ -90,7 +90,7 @@ def encode_content(checkpoint: CheckpointContent) -> EncodedContent:
     # literal backslash before "u0000" matches too; the exact walk then finds nothing and passes.
     if any(_ESCAPED_NUL in value for value in encoded.values()):
         check_content_text(checkpoint)
-    exact = check_storable(checkpoint.metadata, "metadata")
+    exact = _plainly_storable(checkpoint.metadata) or check_storable(checkpoint.metadata, "metadata")
     fields = {name: msgspec.Raw(value) for name, value in encoded.items()}
     fields["metadata"] = msgspec.Raw(_sorted_json(checkpoint.metadata) if exact else rfc8785.dumps(checkpoint.metadata))
     return EncodedContent(fields=fields, sha256=_document_sha256(fields))
@@ -172,7 +172,7 @@ def check_storable(value: Any, path: str) -> bool:
         item, where, depth = stack.pop()
         if depth > _MAX_DEPTH:
             raise BadRequest(f"{path} is nested more than {_MAX_DEPTH} levels deep", field=where)
-        if isinstance(item, Mapping):
+        if isinstance(item, dict):
             for key, child in item.items():
                 _check_text(key, where, "keys")
                 exact = exact and max(key, default="") < _SURROGATE_ORDER_FROM
@@ -183,6 +183,34 @@ def check_storable(value: Any, path: str) -> bool:
             _check_scalar(item, where)
             exact = exact and not isinstance(item, float)
     return exact
+
+
+def _plainly_storable(value: Any, depth: int = 0) -> bool:
+    """The common case of `check_storable`, without building a path for every value: True when
+    the value is storable and holds no float and no key above U+E000. False means "look closer"
+    (a float, or something to reject); `check_storable` then decides and names the place."""
+    kind = type(value)
+    if depth > _MAX_DEPTH:
+        return False
+    if kind is dict:
+        return _plain_object(value, depth)
+    if kind is list:
+        return all(_plainly_storable(child, depth + 1) for child in value)
+    if kind is str:
+        return "\x00" not in value
+    return value is None or kind is bool or (kind is int and -_MAX_SAFE_INTEGER <= value <= _MAX_SAFE_INTEGER)
+
+
+def _plain_object(value: dict[str, Any], depth: int) -> bool:
+    if value and depth == _MAX_DEPTH:
+        return False  # its members would be too deep
+    for key, child in value.items():
+        if "\x00" in key or max(key, default="") >= _SURROGATE_ORDER_FROM:
+            return False
+        # Text, the usual member, is checked here rather than by another call.
+        if not ("\x00" not in child if type(child) is str else _plainly_storable(child, depth + 1)):
+            return False
+    return True
 
 
 def _check_text(text: str, where: str, what: str = "text") -> None:
@@ -212,7 +240,7 @@ def canonical_json(value: Any) -> bytes:
 
 
 def _is_exact(value: Any) -> bool:
-    if isinstance(value, Mapping):
+    if isinstance(value, dict):
         return all(max(k, default="") < _SURROGATE_ORDER_FROM and _is_exact(v) for k, v in value.items())
     if isinstance(value, list):
         return all(_is_exact(item) for item in value)
