@@ -757,6 +757,11 @@ def evaluate(report: Report) -> None:
         report.target(f"{name[8:]} at 16 clients / floor", ratio, "≥ 0.7", ratio >= 0.7)
     ratio = report.get("smriti: POST send (offline)", 16).rps / floor[16]
     report.target("send (offline) at 16 clients / floor", ratio, "≥ 0.4", ratio >= 0.4)
+    # A send reads its context and, after the provider answered, durably writes the exchange: at
+    # least one floor read plus one floor write, whatever else it does.
+    write = report.get("floor: one durable write", 16).rps
+    ratio = 1 / (1 / floor[16] + 1 / write) / floor[16]
+    report.target("a bare read then a bare write at 16 clients / floor", ratio, "(ceiling)", True)
     if any(r.group == "peer" for r in report.rows):
         for clients in (1, 16):
             ratio = (

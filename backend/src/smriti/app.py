@@ -105,7 +105,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         exception_handlers={Exception: to_error_response},
         lifespan=[lifespan],
         # For code outside a request (the benchmarks); handlers get dependencies instead.
-        state=State({"settings": settings, "services": services}),
+        state=State({"services": services}),
         openapi_config=OpenAPIConfig(
             title="Smriti API",
             version=__version__,
