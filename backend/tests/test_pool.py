@@ -69,27 +69,65 @@ async def test_a_postgres_error_keeps_the_connection(pool: Pool, connect: Counti
     assert connect.opened == 1
 
 
-async def test_a_cancelled_query_never_reaches_the_next_caller(pool: Pool, connect: CountingConnect) -> None:
-    pid = await _backend_pid(pool)
+async def _statement_stops(pool: Pool, statement: str) -> None:
+    """Wait until no backend is running `statement` any more: the server got the cancel."""
+    for _ in range(40):
+        running = await pool.fetchval(
+            "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query = $1", statement
+        )
+        if running == 0:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{statement!r} is still running on the server")
+
+
+async def _settled(pool: Pool, expected_open: int) -> None:
+    for _ in range(40):
+        if pool.open_connections == expected_open:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{pool.open_connections} connections open, expected {expected_open}")
+
+
+async def test_a_cancelled_query_is_stopped_and_never_reaches_the_next_caller(pool: Pool) -> None:
     slow = asyncio.create_task(pool.fetchval("SELECT pg_sleep(5)"))
     await asyncio.sleep(0.2)
     slow.cancel()
     with pytest.raises(asyncio.CancelledError):
         await slow
-    # The interrupted connection may still be waiting for the server: it is dropped.
+    # The interrupted connection is busy until the server acknowledges the cancel; the next
+    # caller gets another one at once, and the server stops the statement.
     started = asyncio.get_running_loop().time()
     assert await pool.fetchval("SELECT 41 + 1") == 42
     assert asyncio.get_running_loop().time() - started < 2
-    assert await _backend_pid(pool) != pid
-    assert pool.open_connections == 1
+    await _statement_stops(pool, "SELECT pg_sleep(5)")
+    await _settled(pool, 2)
+    # Both connections are usable again, one after the other and at once.
+    assert await asyncio.gather(*(pool.fetchval("SELECT $1::int FROM pg_sleep(0.05)", n) for n in range(3))) == [
+        0,
+        1,
+        2,
+    ]
 
 
-async def test_a_timed_out_query_is_dropped(pool: Pool) -> None:
-    pid = await _backend_pid(pool)
+async def test_a_timed_out_query_is_stopped(pool: Pool) -> None:
     with pytest.raises(TimeoutError):
-        await asyncio.wait_for(pool.fetchval("SELECT pg_sleep(5)"), timeout=0.2)
-    assert await _backend_pid(pool) != pid
-    assert pool.open_connections == 1
+        await asyncio.wait_for(pool.fetchval("SELECT pg_sleep(4)"), timeout=0.2)
+    await _statement_stops(pool, "SELECT pg_sleep(4)")
+    assert await pool.fetchval("SELECT 1") == 1
+    assert pool.open_connections <= 2
+
+
+async def test_idle_connections_are_replaced_after_a_while(connect: CountingConnect) -> None:
+    pool = Pool(connect, size=2, max_idle_seconds=0.1)
+    try:
+        first = await _backend_pid(pool)
+        assert await _backend_pid(pool) == first
+        await asyncio.sleep(0.2)
+        assert await _backend_pid(pool) != first
+        assert pool.open_connections == 1
+    finally:
+        await pool.close()
 
 
 async def test_a_connection_left_in_a_transaction_is_dropped(pool: Pool) -> None:
@@ -139,6 +177,34 @@ async def test_a_waiter_cancelled_as_it_is_handed_a_connection_gives_it_back(
         assert connect.opened == 1
     finally:
         await pool.close()
+
+
+async def test_a_cancelled_waiter_passes_on_the_place_it_was_given(connect: CountingConnect) -> None:
+    pool = Pool(connect, size=1)
+    try:
+        async with pool.acquire() as conn:
+            first = asyncio.create_task(pool.fetchval("SELECT 1"))
+            second = asyncio.create_task(pool.fetchval("SELECT 2"))
+            await asyncio.sleep(0.05)
+            conn.terminate()  # dropped on release: its place goes to the first waiter
+        first.cancel()  # before it runs: the place must reach the second waiter
+        with pytest.raises(asyncio.CancelledError):
+            await first
+        assert await asyncio.wait_for(second, timeout=2) == 2
+        assert pool.open_connections == 1
+    finally:
+        await pool.close()
+
+
+async def test_waiters_are_refused_when_the_pool_closes(connect: CountingConnect) -> None:
+    pool = Pool(connect, size=1)
+    async with pool.acquire():
+        waiter = asyncio.create_task(pool.fetchval("SELECT 1"))
+        await asyncio.sleep(0.05)
+        await pool.close()
+        with pytest.raises(asyncpg.InterfaceError):
+            await waiter
+    assert pool.open_connections == 0
 
 
 async def test_a_failed_connect_frees_its_place(connect: CountingConnect) -> None:

@@ -14,6 +14,7 @@ import rfc8785
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from smriti.body_limit import _fits
 from smriti.chat.context import HistoryTurn, Section, assemble, cut_artifact
 from smriti.chat.nudge import suggest
 from smriti.checkpoints.hashing import (
@@ -298,3 +299,21 @@ def test_canonical_json_takes_the_reference_path_where_msgspec_differs() -> None
 @pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="mallopt is glibc's")
 def test_allocator_thresholds_are_set_on_glibc() -> None:
     assert tune_allocator() is True
+
+
+@pytest.mark.parametrize(
+    ("headers", "fits"),
+    [
+        ([(b"content-length", b"10")], True),
+        ([(b"content-length", b"1000")], False),
+        ([(b"content-length", b"10"), (b"transfer-encoding", b"chunked")], False),
+        ([(b"transfer-encoding", b"chunked")], False),
+        ([(b"content-length", b"10"), (b"content-length", b"10")], False),
+        ([(b"content-length", b"-1")], False),
+        ([], False),
+    ],
+)
+def test_only_a_plain_content_length_within_the_limit_skips_the_drain(
+    headers: list[tuple[bytes, bytes]], fits: bool
+) -> None:
+    assert _fits({"headers": headers}, 100) is fits  # type: ignore[arg-type]  # a partial scope

@@ -20,6 +20,8 @@ _DRAIN_BYTES = 64 * 1024 * 1024
 _DRAIN_SECONDS = 5.0
 # No handler reads a body for these, so none can answer 413; they skip the wrapping (hot reads).
 _BODYLESS = frozenset({"GET", "HEAD", "OPTIONS", "DELETE"})
+# Headers that say how long the body is; exactly one Content-Length and no Transfer-Encoding fits.
+_FRAMING = frozenset({b"content-length", b"transfer-encoding"})
 
 
 def drain_rejected_bodies(max_body_bytes: int) -> Callable[[ASGIApp], ASGIApp]:
@@ -38,12 +40,12 @@ def drain_rejected_bodies(max_body_bytes: int) -> Callable[[ASGIApp], ASGIApp]:
 
 
 def _fits(scope: Scope, max_body_bytes: int) -> bool:
-    """Whether the request announces a body within the limit. Such a body cannot be refused as too
-    large (the server delivers exactly the announced bytes), so there is nothing to drain."""
-    for name, value in scope["headers"]:
-        if name == b"content-length":
-            return value.isdigit() and int(value) <= max_body_bytes
-    return False
+    """Whether the request announces a body within the limit by one plain Content-Length. Such a
+    body cannot be refused as too large (the server delivers exactly the announced bytes), so
+    there is nothing to drain. With Transfer-Encoding too, some servers stream the body chunked
+    whatever the length says, so that request is not trusted to fit."""
+    lengths = [value for name, value in scope["headers"] if name in _FRAMING]
+    return len(lengths) == 1 and lengths[0].isdigit() and int(lengths[0]) <= max_body_bytes
 
 
 async def _drain_after_413(app: ASGIApp, scope: Scope, receive: Any, send: Send) -> None:

@@ -22,6 +22,7 @@ context managers, or the connection is dropped.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -33,6 +34,9 @@ import msgspec
 from smriti.db.urls import asyncpg_url
 
 T = TypeVar("T")
+
+_CANCEL_SECONDS = 5.0
+"""How long an interrupted statement's cancel may take before its connection is terminated."""
 
 _json_encode = msgspec.json.Encoder().encode
 _json_decode = msgspec.json.Decoder().decode
@@ -54,23 +58,45 @@ async def _init_connection(conn: asyncpg.Connection) -> None:
 
 
 def _reusable_after(error: BaseException) -> bool:
-    """Whether a connection is still in a known state after `error` left the code using it.
+    """Whether a connection may still be in a known state after `error` left the code using it.
 
     An error PostgreSQL sent back (and our own errors raised between queries) leave it ready
-    for the next query. Cancellation, timeouts, broken sockets and asyncpg's interface errors
-    may leave a query half-done on it.
+    for the next query. Cancellation, timeouts, broken sockets, lost connections and asyncpg's
+    interface errors may leave a query half-done on it. (`_release` checks the state as well.)
     """
-    return isinstance(error, Exception) and not isinstance(error, OSError | asyncpg.InterfaceError)
+    return isinstance(error, Exception) and not isinstance(
+        error, OSError | asyncpg.InterfaceError | asyncpg.PostgresConnectionError
+    )
+
+
+def _cancelling(conn: asyncpg.Connection) -> bool:
+    """asyncpg is asking the server to stop an interrupted statement on this connection."""
+    return bool(conn._protocol._is_cancelling())  # type: ignore[attr-defined]  # asyncpg's pool asks the same
+
+
+def _unusable(conn: asyncpg.Connection) -> bool:
+    # `_top_xact` stays set when a transaction's BEGIN failed; the next transaction would misbehave.
+    return conn.is_closed() or conn.is_in_transaction() or getattr(conn, "_top_xact", None) is not None
 
 
 class Pool:
-    def __init__(self, connect: Callable[[], Awaitable[asyncpg.Connection]], *, size: int) -> None:
+    def __init__(
+        self,
+        connect: Callable[[], Awaitable[asyncpg.Connection]],
+        *,
+        size: int,
+        max_idle_seconds: float = 300.0,
+    ) -> None:
         self._connect = connect
         self._size = size
-        self._idle: list[asyncpg.Connection] = []
-        # A waiter gets a connection, or None when a place was freed and it may open one itself.
+        # A connection idle this long may have been cut by something between us and the server
+        # without either side noticing; it is replaced rather than trusted.
+        self._max_idle_seconds = max_idle_seconds
+        self._idle: list[tuple[asyncpg.Connection, float]] = []  # with the time it became idle
+        # A waiter is handed a connection, or None: a place it now owns, to open a connection in.
         self._waiters: deque[asyncio.Future[asyncpg.Connection | None]] = deque()
-        self._open = 0  # connections open, being opened, or in use
+        self._open = 0  # places taken: connections open, being opened, in use or settling
+        self._settling: set[asyncio.Task[None]] = set()
         self._closed = False
 
     @property
@@ -78,34 +104,35 @@ class Pool:
         return self._open
 
     async def _acquire(self) -> asyncpg.Connection:
-        while True:
-            if self._closed:
-                raise asyncpg.InterfaceError("the connection pool is closed")
-            while self._idle:
-                conn = self._idle.pop()
-                if not conn.is_closed():
-                    return conn
-                self._forget()  # the server closed it while it was idle
-            if self._open < self._size:
-                return await self._open_connection()
-            waiter: asyncio.Future[asyncpg.Connection | None] = asyncio.get_running_loop().create_future()
-            self._waiters.append(waiter)
-            try:
-                handed = await waiter
-            except asyncio.CancelledError:
-                if waiter.done() and not waiter.cancelled():
-                    # Handed a connection (or a free place) in the same tick it was cancelled.
-                    conn_or_place = waiter.result()
-                    if conn_or_place is None:
-                        self._wake_one(None)
-                    else:
-                        self._release(conn_or_place, reusable=True)
-                raise
-            if handed is not None:
-                return handed
+        if self._closed:
+            raise asyncpg.InterfaceError("the connection pool is closed")
+        now = asyncio.get_running_loop().time()
+        while self._idle:
+            conn, since = self._idle.pop()
+            if not conn.is_closed() and now - since < self._max_idle_seconds:
+                return conn
+            conn.terminate()  # closed by the server while idle, or idle too long to trust
+            self._forget()
+        if self._open < self._size:
+            self._open += 1
+            return await self._open_in_place()
+        waiter: asyncio.Future[asyncpg.Connection | None] = asyncio.get_running_loop().create_future()
+        self._waiters.append(waiter)
+        try:
+            handed = await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled() and waiter.exception() is None:
+                # Handed a connection or a place in the same tick it was cancelled: pass it on.
+                handed = waiter.result()
+                if handed is None:
+                    self._forget()
+                else:
+                    self._release(handed, reusable=True)
+            raise
+        return handed if handed is not None else await self._open_in_place()
 
-    async def _open_connection(self) -> asyncpg.Connection:
-        self._open += 1
+    async def _open_in_place(self) -> asyncpg.Connection:
+        """Open a connection in a place already counted in `_open`."""
         try:
             return await self._connect()
         except BaseException:
@@ -113,16 +140,31 @@ class Pool:
             raise
 
     def _release(self, conn: asyncpg.Connection, *, reusable: bool) -> None:
-        if not reusable or self._closed or conn.is_closed() or conn.is_in_transaction():
+        if not self._closed and not conn.is_closed() and _cancelling(conn):
+            # Terminating now would drop asyncpg's cancel request and leave the statement running
+            # on the server for nobody (a timed-out commit could still commit). Keep the place
+            # until the server has acknowledged the cancel, then decide.
+            task = asyncio.get_running_loop().create_task(self._settle(conn))
+            self._settling.add(task)
+            task.add_done_callback(self._settling.discard)
+        elif not reusable or self._closed or _unusable(conn):
             conn.terminate()  # no round trip: it may be mid-protocol
             self._forget()
         elif not self._wake_one(conn):
-            self._idle.append(conn)
+            self._idle.append((conn, asyncio.get_running_loop().time()))
+
+    async def _settle(self, conn: asyncpg.Connection) -> None:
+        # On a timeout asyncpg terminates the connection itself; then _release drops it.
+        with contextlib.suppress(BaseException):
+            await conn._protocol._wait_for_cancellation(_CANCEL_SECONDS)  # type: ignore[attr-defined]
+        if _cancelling(conn):
+            conn.terminate()
+        self._release(conn, reusable=True)
 
     def _forget(self) -> None:
-        """A connection is gone: its place goes to a waiter, which opens a new one."""
-        self._open -= 1
-        self._wake_one(None)
+        """A place was freed: it goes to the first waiter, which opens a connection in it."""
+        if not self._wake_one(None):
+            self._open -= 1
 
     def _wake_one(self, conn: asyncpg.Connection | None) -> bool:
         while self._waiters:
@@ -169,16 +211,19 @@ class Pool:
     async def close(self) -> None:
         """Close the idle connections now; those in use are closed when they come back."""
         self._closed = True
-        idle, self._idle = self._idle, []
-        for waiter in self._waiters:
+        closed = asyncpg.InterfaceError("the connection pool is closed")
+        while self._waiters:
+            waiter = self._waiters.popleft()
             if not waiter.done():
-                waiter.set_result(None)  # it wakes, sees the pool closed, and raises
-        self._waiters.clear()
-        for conn in idle:
+                waiter.set_exception(closed)
+        if self._settling:
+            await asyncio.wait(self._settling, timeout=_CANCEL_SECONDS + 1)
+        idle, self._idle = self._idle, []
+        for conn, _ in idle:
             self._open -= 1
             try:
                 await conn.close(timeout=5)
-            except (OSError, asyncpg.InterfaceError, TimeoutError):
+            except BaseException:  # closing politely failed: close it anyway
                 conn.terminate()
 
 
