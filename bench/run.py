@@ -107,6 +107,10 @@ class Report:
     def get(self, name: str, clients: int) -> Row:
         return next(r for r in self.rows if r.name == name and r.clients == clients)
 
+    def speedup(self, name: str, over: str, clients: int) -> float:
+        """Throughput of one row over another's, at the same number of clients."""
+        return self.get(name, clients).rps / self.get(over, clients).rps
+
     def target(self, what: str, value: float, aim: str, held: bool) -> None:
         self.targets.append(Target(what, round(value, 3), aim, held))
 
@@ -764,34 +768,23 @@ def evaluate(report: Report) -> None:
     report.target("a bare read then a bare write at 16 clients / floor", ratio, "(ceiling)", True)
     if any(r.group == "peer" for r in report.rows):
         for clients in (1, 16):
-            ratio = (
-                report.get("smriti: POST commit (~4 KB)", clients).rps / report.get("peer: aput (~4 KB)", clients).rps
-            )
+            ratio = report.speedup("smriti: POST commit (~4 KB)", "peer: aput (~4 KB)", clients)
             report.target(f"commit over HTTP / LangGraph aput, {clients} caller(s)", ratio, "≥ 1.0", ratio >= 1.0)
             # The most any HTTP write can do here: one durable INSERT behind a bare endpoint.
-            ratio = report.get("floor: one durable write", clients).rps / report.get("peer: aput (~4 KB)", clients).rps
+            ratio = report.speedup("floor: one durable write", "peer: aput (~4 KB)", clients)
             report.target(f"write floor over HTTP / LangGraph aput, {clients} caller(s)", ratio, "(ceiling)", True)
-            ratio = (
-                report.get("smriti in-process: commit (~4 KB)", clients).rps
-                / report.get("peer: aput (~4 KB)", clients).rps
-            )
+            ratio = report.speedup("smriti in-process: commit (~4 KB)", "peer: aput (~4 KB)", clients)
             report.target(f"commit in-process / LangGraph aput, {clients} caller(s)", ratio, "(like for like)", True)
-            ratio = (
-                report.get("smriti: GET log 20 of 10,000", clients).rps
-                / report.get("peer: alist 20 of 10,000", clients).rps
-            )
+            ratio = report.speedup("smriti: GET log 20 of 10,000", "peer: alist 20 of 10,000", clients)
             report.target(f"log 20 of 10,000 / LangGraph alist(20), {clients} caller(s)", ratio, "≥ 5", ratio >= 5)
-            ratio = report.get("smriti: GET head", clients).rps / report.get("peer: aget_tuple latest", clients).rps
+            ratio = report.speedup("smriti: GET head", "peer: aget_tuple latest", clients)
             report.target(f"HEAD over HTTP / LangGraph aget_tuple, {clients} caller(s)", ratio, "(reported)", True)
     for kind in ("context", "send"):
         ratio = report.growth[kind][-1]["ratio"]
         aim = 1.2 if kind == "context" else 1.5
         report.target(f"{kind}: 100,000-Turn Session / 10-Turn one", ratio, f"≤ {aim}", ratio <= aim)
     for what in ("HEAD", "log 10"):
-        ratio = (
-            report.get(f"growth: {what}, 10 Checkpoints", 16).rps
-            / report.get(f"growth: {what}, 10,000 Checkpoints", 16).rps
-        )
+        ratio = report.speedup(f"growth: {what}, 10 Checkpoints", f"growth: {what}, 10,000 Checkpoints", 16)
         report.target(f"{what}: 10,000-Checkpoint Space time / 10-Checkpoint one", ratio, "≤ 1.2", ratio <= 1.2)
     t100 = 1 / report.get("growth: commit, 100 KB artifact", 1).rps
     t1000 = 1 / report.get("growth: commit, 1,000 KB artifact", 1).rps
@@ -801,9 +794,7 @@ def evaluate(report: Report) -> None:
         ratio = inserts[1000] / inserts[100]
         report.target("PostgreSQL alone: 1 MB / 100 KB JSONB insert", ratio, "(reference)", True)
     for clients in (1, 16):
-        ratio = (
-            report.get("smriti: POST commit (~4 KB)", clients).rps / report.get("floor: one durable write", clients).rps
-        )
+        ratio = report.speedup("smriti: POST commit (~4 KB)", "floor: one durable write", clients)
         report.target(f"commit over HTTP / write floor, {clients} client(s)", ratio, "(reported)", True)
     one, two = report.get("smriti: GET head", 16), report.get("smriti: GET head, 2 processes", 16)
     ratio = two.rps / one.rps
