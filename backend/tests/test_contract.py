@@ -57,8 +57,11 @@ async def test_schemathesis_finds_nothing(
             phases,
             "--max-time",
             SECONDS,
+            # One worker: with two threads, CPython 3.11.7's AST construction sometimes fails inside
+            # schemathesis itself ("AST constructor recursion depth mismatch", CPython gh-106905),
+            # a flaky error in the client that says nothing about the server.
             "--workers",
-            "2",
+            "1",
             "--seed",
             "20261130",
             "--warnings",
