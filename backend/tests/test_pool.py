@@ -9,7 +9,7 @@ import asyncpg
 import pytest
 
 from smriti.db.admin import with_database
-from smriti.db.pool import Pool, create_pool
+from smriti.db.pool import Pool, PoolTimeout, _give_up, create_pool
 from smriti.db.urls import asyncpg_url
 
 
@@ -196,6 +196,40 @@ async def test_a_cancelled_waiter_passes_on_the_place_it_was_given(connect: Coun
         await pool.close()
 
 
+async def test_a_waiter_gives_up_after_the_acquire_timeout(connect: CountingConnect) -> None:
+    pool = Pool(connect, size=1, acquire_timeout=0.2)
+    try:
+        async with pool.acquire() as conn:
+            holder = await conn.fetchval("SELECT pg_backend_pid()")
+            started = asyncio.get_running_loop().time()
+            with pytest.raises(PoolTimeout, match=r"within 0\.2 s"):
+                await pool.fetchval("SELECT 1")
+            assert 0.2 <= asyncio.get_running_loop().time() - started < 1
+            late = asyncio.create_task(pool.fetchval("SELECT pg_backend_pid()"))
+            await asyncio.sleep(0.05)
+        # The connection goes to the waiter still waiting, not to the one that gave up.
+        assert await late == holder
+        assert pool.open_connections == 1
+        assert connect.opened == 1
+    finally:
+        await pool.close()
+
+
+async def test_a_waiter_handed_a_connection_keeps_it_when_its_timer_fires_first(connect: CountingConnect) -> None:
+    pool = Pool(connect, size=1, acquire_timeout=5)
+    try:
+        async with pool.acquire():
+            waiter = asyncio.create_task(pool.fetchval("SELECT 5"))
+            await asyncio.sleep(0.01)
+            (handoff,) = pool._waiters
+        # Handed the connection on release; its timer fires before the waiter runs again.
+        _give_up(handoff, 5)
+        assert await waiter == 5
+        assert pool.open_connections == 1
+    finally:
+        await pool.close()
+
+
 async def test_waiters_are_refused_when_the_pool_closes(connect: CountingConnect) -> None:
     pool = Pool(connect, size=1)
     async with pool.acquire():
@@ -237,5 +271,17 @@ async def test_create_pool_fails_at_once_on_a_wrong_url(database_url: str) -> No
     try:
         assert pool.open_connections == 1
         assert await pool.fetchval("SELECT '{\"a\": 1}'::jsonb") == {"a": 1}
+    finally:
+        await pool.close()
+
+
+async def test_postgresql_itself_stops_a_statement_past_the_statement_timeout(database_url: str) -> None:
+    pool = await create_pool(database_url, size=1, statement_timeout=0.3)
+    try:
+        assert await pool.fetchval("SHOW statement_timeout") == "300ms"
+        pid = await _backend_pid(pool)
+        with pytest.raises(asyncpg.QueryCanceledError):
+            await pool.fetchval("SELECT pg_sleep(2)")
+        assert await _backend_pid(pool) == pid, "stopped by the server, the connection stays usable"
     finally:
         await pool.close()

@@ -86,3 +86,74 @@ def test_db_upgrade_command(database_url: str, tmp_path: Path) -> None:
     )
     assert bad.returncode == 2
     assert "SMRITI_MAX_BODY_BYTES" in bad.stderr
+
+
+async def test_a_statement_stuck_on_a_lock_is_a_503_and_writes_nothing(
+    settings: Settings, db: asyncpg.Connection
+) -> None:
+    """A commit waiting on a Space someone else holds gives up after the statement timeout."""
+    async with make_client(settings, db_statement_timeout_s=0.5) as client:
+        space = await create_space(client)
+        await commit(client, space["id"], "before")
+        async with db.transaction():
+            await db.execute("SELECT 1 FROM repos WHERE id = $1 FOR UPDATE", space["id"])
+            started = time.monotonic()
+            stuck = await client.post("/v4/chat/commit", json={"repo_id": space["id"], "message": "stuck"})
+            assert 0.5 <= time.monotonic() - started < 3
+        assert stuck.status_code == 503
+        assert "SMRITI_DB_STATEMENT_TIMEOUT" in stuck.json()["detail"]
+        log = (await client.get(f"/v4/repos/{space['id']}/commits")).json()
+        assert [c["message"] for c in log["items"]] == ["before"], "the timed-out commit wrote nothing"
+        after = await client.post("/v4/chat/commit", json={"repo_id": space["id"], "message": "after"})
+        assert after.status_code == 201, after.text
+
+
+async def test_no_free_connection_within_the_acquire_timeout_is_a_503(
+    settings: Settings, db: asyncpg.Connection
+) -> None:
+    async with make_client(settings, db_pool_size=1, db_acquire_timeout_s=0.3) as client:
+        space = await create_space(client)
+        await commit(client, space["id"], "state")
+        async with db.transaction():
+            # The one lean-pool connection waits on this lock; HEAD then has no connection to use.
+            await db.execute("SELECT 1 FROM repos WHERE id = $1 FOR UPDATE", space["id"])
+            blocked = asyncio.create_task(
+                client.post("/v4/chat/commit", json={"repo_id": space["id"], "message": "waits"})
+            )
+            await asyncio.sleep(0.2)
+            started = time.monotonic()
+            head = await client.get(f"/v4/repos/{space['id']}/head")
+            waited = time.monotonic() - started
+        assert head.status_code == 503
+        assert "SMRITI_DB_ACQUIRE_TIMEOUT" in head.json()["detail"]
+        assert 0.3 <= waited < 2
+        assert (await blocked).status_code == 201, "the request holding the connection still completes"
+        assert (await client.get(f"/v4/repos/{space['id']}/head")).status_code == 200
+
+
+async def test_no_free_orm_connection_within_the_acquire_timeout_is_a_503(
+    settings: Settings, db: asyncpg.Connection
+) -> None:
+    async with make_client(settings, db_pool_size=1, db_acquire_timeout_s=0.3) as client:
+        space = await create_space(client, "old name")
+        async with db.transaction():
+            # The one ORM connection waits on this lock; listing Spaces then has none to use.
+            await db.execute("SELECT 1 FROM repos WHERE id = $1 FOR UPDATE", space["id"])
+            rename = asyncio.create_task(client.patch(f"/v4/repos/{space['id']}", json={"name": "new name"}))
+            await asyncio.sleep(0.2)
+            listed = await client.get("/v4/repos")
+        assert listed.status_code == 503, listed.text
+        assert "SMRITI_DB_ACQUIRE_TIMEOUT" in listed.json()["detail"]
+        assert (await rename).status_code == 200
+        assert (await client.get("/v4/repos")).json()["items"][0]["name"] == "new name"
+
+
+async def test_an_orm_statement_stuck_on_a_lock_is_a_503_too(settings: Settings, db: asyncpg.Connection) -> None:
+    async with make_client(settings, db_statement_timeout_s=0.5) as client:
+        space = await create_space(client, "old name")
+        async with db.transaction():
+            await db.execute("SELECT 1 FROM repos WHERE id = $1 FOR UPDATE", space["id"])
+            renamed = await client.patch(f"/v4/repos/{space['id']}", json={"name": "new name"})
+        assert renamed.status_code == 503, renamed.text
+        assert "SMRITI_DB_STATEMENT_TIMEOUT" in renamed.json()["detail"]
+        assert (await client.get(f"/v4/repos/{space['id']}")).json()["name"] == "old name"

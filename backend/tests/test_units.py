@@ -67,6 +67,11 @@ def test_settings_from_env() -> None:
         Settings.from_env({"SMRITI_MAX_BODY_BYTES": "lots"})
     with pytest.raises(ConfigError, match="SMRITI_PROVIDER_TIMEOUT"):
         Settings.from_env({"SMRITI_PROVIDER_TIMEOUT": "-1"})
+    timeouts = Settings.from_env({"SMRITI_DB_ACQUIRE_TIMEOUT": "2.5", "SMRITI_DB_STATEMENT_TIMEOUT": "12"})
+    assert (timeouts.db_acquire_timeout_s, timeouts.db_statement_timeout_s) == (2.5, 12.0)
+    assert (settings.db_acquire_timeout_s, settings.db_statement_timeout_s) == (10.0, 30.0)
+    with pytest.raises(ConfigError, match="SMRITI_DB_STATEMENT_TIMEOUT"):
+        Settings.from_env({"SMRITI_DB_STATEMENT_TIMEOUT": "0"})
 
 
 def test_default_provider_is_offline_only_without_keys() -> None:

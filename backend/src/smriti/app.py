@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, cast
 
 import structlog
 from advanced_alchemy.extensions.litestar import (
@@ -29,7 +29,7 @@ from smriti.checkpoints.controller import CheckpointController, diff_checkpoints
 from smriti.config import Settings
 from smriti.db.embedded import start_embedded_postgres
 from smriti.db.migrate import upgrade_async
-from smriti.db.pool import create_pool
+from smriti.db.pool import connect_options, create_pool
 from smriti.db.urls import sqlalchemy_url
 from smriti.drafting.controller import draft_checkpoint
 from smriti.errors import to_error_response
@@ -63,7 +63,12 @@ def create_app(settings: Settings | None = None) -> Litestar:
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         if settings.migrate_on_start:
             await upgrade_async(database_url)
-        pool = await create_pool(database_url, size=settings.db_pool_size)
+        pool = await create_pool(
+            database_url,
+            size=settings.db_pool_size,
+            acquire_timeout=settings.db_acquire_timeout_s,
+            statement_timeout=settings.db_statement_timeout_s,
+        )
         services.start(pool)
         # Start-up garbage is permanent; keep the collector from walking it on every pause.
         gc.collect()
@@ -93,7 +98,14 @@ def create_app(settings: Settings | None = None) -> Litestar:
         connection_string=sqlalchemy_url(database_url),
         before_send_handler="autocommit",
         session_config=AsyncSessionConfig(expire_on_commit=False),
-        engine_config=EngineConfig(pool_size=settings.db_pool_size, max_overflow=0, pool_pre_ping=True),
+        engine_config=EngineConfig(
+            pool_size=settings.db_pool_size,
+            max_overflow=0,
+            pool_pre_ping=True,
+            # SQLAlchemy takes seconds as a float; advanced-alchemy's annotation says int.
+            pool_timeout=cast("int", settings.db_acquire_timeout_s),
+            connect_args=connect_options(settings.db_statement_timeout_s),
+        ),
         set_default_exception_handler=False,
     )
     web_dir = settings.web_dir or DEFAULT_WEB_DIR

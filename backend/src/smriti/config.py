@@ -31,6 +31,10 @@ class Settings:
     data_dir: Path = Path(".smriti")
     max_body_bytes: int = 1_048_576
     db_pool_size: int = 10
+    db_acquire_timeout_s: float = 10.0
+    """How long a request waits for a free database connection before it is answered 503."""
+    db_statement_timeout_s: float = 30.0
+    """How long one database statement may take (a lock wait included) before it is a 503."""
     openai: ProviderSettings = field(default_factory=ProviderSettings)
     anthropic: ProviderSettings = field(default_factory=ProviderSettings)
     default_provider: str | None = None
@@ -56,6 +60,8 @@ class Settings:
             data_dir=Path(env.get("SMRITI_DATA_DIR") or ".smriti"),
             max_body_bytes=_int(env, "SMRITI_MAX_BODY_BYTES", 1_048_576, minimum=1024),
             db_pool_size=_int(env, "SMRITI_DB_POOL_SIZE", 10, minimum=1),
+            db_acquire_timeout_s=_float(env, "SMRITI_DB_ACQUIRE_TIMEOUT", 10.0),
+            db_statement_timeout_s=_float(env, "SMRITI_DB_STATEMENT_TIMEOUT", 30.0),
             openai=ProviderSettings(
                 api_key=_text(env, "OPENAI_API_KEY"),
                 base_url=_text(env, "OPENAI_BASE_URL"),

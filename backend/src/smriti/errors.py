@@ -14,7 +14,10 @@ from litestar.exceptions import HTTPException, SerializationException, Validatio
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as OrmPoolTimeout
 from sqlalchemy.orm.exc import StaleDataError
+
+from smriti.db.pool import PoolTimeout
 
 log = structlog.get_logger("smriti.errors")
 
@@ -103,7 +106,7 @@ _DESCRIPTIONS = {
     413: "The request body is larger than the configured limit.",
     429: "The provider is rate limiting; retry later.",
     502: "The provider failed or answered with something unusable.",
-    503: "The database is unavailable; retry later.",
+    503: "The database is unavailable or too busy to answer in time; retry later.",
     504: "The provider did not answer in time.",
 }
 
@@ -173,6 +176,7 @@ _DB_DOWN = (
     asyncpg.exceptions.InterfaceError,
     InterfaceError,
     OperationalError,
+    TimeoutError,  # asyncpg's own timeout: the server did not answer at all
 )
 
 
@@ -217,6 +221,16 @@ def to_error_response(request: Request[Any, Any, Any], exc: Exception) -> Respon
         message = _clean_message(str(exc))
         field = _field_path(message) or "body"
         return _body(400, f"Invalid request. {field}: {message}", errors=[FieldError(field, message)])
+    if isinstance(exc, PoolTimeout) or caused_by(exc, OrmPoolTimeout):
+        log.warning("no free database connection", path=request.url.path)
+        return _body(503, "Every database connection stayed busy for SMRITI_DB_ACQUIRE_TIMEOUT; retry shortly.")
+    if caused_by(exc, asyncpg.exceptions.QueryCanceledError):
+        log.warning("database statement stopped", path=request.url.path, error=str(exc))
+        return _body(
+            503,
+            "A database statement ran longer than SMRITI_DB_STATEMENT_TIMEOUT (it may be waiting on a "
+            "lock held elsewhere) and was stopped; retry shortly.",
+        )
     if _is_database_down(exc):
         log.warning("database unavailable", path=request.url.path, error=type(exc).__name__)
         return _body(503, "The database is unavailable right now; retry shortly.")

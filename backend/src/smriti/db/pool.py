@@ -12,7 +12,8 @@ What it must still get right, each with a test in `test_pool.py`:
 - a connection that may be unusable is never handed out again: closed, left inside a transaction,
   or whose query was interrupted (cancelled, timed out, broken), where asyncpg may still be
   waiting for the server. It is terminated and its place freed for a fresh one;
-- a waiter that is cancelled just after being handed a connection gives it back.
+- a waiter that is cancelled just after being handed a connection gives it back;
+- a request waits at most `acquire_timeout` for a connection (`PoolTimeout`, answered 503).
 
 There is no reset query on release: no Smriti query leaves session state behind (no SET, no
 advisory session locks, no LISTEN, no temporary tables), and transactions are closed by asyncpg's
@@ -40,6 +41,23 @@ _CANCEL_SECONDS = 5.0
 
 _json_encode = msgspec.json.Encoder().encode
 _json_decode = msgspec.json.Decoder().decode
+
+
+class PoolTimeout(Exception):
+    """Every connection stayed busy for the whole acquire timeout."""
+
+
+def connect_options(statement_timeout_s: float) -> dict[str, Any]:
+    """`asyncpg.connect` options for every connection Smriti opens at run time (both pools).
+
+    PostgreSQL itself stops a statement that runs longer than the statement timeout, a lock wait
+    included: the transaction rolls back and the connection stays usable. asyncpg's own timeout,
+    a little longer, is the backstop for a server that no longer answers at all.
+    """
+    return {
+        "command_timeout": statement_timeout_s + 5,
+        "server_settings": {"statement_timeout": str(max(1, round(statement_timeout_s * 1000)))},
+    }
 
 
 def _encode_jsonb(value: Any) -> bytes:
@@ -79,16 +97,23 @@ def _unusable(conn: asyncpg.Connection) -> bool:
     return conn.is_closed() or conn.is_in_transaction() or getattr(conn, "_top_xact", None) is not None
 
 
+def _give_up(waiter: asyncio.Future[asyncpg.Connection | None], seconds: float) -> None:
+    if not waiter.done():
+        waiter.set_exception(PoolTimeout(f"no database connection became free within {seconds:g} s"))
+
+
 class Pool:
     def __init__(
         self,
         connect: Callable[[], Awaitable[asyncpg.Connection]],
         *,
         size: int,
+        acquire_timeout: float = 10.0,
         max_idle_seconds: float = 300.0,
     ) -> None:
         self._connect = connect
         self._size = size
+        self._acquire_timeout = acquire_timeout
         # A connection idle this long may have been cut by something between us and the server
         # without either side noticing; it is replaced rather than trusted.
         self._max_idle_seconds = max_idle_seconds
@@ -116,8 +141,12 @@ class Pool:
         if self._open < self._size:
             self._open += 1
             return await self._open_in_place()
-        waiter: asyncio.Future[asyncpg.Connection | None] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        waiter: asyncio.Future[asyncpg.Connection | None] = loop.create_future()
         self._waiters.append(waiter)
+        # A timer rather than asyncio.wait_for: a waiter handed a connection in the same tick as
+        # its timeout keeps it (`_wake_one` skips waiters that are already done).
+        timer = loop.call_later(self._acquire_timeout, _give_up, waiter, self._acquire_timeout)
         try:
             handed = await waiter
         except asyncio.CancelledError:
@@ -129,6 +158,8 @@ class Pool:
                 else:
                     self._release(handed, reusable=True)
             raise
+        finally:
+            timer.cancel()
         return handed if handed is not None else await self._open_in_place()
 
     async def _open_in_place(self) -> asyncpg.Connection:
@@ -227,12 +258,13 @@ class Pool:
                 conn.terminate()
 
 
-async def create_pool(url: str, *, size: int) -> Pool:
+async def create_pool(url: str, *, size: int, acquire_timeout: float = 10.0, statement_timeout: float = 30.0) -> Pool:
     """A pool of up to `size` connections; the first is opened now, so a wrong URL fails here."""
     dsn = asyncpg_url(url)
+    options = connect_options(statement_timeout)
 
     async def connect() -> asyncpg.Connection:
-        conn = await asyncpg.connect(dsn, command_timeout=30)
+        conn: asyncpg.Connection = await asyncpg.connect(dsn, **options)
         try:
             await _init_connection(conn)
         except BaseException:
@@ -240,7 +272,7 @@ async def create_pool(url: str, *, size: int) -> Pool:
             raise
         return conn
 
-    pool = Pool(connect, size=size)
+    pool = Pool(connect, size=size, acquire_timeout=acquire_timeout)
     async with pool.acquire():
         pass
     return pool
