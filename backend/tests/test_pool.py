@@ -9,7 +9,7 @@ import asyncpg
 import pytest
 
 from smriti.db.admin import with_database
-from smriti.db.pool import Pool, PoolTimeout, _give_up, create_pool
+from smriti.db.pool import Pool, PoolTimeout, create_pool
 from smriti.db.urls import asyncpg_url
 
 
@@ -215,16 +215,40 @@ async def test_a_waiter_gives_up_after_the_acquire_timeout(connect: CountingConn
         await pool.close()
 
 
-async def test_a_waiter_handed_a_connection_keeps_it_when_its_timer_fires_first(connect: CountingConnect) -> None:
-    pool = Pool(connect, size=1, acquire_timeout=5)
+async def test_waiters_that_queued_later_give_up_later(connect: CountingConnect) -> None:
+    pool = Pool(connect, size=1, acquire_timeout=0.2)
+    loop = asyncio.get_running_loop()
+
+    async def gives_up_after() -> float:
+        started = loop.time()
+        with pytest.raises(PoolTimeout):
+            await pool.fetchval("SELECT 1")
+        return loop.time() - started
+
     try:
         async with pool.acquire():
-            waiter = asyncio.create_task(pool.fetchval("SELECT 5"))
+            first = asyncio.create_task(gives_up_after())
+            await asyncio.sleep(0.1)
+            second = asyncio.create_task(gives_up_after())
+            waited = await asyncio.wait_for(asyncio.gather(first, second), timeout=3)
+        assert all(0.19 <= seconds < 0.6 for seconds in waited), waited
+        assert await pool.fetchval("SELECT 2") == 2
+        assert pool.open_connections == 1
+    finally:
+        await pool.close()
+
+
+async def test_a_cancelled_waiter_does_not_stop_the_timeouts_behind_it(connect: CountingConnect) -> None:
+    pool = Pool(connect, size=1, acquire_timeout=0.1)
+    try:
+        async with pool.acquire():
+            cancelled = asyncio.create_task(pool.fetchval("SELECT 1"))
+            behind = asyncio.create_task(pool.fetchval("SELECT 2"))
             await asyncio.sleep(0.01)
-            (handoff,) = pool._waiters
-        # Handed the connection on release; its timer fires before the waiter runs again.
-        _give_up(handoff, 5)
-        assert await waiter == 5
+            cancelled.cancel()
+            with pytest.raises(PoolTimeout):
+                await asyncio.wait_for(behind, timeout=2)
+        assert cancelled.cancelled()
         assert pool.open_connections == 1
     finally:
         await pool.close()

@@ -97,11 +97,6 @@ def _unusable(conn: asyncpg.Connection) -> bool:
     return conn.is_closed() or conn.is_in_transaction() or getattr(conn, "_top_xact", None) is not None
 
 
-def _give_up(waiter: asyncio.Future[asyncpg.Connection | None], seconds: float) -> None:
-    if not waiter.done():
-        waiter.set_exception(PoolTimeout(f"no database connection became free within {seconds:g} s"))
-
-
 class Pool:
     def __init__(
         self,
@@ -119,7 +114,9 @@ class Pool:
         self._max_idle_seconds = max_idle_seconds
         self._idle: list[tuple[asyncpg.Connection, float]] = []  # with the time it became idle
         # A waiter is handed a connection, or None: a place it now owns, to open a connection in.
-        self._waiters: deque[asyncio.Future[asyncpg.Connection | None]] = deque()
+        # Each waits with the loop time at which it gives up.
+        self._waiters: deque[tuple[asyncio.Future[asyncpg.Connection | None], float]] = deque()
+        self._overdue_timer: asyncio.TimerHandle | None = None
         self._open = 0  # places taken: connections open, being opened, in use or settling
         self._settling: set[asyncio.Task[None]] = set()
         self._closed = False
@@ -143,10 +140,10 @@ class Pool:
             return await self._open_in_place()
         loop = asyncio.get_running_loop()
         waiter: asyncio.Future[asyncpg.Connection | None] = loop.create_future()
-        self._waiters.append(waiter)
-        # A timer rather than asyncio.wait_for: a waiter handed a connection in the same tick as
-        # its timeout keeps it (`_wake_one` skips waiters that are already done).
-        timer = loop.call_later(self._acquire_timeout, _give_up, waiter, self._acquire_timeout)
+        deadline = loop.time() + self._acquire_timeout
+        self._waiters.append((waiter, deadline))
+        if self._overdue_timer is None:
+            self._overdue_timer = loop.call_at(deadline, self._fail_overdue)
         try:
             handed = await waiter
         except asyncio.CancelledError:
@@ -158,8 +155,6 @@ class Pool:
                 else:
                     self._release(handed, reusable=True)
             raise
-        finally:
-            timer.cancel()
         return handed if handed is not None else await self._open_in_place()
 
     async def _open_in_place(self) -> asyncpg.Connection:
@@ -192,6 +187,24 @@ class Pool:
             conn.terminate()
         self._release(conn, reusable=True)
 
+    def _fail_overdue(self) -> None:
+        """Fail the waiters whose time is up. All wait equally long and queue in arrival order, so
+        those are the first ones and one timer serves the whole queue (a timer per waiter cost
+        ~13k instructions each). Waiters handed a connection have left the queue; cancelled ones
+        are done and only removed."""
+        self._overdue_timer = None
+        loop = asyncio.get_running_loop()
+        while self._waiters:
+            waiter, deadline = self._waiters[0]
+            if not waiter.done():
+                if deadline - loop.time() > 0.001:  # timers may fire a little early
+                    self._overdue_timer = loop.call_at(deadline, self._fail_overdue)
+                    return
+                waiter.set_exception(
+                    PoolTimeout(f"no database connection became free within {self._acquire_timeout:g} s")
+                )
+            self._waiters.popleft()
+
     def _forget(self) -> None:
         """A place was freed: it goes to the first waiter, which opens a connection in it."""
         if not self._wake_one(None):
@@ -199,7 +212,7 @@ class Pool:
 
     def _wake_one(self, conn: asyncpg.Connection | None) -> bool:
         while self._waiters:
-            waiter = self._waiters.popleft()
+            waiter, _ = self._waiters.popleft()
             if not waiter.done():
                 waiter.set_result(conn)
                 return True
@@ -243,8 +256,11 @@ class Pool:
         """Close the idle connections now; those in use are closed when they come back."""
         self._closed = True
         closed = asyncpg.InterfaceError("the connection pool is closed")
+        if self._overdue_timer is not None:
+            self._overdue_timer.cancel()
+            self._overdue_timer = None
         while self._waiters:
-            waiter = self._waiters.popleft()
+            waiter, _ = self._waiters.popleft()
             if not waiter.done():
                 waiter.set_exception(closed)
         if self._settling:
