@@ -299,6 +299,27 @@ async def test_create_pool_fails_at_once_on_a_wrong_url(database_url: str) -> No
         await pool.close()
 
 
+async def test_a_server_that_never_answers_a_connect_fails_within_the_acquire_timeout() -> None:
+    accepted: list[asyncio.StreamWriter] = []
+
+    async def silent(_: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        accepted.append(writer)  # accept the TCP connection, never say a word
+
+    server = await asyncio.start_server(silent, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    started = asyncio.get_running_loop().time()
+    try:
+        with pytest.raises(TimeoutError):
+            await create_pool(f"postgresql://smriti@127.0.0.1:{port}/smriti", size=1, acquire_timeout=0.3)
+        assert asyncio.get_running_loop().time() - started < 2
+        assert accepted, "the pool did reach the server"
+    finally:
+        for writer in accepted:
+            writer.close()
+        server.close()
+        await server.wait_closed()
+
+
 async def test_postgresql_itself_stops_a_statement_past_the_statement_timeout(database_url: str) -> None:
     pool = await create_pool(database_url, size=1, statement_timeout=0.3)
     try:

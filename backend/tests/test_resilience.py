@@ -65,6 +65,16 @@ def test_unexpected_errors_are_logged_with_traceback_and_hidden(
     assert OPENAI_TEST_KEY not in logged
 
 
+def test_only_a_timeout_from_the_driver_itself_reads_as_database_unavailable(settings: Settings) -> None:
+    configure_logging(settings)
+    request: Request[Any, Any, Any] = RequestFactory(app=Litestar(logging_config=None)).get("/v4/anything")
+    assert to_error_response(request, TimeoutError()).status_code == 503
+    # What `raise RuntimeError(...) from None` inside `except TimeoutError:` leaves behind.
+    bug = RuntimeError("a bug while a timeout was being handled")
+    bug.__context__, bug.__suppress_context__ = TimeoutError(), True
+    assert to_error_response(request, bug).status_code == 500
+
+
 def test_db_upgrade_command(database_url: str, tmp_path: Path) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "smriti", "db", "upgrade"],
@@ -88,6 +98,15 @@ def test_db_upgrade_command(database_url: str, tmp_path: Path) -> None:
     assert "SMRITI_MAX_BODY_BYTES" in bad.stderr
 
 
+async def _someone_waits_on_a_lock(db: asyncpg.Connection) -> None:
+    """Until another connection is queued behind a lock (the request under test holds its one)."""
+    for _ in range(100):
+        if await db.fetchval("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"):
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("no request ever waited on the lock")
+
+
 async def test_a_statement_stuck_on_a_lock_is_a_503_and_writes_nothing(
     settings: Settings, db: asyncpg.Connection
 ) -> None:
@@ -98,7 +117,9 @@ async def test_a_statement_stuck_on_a_lock_is_a_503_and_writes_nothing(
         async with db.transaction():
             await db.execute("SELECT 1 FROM repos WHERE id = $1 FOR UPDATE", space["id"])
             started = time.monotonic()
-            stuck = await client.post("/v4/chat/commit", json={"repo_id": space["id"], "message": "stuck"})
+            stuck = await asyncio.wait_for(
+                client.post("/v4/chat/commit", json={"repo_id": space["id"], "message": "stuck"}), timeout=10
+            )
             assert 0.5 <= time.monotonic() - started < 3
         assert stuck.status_code == 503
         assert "SMRITI_DB_STATEMENT_TIMEOUT" in stuck.json()["detail"]
@@ -120,7 +141,7 @@ async def test_no_free_connection_within_the_acquire_timeout_is_a_503(
             blocked = asyncio.create_task(
                 client.post("/v4/chat/commit", json={"repo_id": space["id"], "message": "waits"})
             )
-            await asyncio.sleep(0.2)
+            await _someone_waits_on_a_lock(db)
             started = time.monotonic()
             head = await client.get(f"/v4/repos/{space['id']}/head")
             waited = time.monotonic() - started
@@ -140,7 +161,7 @@ async def test_no_free_orm_connection_within_the_acquire_timeout_is_a_503(
             # The one ORM connection waits on this lock; listing Spaces then has none to use.
             await db.execute("SELECT 1 FROM repos WHERE id = $1 FOR UPDATE", space["id"])
             rename = asyncio.create_task(client.patch(f"/v4/repos/{space['id']}", json={"name": "new name"}))
-            await asyncio.sleep(0.2)
+            await _someone_waits_on_a_lock(db)
             listed = await client.get("/v4/repos")
         assert listed.status_code == 503, listed.text
         assert "SMRITI_DB_ACQUIRE_TIMEOUT" in listed.json()["detail"]
@@ -153,7 +174,9 @@ async def test_an_orm_statement_stuck_on_a_lock_is_a_503_too(settings: Settings,
         space = await create_space(client, "old name")
         async with db.transaction():
             await db.execute("SELECT 1 FROM repos WHERE id = $1 FOR UPDATE", space["id"])
-            renamed = await client.patch(f"/v4/repos/{space['id']}", json={"name": "new name"})
+            renamed = await asyncio.wait_for(
+                client.patch(f"/v4/repos/{space['id']}", json={"name": "new name"}), timeout=10
+            )
         assert renamed.status_code == 503, renamed.text
         assert "SMRITI_DB_STATEMENT_TIMEOUT" in renamed.json()["detail"]
         assert (await client.get(f"/v4/repos/{space['id']}")).json()["name"] == "old name"

@@ -70,8 +70,9 @@ def test_settings_from_env() -> None:
     timeouts = Settings.from_env({"SMRITI_DB_ACQUIRE_TIMEOUT": "2.5", "SMRITI_DB_STATEMENT_TIMEOUT": "12"})
     assert (timeouts.db_acquire_timeout_s, timeouts.db_statement_timeout_s) == (2.5, 12.0)
     assert (settings.db_acquire_timeout_s, settings.db_statement_timeout_s) == (10.0, 30.0)
-    with pytest.raises(ConfigError, match="SMRITI_DB_STATEMENT_TIMEOUT"):
-        Settings.from_env({"SMRITI_DB_STATEMENT_TIMEOUT": "0"})
+    for unusable in ("0", "inf", "nan", "3000000"):  # PostgreSQL's limit is 2,147,483 s
+        with pytest.raises(ConfigError, match="SMRITI_DB_STATEMENT_TIMEOUT"):
+            Settings.from_env({"SMRITI_DB_STATEMENT_TIMEOUT": unusable})
 
 
 def test_default_provider_is_offline_only_without_keys() -> None:

@@ -104,7 +104,10 @@ def create_app(settings: Settings | None = None) -> Litestar:
             pool_pre_ping=True,
             # SQLAlchemy takes seconds as a float; advanced-alchemy's annotation says int.
             pool_timeout=cast("int", settings.db_acquire_timeout_s),
-            connect_args=connect_options(settings.db_statement_timeout_s),
+            connect_args=connect_options(
+                acquire_timeout_s=settings.db_acquire_timeout_s,
+                statement_timeout_s=settings.db_statement_timeout_s,
+            ),
         ),
         set_default_exception_handler=False,
     )

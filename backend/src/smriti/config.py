@@ -61,7 +61,8 @@ class Settings:
             max_body_bytes=_int(env, "SMRITI_MAX_BODY_BYTES", 1_048_576, minimum=1024),
             db_pool_size=_int(env, "SMRITI_DB_POOL_SIZE", 10, minimum=1),
             db_acquire_timeout_s=_float(env, "SMRITI_DB_ACQUIRE_TIMEOUT", 10.0),
-            db_statement_timeout_s=_float(env, "SMRITI_DB_STATEMENT_TIMEOUT", 30.0),
+            # PostgreSQL's statement_timeout is an int of milliseconds.
+            db_statement_timeout_s=_float(env, "SMRITI_DB_STATEMENT_TIMEOUT", 30.0, maximum=2_147_483),
             openai=ProviderSettings(
                 api_key=_text(env, "OPENAI_API_KEY"),
                 base_url=_text(env, "OPENAI_BASE_URL"),
@@ -119,7 +120,7 @@ def _int(env: Mapping[str, str], name: str, default: int, *, minimum: int) -> in
     return value
 
 
-def _float(env: Mapping[str, str], name: str, default: float) -> float:
+def _float(env: Mapping[str, str], name: str, default: float, *, maximum: float = 86_400 * 365) -> float:
     raw = _text(env, name)
     if raw is None:
         return default
@@ -127,8 +128,8 @@ def _float(env: Mapping[str, str], name: str, default: float) -> float:
         value = float(raw)
     except ValueError:
         raise ConfigError(f"{name} must be a number of seconds, got {raw!r}") from None
-    if not value > 0:
-        raise ConfigError(f"{name} must be positive, got {raw}")
+    if not 0 < value <= maximum:  # also refuses nan and inf
+        raise ConfigError(f"{name} must be a positive number of seconds up to {maximum:,.0f}, got {raw}")
     return value
 
 

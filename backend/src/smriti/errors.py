@@ -176,7 +176,6 @@ _DB_DOWN = (
     asyncpg.exceptions.InterfaceError,
     InterfaceError,
     OperationalError,
-    TimeoutError,  # asyncpg's own timeout: the server did not answer at all
 )
 
 
@@ -228,10 +227,13 @@ def to_error_response(request: Request[Any, Any, Any], exc: Exception) -> Respon
         log.warning("database statement stopped", path=request.url.path, error=str(exc))
         return _body(
             503,
-            "A database statement ran longer than SMRITI_DB_STATEMENT_TIMEOUT (it may be waiting on a "
-            "lock held elsewhere) and was stopped; retry shortly.",
+            "A database statement ran longer than SMRITI_DB_STATEMENT_TIMEOUT and PostgreSQL stopped it "
+            "(its transaction rolled back). It may have waited on a lock held elsewhere: retry. If it "
+            "keeps happening, the operation needs a higher SMRITI_DB_STATEMENT_TIMEOUT.",
         )
-    if _is_database_down(exc):
+    # asyncpg's own timeouts: the server did not answer at all, or not even to a connect. Only as
+    # the error or its cause; a TimeoutError merely being handled nearby says nothing.
+    if _is_database_down(exc) or caused_by(exc, TimeoutError):
         log.warning("database unavailable", path=request.url.path, error=type(exc).__name__)
         return _body(503, "The database is unavailable right now; retry shortly.")
     log.error("unhandled error", path=request.url.path, method=request.method, exc_info=exc)

@@ -47,14 +47,17 @@ class PoolTimeout(Exception):
     """Every connection stayed busy for the whole acquire timeout."""
 
 
-def connect_options(statement_timeout_s: float) -> dict[str, Any]:
+def connect_options(*, acquire_timeout_s: float, statement_timeout_s: float) -> dict[str, Any]:
     """`asyncpg.connect` options for every connection Smriti opens at run time (both pools).
 
-    PostgreSQL itself stops a statement that runs longer than the statement timeout, a lock wait
-    included: the transaction rolls back and the connection stays usable. asyncpg's own timeout,
-    a little longer, is the backstop for a server that no longer answers at all.
+    Opening a connection counts against the acquire timeout, so an unreachable host is answered
+    as soon as a busy pool would be. PostgreSQL itself stops a statement that runs longer than
+    the statement timeout, a lock wait included: the transaction rolls back and the connection
+    stays usable. asyncpg's own timeout, a little longer, is the backstop for a server that no
+    longer answers at all.
     """
     return {
+        "timeout": acquire_timeout_s,
         "command_timeout": statement_timeout_s + 5,
         "server_settings": {"statement_timeout": str(max(1, round(statement_timeout_s * 1000)))},
     }
@@ -277,7 +280,7 @@ class Pool:
 async def create_pool(url: str, *, size: int, acquire_timeout: float = 10.0, statement_timeout: float = 30.0) -> Pool:
     """A pool of up to `size` connections; the first is opened now, so a wrong URL fails here."""
     dsn = asyncpg_url(url)
-    options = connect_options(statement_timeout)
+    options = connect_options(acquire_timeout_s=acquire_timeout, statement_timeout_s=statement_timeout)
 
     async def connect() -> asyncpg.Connection:
         conn: asyncpg.Connection = await asyncpg.connect(dsn, **options)
