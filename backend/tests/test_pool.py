@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
 
 import asyncpg
 import pytest
@@ -34,11 +36,19 @@ async def connect(database_url: str) -> CountingConnect:
     return CountingConnect(database_url)
 
 
+@asynccontextmanager
+async def open_pool(connect: CountingConnect, **options: Any) -> AsyncIterator[Pool]:
+    pool = Pool(connect, **options)
+    try:
+        yield pool
+    finally:
+        await pool.close()
+
+
 @pytest.fixture
 async def pool(connect: CountingConnect) -> AsyncIterator[Pool]:
-    pool = Pool(connect, size=3)
-    yield pool
-    await pool.close()
+    async with open_pool(connect, size=3) as pool:
+        yield pool
 
 
 async def _backend_pid(pool: Pool) -> int:
@@ -119,15 +129,12 @@ async def test_a_timed_out_query_is_stopped(pool: Pool) -> None:
 
 
 async def test_idle_connections_are_replaced_after_a_while(connect: CountingConnect) -> None:
-    pool = Pool(connect, size=2, max_idle_seconds=0.1)
-    try:
+    async with open_pool(connect, size=2, max_idle_seconds=0.1) as pool:
         first = await _backend_pid(pool)
         assert await _backend_pid(pool) == first
         await asyncio.sleep(0.2)
         assert await _backend_pid(pool) != first
         assert pool.open_connections == 1
-    finally:
-        await pool.close()
 
 
 async def test_a_connection_left_in_a_transaction_is_dropped(pool: Pool) -> None:
@@ -162,8 +169,7 @@ async def _query_pid_slowly(pool: Pool) -> int:
 async def test_a_waiter_cancelled_as_it_is_handed_a_connection_gives_it_back(
     connect: CountingConnect,
 ) -> None:
-    pool = Pool(connect, size=1)
-    try:
+    async with open_pool(connect, size=1) as pool:
         async with pool.acquire():
             waiter = asyncio.create_task(pool.fetchval("SELECT 1"))
             await asyncio.sleep(0.05)  # it is queued for the only connection
@@ -175,13 +181,10 @@ async def test_a_waiter_cancelled_as_it_is_handed_a_connection_gives_it_back(
         assert await asyncio.wait_for(pool.fetchval("SELECT 2"), timeout=2) == 2
         assert pool.open_connections == 1
         assert connect.opened == 1
-    finally:
-        await pool.close()
 
 
 async def test_a_cancelled_waiter_passes_on_the_place_it_was_given(connect: CountingConnect) -> None:
-    pool = Pool(connect, size=1)
-    try:
+    async with open_pool(connect, size=1) as pool:
         async with pool.acquire() as conn:
             first = asyncio.create_task(pool.fetchval("SELECT 1"))
             second = asyncio.create_task(pool.fetchval("SELECT 2"))
@@ -192,13 +195,10 @@ async def test_a_cancelled_waiter_passes_on_the_place_it_was_given(connect: Coun
             await first
         assert await asyncio.wait_for(second, timeout=2) == 2
         assert pool.open_connections == 1
-    finally:
-        await pool.close()
 
 
 async def test_a_waiter_gives_up_after_the_acquire_timeout(connect: CountingConnect) -> None:
-    pool = Pool(connect, size=1, acquire_timeout=0.2)
-    try:
+    async with open_pool(connect, size=1, acquire_timeout=0.2) as pool:
         async with pool.acquire() as conn:
             holder = await conn.fetchval("SELECT pg_backend_pid()")
             started = asyncio.get_running_loop().time()
@@ -211,36 +211,30 @@ async def test_a_waiter_gives_up_after_the_acquire_timeout(connect: CountingConn
         assert await late == holder
         assert pool.open_connections == 1
         assert connect.opened == 1
-    finally:
-        await pool.close()
 
 
 async def test_waiters_that_queued_later_give_up_later(connect: CountingConnect) -> None:
-    pool = Pool(connect, size=1, acquire_timeout=0.2)
     loop = asyncio.get_running_loop()
 
-    async def gives_up_after() -> float:
+    async def gives_up_after(pool: Pool) -> float:
         started = loop.time()
         with pytest.raises(PoolTimeout):
             await pool.fetchval("SELECT 1")
         return loop.time() - started
 
-    try:
+    async with open_pool(connect, size=1, acquire_timeout=0.2) as pool:
         async with pool.acquire():
-            first = asyncio.create_task(gives_up_after())
+            first = asyncio.create_task(gives_up_after(pool))
             await asyncio.sleep(0.1)
-            second = asyncio.create_task(gives_up_after())
+            second = asyncio.create_task(gives_up_after(pool))
             waited = await asyncio.wait_for(asyncio.gather(first, second), timeout=3)
         assert all(0.19 <= seconds < 0.6 for seconds in waited), waited
         assert await pool.fetchval("SELECT 2") == 2
         assert pool.open_connections == 1
-    finally:
-        await pool.close()
 
 
 async def test_a_cancelled_waiter_does_not_stop_the_timeouts_behind_it(connect: CountingConnect) -> None:
-    pool = Pool(connect, size=1, acquire_timeout=0.1)
-    try:
+    async with open_pool(connect, size=1, acquire_timeout=0.1) as pool:
         async with pool.acquire():
             cancelled = asyncio.create_task(pool.fetchval("SELECT 1"))
             behind = asyncio.create_task(pool.fetchval("SELECT 2"))
@@ -250,8 +244,6 @@ async def test_a_cancelled_waiter_does_not_stop_the_timeouts_behind_it(connect: 
                 await asyncio.wait_for(behind, timeout=2)
         assert cancelled.cancelled()
         assert pool.open_connections == 1
-    finally:
-        await pool.close()
 
 
 async def test_waiters_are_refused_when_the_pool_closes(connect: CountingConnect) -> None:
@@ -266,15 +258,12 @@ async def test_waiters_are_refused_when_the_pool_closes(connect: CountingConnect
 
 
 async def test_a_failed_connect_frees_its_place(connect: CountingConnect) -> None:
-    pool = Pool(connect, size=1)
-    try:
+    async with open_pool(connect, size=1) as pool:
         connect.fail_next = True
         with pytest.raises(ConnectionRefusedError):
             await pool.fetchval("SELECT 1")
         assert pool.open_connections == 0
         assert await pool.fetchval("SELECT 3") == 3
-    finally:
-        await pool.close()
 
 
 async def test_a_closed_pool_refuses_and_closes_what_comes_back(pool: Pool) -> None:

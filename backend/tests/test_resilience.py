@@ -6,6 +6,8 @@ import asyncio
 import subprocess
 import sys
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -98,6 +100,14 @@ def test_db_upgrade_command(database_url: str, tmp_path: Path) -> None:
     assert "SMRITI_MAX_BODY_BYTES" in bad.stderr
 
 
+@asynccontextmanager
+async def _space_locked(db: asyncpg.Connection, space_id: str) -> AsyncIterator[None]:
+    """Hold the Space's row lock, as a concurrent commit would, until the block ends."""
+    async with db.transaction():
+        await db.execute("SELECT 1 FROM repos WHERE id = $1 FOR UPDATE", space_id)
+        yield
+
+
 async def _someone_waits_on_a_lock(db: asyncpg.Connection) -> None:
     """Until another connection is queued behind a lock (the request under test holds its one)."""
     for _ in range(100):
@@ -114,8 +124,7 @@ async def test_a_statement_stuck_on_a_lock_is_a_503_and_writes_nothing(
     async with make_client(settings, db_statement_timeout_s=0.5) as client:
         space = await create_space(client)
         await commit(client, space["id"], "before")
-        async with db.transaction():
-            await db.execute("SELECT 1 FROM repos WHERE id = $1 FOR UPDATE", space["id"])
+        async with _space_locked(db, space["id"]):
             started = time.monotonic()
             stuck = await asyncio.wait_for(
                 client.post("/v4/chat/commit", json={"repo_id": space["id"], "message": "stuck"}), timeout=10
@@ -135,9 +144,8 @@ async def test_no_free_connection_within_the_acquire_timeout_is_a_503(
     async with make_client(settings, db_pool_size=1, db_acquire_timeout_s=0.3) as client:
         space = await create_space(client)
         await commit(client, space["id"], "state")
-        async with db.transaction():
+        async with _space_locked(db, space["id"]):
             # The one lean-pool connection waits on this lock; HEAD then has no connection to use.
-            await db.execute("SELECT 1 FROM repos WHERE id = $1 FOR UPDATE", space["id"])
             blocked = asyncio.create_task(
                 client.post("/v4/chat/commit", json={"repo_id": space["id"], "message": "waits"})
             )
@@ -157,9 +165,8 @@ async def test_no_free_orm_connection_within_the_acquire_timeout_is_a_503(
 ) -> None:
     async with make_client(settings, db_pool_size=1, db_acquire_timeout_s=0.3) as client:
         space = await create_space(client, "old name")
-        async with db.transaction():
+        async with _space_locked(db, space["id"]):
             # The one ORM connection waits on this lock; listing Spaces then has none to use.
-            await db.execute("SELECT 1 FROM repos WHERE id = $1 FOR UPDATE", space["id"])
             rename = asyncio.create_task(client.patch(f"/v4/repos/{space['id']}", json={"name": "new name"}))
             await _someone_waits_on_a_lock(db)
             listed = await client.get("/v4/repos")
@@ -172,8 +179,7 @@ async def test_no_free_orm_connection_within_the_acquire_timeout_is_a_503(
 async def test_an_orm_statement_stuck_on_a_lock_is_a_503_too(settings: Settings, db: asyncpg.Connection) -> None:
     async with make_client(settings, db_statement_timeout_s=0.5) as client:
         space = await create_space(client, "old name")
-        async with db.transaction():
-            await db.execute("SELECT 1 FROM repos WHERE id = $1 FOR UPDATE", space["id"])
+        async with _space_locked(db, space["id"]):
             renamed = await asyncio.wait_for(
                 client.patch(f"/v4/repos/{space['id']}", json={"name": "new name"}), timeout=10
             )
