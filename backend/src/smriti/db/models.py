@@ -8,7 +8,18 @@ from uuid import UUID, uuid4
 
 from advanced_alchemy.base import DefaultBase
 from advanced_alchemy.types import DateTimeUTC
-from sqlalchemy import CheckConstraint, ForeignKey, Index, Integer, String, Text, select, text
+from sqlalchemy import (
+    CheckConstraint,
+    ForeignKey,
+    ForeignKeyConstraint,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    select,
+    text,
+)
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, column_property, mapped_column
 
@@ -38,21 +49,24 @@ class RepoModel(_MutableEntity):
     """A Space."""
 
     __tablename__ = "repos"
-
-    name: Mapped[str] = mapped_column(String(200), unique=True)
-    description: Mapped[str] = mapped_column(Text, default="", server_default="")
-    # Deferred so that deleting a Space (which cascades to its Checkpoints) never trips over
-    # its own HEAD pointer mid-statement; at commit time the Space row is gone too.
-    head_commit_id: Mapped[UUID | None] = mapped_column(
-        ForeignKey(
-            "commits.id",
+    __table_args__ = (
+        # HEAD is a Checkpoint of this Space. Keyed by (Space, Checkpoint) so that the check
+        # for each Checkpoint deleted with its Space is a primary-key lookup here, not a scan of
+        # every Space (migration 0002). Deferred so that deleting a Space never trips over its
+        # own HEAD pointer mid-statement; at commit time the Space row is gone too.
+        ForeignKeyConstraint(
+            ["id", "head_commit_id"],
+            ["commits.repo_id", "commits.id"],
             name="fk_repos_head_commit_id_commits",
             use_alter=True,
             deferrable=True,
             initially="DEFERRED",
         ),
-        default=None,
     )
+
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+    description: Mapped[str] = mapped_column(Text, default="", server_default="")
+    head_commit_id: Mapped[UUID | None] = mapped_column(default=None)
     # HEAD's hash, moved together with HEAD: a commit reads its parent's hash from the row it
     # locks, so the chain hash can be computed inside the same statement.
     head_commit_hash: Mapped[str | None] = mapped_column(String(64), default=None)
@@ -69,6 +83,7 @@ class CommitModel(_Entity):
     __table_args__ = (
         Index("ix_commits_repo_id_created_at", "repo_id", text("created_at DESC"), text("id DESC")),
         Index("ix_commits_parent_commit_id", "parent_commit_id"),
+        UniqueConstraint("repo_id", "id", name="uq_commits_repo_id_id"),
     )
 
     repo_id: Mapped[UUID] = mapped_column(ForeignKey("repos.id", ondelete="CASCADE"))
