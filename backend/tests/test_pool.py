@@ -16,17 +16,21 @@ from smriti.db.urls import asyncpg_url
 
 
 class CountingConnect:
-    """Opens real connections and counts them; `fail_next` makes the next attempt fail."""
+    """Opens real connections and counts them; `fail_next` makes the next attempt fail, `slow_next`
+    makes it take that many seconds first."""
 
     def __init__(self, url: str) -> None:
         self.url = asyncpg_url(url)
         self.opened = 0
         self.fail_next = False
+        self.slow_next = 0.0
 
     async def __call__(self) -> asyncpg.Connection:
         if self.fail_next:
             self.fail_next = False
             raise ConnectionRefusedError("refused on purpose")
+        delay, self.slow_next = self.slow_next, 0.0
+        await asyncio.sleep(delay)
         self.opened += 1
         return await asyncpg.connect(self.url)
 
@@ -211,6 +215,24 @@ async def test_a_waiter_gives_up_after_the_acquire_timeout(connect: CountingConn
         assert await late == holder
         assert pool.open_connections == 1
         assert connect.opened == 1
+
+
+async def test_a_waiter_handed_a_place_opens_its_connection_within_its_own_deadline(
+    connect: CountingConnect,
+) -> None:
+    loop = asyncio.get_running_loop()
+    async with open_pool(connect, size=1, acquire_timeout=0.4) as pool:
+        async with pool.acquire() as conn:
+            started = loop.time()
+            waiter = asyncio.create_task(pool.fetchval("SELECT 1"))
+            await asyncio.sleep(0.2)
+            connect.slow_next = 2.0
+            conn.terminate()  # dropped on release: the waiter gets its place and must connect
+        with pytest.raises(PoolTimeout, match=r"within 0\.4 s"):
+            await asyncio.wait_for(waiter, timeout=5)
+        assert 0.39 <= loop.time() - started < 1.0
+        assert pool.open_connections == 0  # the abandoned connect gave its place back
+        assert await pool.fetchval("SELECT 2") == 2
 
 
 async def test_waiters_that_queued_later_give_up_later(connect: CountingConnect) -> None:

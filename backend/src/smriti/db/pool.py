@@ -158,7 +158,20 @@ class Pool:
                 else:
                     self._release(handed, reusable=True)
             raise
-        return handed if handed is not None else await self._open_in_place()
+        if handed is not None:
+            return handed
+        # Handed a place: opening the connection counts against the same deadline, so the whole
+        # wait stays within the acquire timeout (not up to twice it).
+        try:
+            async with asyncio.timeout_at(deadline) as time_left:
+                return await self._open_in_place()
+        except TimeoutError:
+            if time_left.expired():
+                raise self._timeout() from None
+            raise
+
+    def _timeout(self) -> PoolTimeout:
+        return PoolTimeout(f"no database connection became free within {self._acquire_timeout:g} s")
 
     async def _open_in_place(self) -> asyncpg.Connection:
         """Open a connection in a place already counted in `_open`."""
@@ -203,9 +216,7 @@ class Pool:
                 if deadline - loop.time() > 0.001:  # timers may fire a little early
                     self._overdue_timer = loop.call_at(deadline, self._fail_overdue)
                     return
-                waiter.set_exception(
-                    PoolTimeout(f"no database connection became free within {self._acquire_timeout:g} s")
-                )
+                waiter.set_exception(self._timeout())
             self._waiters.popleft()
 
     def _forget(self) -> None:
