@@ -341,3 +341,24 @@ async def test_postgresql_itself_stops_a_statement_past_the_statement_timeout(da
         assert await _backend_pid(pool) == pid, "stopped by the server, the connection stays usable"
     finally:
         await pool.close()
+
+
+async def test_postgresql_ends_a_transaction_left_idle_past_the_statement_timeout(
+    database_url: str, db: asyncpg.Connection
+) -> None:
+    """A process that stops mid-transaction must not hold its locks for ever."""
+    pool = await create_pool(database_url, size=1, statement_timeout=0.3)
+    try:
+        async with pool.acquire() as conn:
+            await conn.execute("BEGIN")
+            await conn.execute("LOCK TABLE repos IN ROW EXCLUSIVE MODE")
+            await asyncio.sleep(1.0)  # idle inside the transaction, as a stopped process would be
+            # The server has ended that session and released its lock: a conflicting lock is free.
+            async with db.transaction():
+                await db.execute("SET LOCAL lock_timeout = '1s'")
+                await db.execute("LOCK TABLE repos IN EXCLUSIVE MODE")
+            with pytest.raises((asyncpg.PostgresConnectionError, asyncpg.InterfaceError, OSError)):
+                await conn.fetchval("SELECT 1")
+        assert await pool.fetchval("SELECT 2") == 2, "the pool replaced the ended connection"
+    finally:
+        await pool.close()

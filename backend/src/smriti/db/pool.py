@@ -53,13 +53,17 @@ def connect_options(*, acquire_timeout_s: float, statement_timeout_s: float) -> 
     Opening a connection counts against the acquire timeout, so an unreachable host is answered
     as soon as a busy pool would be. PostgreSQL itself stops a statement that runs longer than
     the statement timeout, a lock wait included: the transaction rolls back and the connection
-    stays usable. asyncpg's own timeout, a little longer, is the backstop for a server that no
-    longer answers at all.
+    stays usable. It also ends a session left idle inside a transaction that long: no request
+    pauses mid-transaction (provider calls happen outside), so that is a process that stopped
+    or lost its network while holding locks, such as a Space's row, that every commit to that
+    Space would otherwise wait on. asyncpg's own timeout, a little longer, is the backstop for a
+    server that no longer answers at all.
     """
+    limit_ms = str(max(1, round(statement_timeout_s * 1000)))
     return {
         "timeout": acquire_timeout_s,
         "command_timeout": statement_timeout_s + 5,
-        "server_settings": {"statement_timeout": str(max(1, round(statement_timeout_s * 1000)))},
+        "server_settings": {"statement_timeout": limit_ms, "idle_in_transaction_session_timeout": limit_ms},
     }
 
 
