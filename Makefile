@@ -22,6 +22,8 @@ help:
 	@echo "make test-web     web app checks and browser tests only"
 	@echo "make types        regenerate the web app's API types from the OpenAPI document"
 	@echo "make bench        side-by-side benchmarks (see docs/performance.md)"
+	@echo "make bench-instructions  instructions per request on the hot paths (valgrind)"
+	@echo "make bench-delete time to delete a Space, by its size and the number of other Spaces"
 	@echo "make bench-draft  precision and recall of the offline Checkpoint extractor"
 	@echo "make reliability  fault injection under load, with a table of what was lost (nothing)"
 	@echo "make db-upgrade   apply migrations"
@@ -89,6 +91,11 @@ bench: install
 bench-instructions: install
 	@command -v valgrind >/dev/null || (apt-get update -qq && apt-get install -y -qq valgrind)
 	$(BIN)/python bench/instructions.py
+
+# Deleting a Space by its size and by the number of other Spaces (seconds).
+.PHONY: bench-delete
+bench-delete: install
+	$(BIN)/python bench/space_delete.py
 
 .PHONY: bench-draft
 bench-draft: install
