@@ -23,6 +23,7 @@ help:
 	@echo "make types        regenerate the web app's API types from the OpenAPI document"
 	@echo "make bench        side-by-side benchmarks (see docs/performance.md)"
 	@echo "make bench-instructions  instructions per request on the hot paths (valgrind)"
+	@echo "make bench-pg     PostgreSQL's CPU time per statement on the hot paths, next to the floor's"
 	@echo "make bench-delete time to delete a Space, by its size and the number of other Spaces"
 	@echo "make bench-draft  precision and recall of the offline Checkpoint extractor"
 	@echo "make reliability  fault injection under load, with a table of what was lost (nothing)"
@@ -91,6 +92,11 @@ bench: install
 bench-instructions: install
 	@command -v valgrind >/dev/null || (apt-get update -qq && apt-get install -y -qq valgrind)
 	$(BIN)/python bench/instructions.py
+
+# PostgreSQL's own CPU time per statement on the hot paths, next to the floor's (µs).
+.PHONY: bench-pg
+bench-pg: install
+	$(BIN)/python bench/pg_cpu.py
 
 # Deleting a Space by its size and by the number of other Spaces (seconds).
 .PHONY: bench-delete

@@ -9,25 +9,25 @@ a large Space could not be deleted within the statement timeout. Here the time s
 Space's own size and hardly move with the number of other Spaces.
 
 Seeds by SQL (chained Checkpoints, one HEAD per Space, Sessions of 1,000 Turns) into a fresh
-database migrated to head, then runs the statement Smriti's delete runs, committed, so the
-deferred checks are counted.
+database, then runs the statement Smriti's delete runs, committed, so that the deferred checks
+are counted; the median of 3. `--revision 0001` measures the schema before migration 0002.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import os
-import sys
+import statistics
 import time
 from pathlib import Path
 
 import asyncpg
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "backend"))
+from smriti.db.admin import recreate_database
+from smriti.db.embedded import start_embedded_postgres
 
-from smriti.db.admin import recreate_database  # noqa: E402
-from smriti.db.embedded import start_embedded_postgres  # noqa: E402
+HERE = Path(__file__).resolve().parent
 
 SEED = """
 WITH numbered AS (
@@ -58,10 +58,24 @@ FROM s, generate_series(1, 1000) g
 """
 
 
+OTHERS = """
+WITH numbered AS (
+    SELECT g, gen_random_uuid() AS space, gen_random_uuid() AS head FROM generate_series(1, $1) g
+), spaces AS (
+    INSERT INTO repos (id, name, head_commit_id, created_at, updated_at)
+    SELECT space, 'other ' || g, head, now(), now() FROM numbered
+)
+INSERT INTO commits (id, repo_id, commit_hash, message, summary, decisions, assumptions, tasks,
+                     open_questions, entities, artifacts, metadata, created_at)
+SELECT head, space, md5(head::text) || md5(space::text), 'm', 's', '[]', '[]', '[]', '[]', '[]', '[]',
+       '{}', now()
+FROM numbered
+"""
+
+
 async def measure(conn: asyncpg.Connection, checkpoints: int, others: int) -> float:
     await conn.execute("TRUNCATE repos, commits, sessions, turns CASCADE")
-    for n in range(others):
-        await conn.fetchval(SEED, f"other {n}", 1)
+    await conn.execute(OTHERS, others)
     space = await conn.fetchval(SEED, "doomed", checkpoints)
     await conn.execute(SESSIONS, space, checkpoints // 100)  # 10 Turns per Checkpoint
     await conn.execute("ANALYZE")
@@ -71,18 +85,21 @@ async def measure(conn: asyncpg.Connection, checkpoints: int, others: int) -> fl
     return time.perf_counter() - started
 
 
-async def main() -> None:
+async def main(revision: str) -> None:
     server = os.environ.get("DATABASE_URL") or start_embedded_postgres(HERE / "results" / "pg")
-    conn = await asyncpg.connect(await recreate_database(server, "smriti_space_delete"))
+    conn = await asyncpg.connect(await recreate_database(server, "smriti_space_delete", revision=revision))
     try:
+        print(f"schema at {revision}; seconds to delete a Space, median of 3")
         print(f"{'Checkpoints':>11} {'Turns':>9} {'other Spaces':>13} {'delete, s':>10}")
         for checkpoints in (1_000, 10_000):
             for others in (10, 10_000):
-                seconds = await measure(conn, checkpoints, others)
+                seconds = statistics.median([await measure(conn, checkpoints, others) for _ in range(3)])
                 print(f"{checkpoints:>11,} {checkpoints * 10:>9,} {others:>13,} {seconds:>10.3f}", flush=True)
     finally:
         await conn.close()
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--revision", default="head", help="migrate the database to this revision only")
+    asyncio.run(main(parser.parse_args().revision))

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
 from typing import Any
+from uuid import UUID, uuid4
 
 import asyncpg
 import httpx
@@ -12,6 +15,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from smriti.db.admin import drop_database, recreate_database
+from smriti.db.migrate import alembic_commands, upgrade
 from smriti.db.urls import sqlalchemy_url
 from tests.support.api import commit, create_space
 
@@ -62,3 +67,69 @@ async def test_deleting_a_space_checks_each_checkpoint_by_key(
         await db.execute("SET CONSTRAINTS ALL IMMEDIATE")
         assert await db.fetchval(scans) == before
     assert await db.fetchval("SELECT count(*) FROM commits") == 0
+
+
+@pytest.fixture
+async def database_at_0001(postgres_url: str) -> AsyncIterator[str]:
+    """A fresh database with the first schema only, for testing migration 0002 on data."""
+    name = f"smriti_migrate_{uuid4().hex[:10]}"
+    yield await recreate_database(postgres_url, name, revision="0001")
+    await drop_database(postgres_url, name)
+
+
+async def _space_with_checkpoints(conn: asyncpg.Connection, name: str, count: int) -> tuple[UUID, UUID]:
+    """A Space of `count` chained Checkpoints with HEAD on the last, written as the old schema allows."""
+    space: UUID = await conn.fetchval(
+        "INSERT INTO repos (id, name, created_at, updated_at) VALUES (gen_random_uuid(), $1, now(), now()) "
+        "RETURNING id",
+        name,
+    )
+    parent = None
+    for n in range(count):
+        parent = await conn.fetchval(
+            "INSERT INTO commits (id, repo_id, parent_commit_id, commit_hash, message, summary, decisions, "
+            "assumptions, tasks, open_questions, entities, artifacts, metadata, created_at) "
+            "VALUES (gen_random_uuid(), $1, $2, md5($3) || md5($3 || 'x'), $3, '', '[]', '[]', '[]', '[]', "
+            "'[]', '[]', '{}', now()) RETURNING id",
+            space,
+            parent,
+            f"{name} {n}",
+        )
+    await conn.execute("UPDATE repos SET head_commit_id = $1 WHERE id = $2", parent, space)
+    assert parent is not None
+    return space, parent
+
+
+async def _heads(conn: asyncpg.Connection) -> dict[UUID, UUID]:
+    return {r["id"]: r["head_commit_id"] for r in await conn.fetch("SELECT id, head_commit_id FROM repos")}
+
+
+async def test_migration_0002_keeps_every_head_up_and_down(database_at_0001: str) -> None:
+    conn = await asyncpg.connect(database_at_0001)
+    try:
+        expected = dict([await _space_with_checkpoints(conn, f"space {n}", 3) for n in range(3)])
+        await conn.execute("INSERT INTO repos (id, name, created_at, updated_at) "
+                           "VALUES (gen_random_uuid(), 'no HEAD yet', now(), now())")  # fmt: skip
+        heads = await _heads(conn)
+        assert {k: v for k, v in heads.items() if v is not None} == expected
+        for step in (lambda: upgrade(database_at_0001), lambda: alembic_commands(database_at_0001).downgrade("0001")):
+            await asyncio.to_thread(step)
+            assert await _heads(conn) == heads
+        await asyncio.to_thread(upgrade, database_at_0001)
+        assert await conn.fetchval("SELECT version_num FROM alembic_version") == "0002"
+        assert await _heads(conn) == heads
+    finally:
+        await conn.close()
+
+
+async def test_migration_0002_names_a_head_from_another_space_and_changes_nothing(database_at_0001: str) -> None:
+    conn = await asyncpg.connect(database_at_0001)
+    try:
+        crossed, _ = await _space_with_checkpoints(conn, "crossed", 1)
+        _, foreign_head = await _space_with_checkpoints(conn, "other", 1)
+        await conn.execute("UPDATE repos SET head_commit_id = $1 WHERE id = $2", foreign_head, crossed)
+        with pytest.raises(RuntimeError, match=str(crossed)):
+            await asyncio.to_thread(upgrade, database_at_0001)
+        assert await conn.fetchval("SELECT version_num FROM alembic_version") == "0001"
+    finally:
+        await conn.close()

@@ -313,6 +313,8 @@ class CheckpointStore:
                     )
                 )
         head_id = head["head_commit_id"]
+        # The database's own key keeps HEAD inside its Space (migration 0002); this still reports
+        # it if that key was dropped or bypassed.
         if head_id is not None and head_id not in by_id:
             problems.append(VerifyProblem(head_id, "head_missing", "HEAD points outside this Space."))
         elif head_id is not None and by_id[head_id]["commit_hash"] != head["head_commit_hash"]:

@@ -16,8 +16,8 @@ def with_database(url: str, name: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc, f"/{name}", parts.query, parts.fragment))
 
 
-async def recreate_database(server_url: str, name: str) -> str:
-    """Drop `name` if it exists, create it empty, migrate it to head, and return its URL."""
+async def recreate_database(server_url: str, name: str, *, revision: str = "head") -> str:
+    """Drop `name` if it exists, create it empty, migrate it to `revision`, and return its URL."""
     admin = await asyncpg.connect(asyncpg_url(server_url))
     try:
         await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
@@ -25,7 +25,7 @@ async def recreate_database(server_url: str, name: str) -> str:
     finally:
         await admin.close()
     url = with_database(server_url, name)
-    await upgrade_async(url)
+    await upgrade_async(url, revision)
     return url
 
 

@@ -33,6 +33,6 @@ def upgrade(database_url: str, revision: str = "head") -> None:
     alembic_commands(database_url).upgrade(revision)
 
 
-async def upgrade_async(database_url: str) -> None:
+async def upgrade_async(database_url: str, revision: str = "head") -> None:
     # env.py runs its own event loop, so Alembic gets a thread of its own.
-    await asyncio.to_thread(upgrade, database_url)
+    await asyncio.to_thread(upgrade, database_url, revision)

@@ -47,24 +47,40 @@ class PoolTimeout(Exception):
     """Every connection stayed busy for the whole acquire timeout."""
 
 
-def connect_options(*, acquire_timeout_s: float, statement_timeout_s: float) -> dict[str, Any]:
+IDLE_IN_TRANSACTION_FLOOR_S = 60.0
+
+
+def connect_options(
+    *, acquire_timeout_s: float, statement_timeout_s: float, idle_in_transaction_timeout_s: float | None = None
+) -> dict[str, Any]:
     """`asyncpg.connect` options for every connection Smriti opens at run time (both pools).
 
     Opening a connection counts against the acquire timeout, so an unreachable host is answered
     as soon as a busy pool would be. PostgreSQL itself stops a statement that runs longer than
     the statement timeout, a lock wait included: the transaction rolls back and the connection
-    stays usable. It also ends a session left idle inside a transaction that long: no request
-    pauses mid-transaction (provider calls happen outside), so that is a process that stopped
-    or lost its network while holding locks, such as a Space's row, that every commit to that
-    Space would otherwise wait on. asyncpg's own timeout, a little longer, is the backstop for a
-    server that no longer answers at all.
+    stays usable. asyncpg's own timeout, a little longer, is the backstop for a server that no
+    longer answers at all.
+
+    PostgreSQL also ends a session left idle inside a transaction for as long (but at least a
+    minute): that is a process that stopped or lost its network while holding locks, such as a
+    Space's row that every commit to it would otherwise wait on. No request waits on anything
+    else inside a transaction (provider calls happen outside; an ORM request's transaction ends
+    when its response starts), and the minute keeps a briefly stalled process from losing one.
     """
-    limit_ms = str(max(1, round(statement_timeout_s * 1000)))
+    if idle_in_transaction_timeout_s is None:
+        idle_in_transaction_timeout_s = max(statement_timeout_s, IDLE_IN_TRANSACTION_FLOOR_S)
     return {
         "timeout": acquire_timeout_s,
         "command_timeout": statement_timeout_s + 5,
-        "server_settings": {"statement_timeout": limit_ms, "idle_in_transaction_session_timeout": limit_ms},
+        "server_settings": {
+            "statement_timeout": _milliseconds(statement_timeout_s),
+            "idle_in_transaction_session_timeout": _milliseconds(idle_in_transaction_timeout_s),
+        },
     }
+
+
+def _milliseconds(seconds: float) -> str:
+    return str(max(1, round(seconds * 1000)))
 
 
 def _encode_jsonb(value: Any) -> bytes:
@@ -135,7 +151,9 @@ class Pool:
     async def _acquire(self) -> asyncpg.Connection:
         if self._closed:
             raise asyncpg.InterfaceError("the connection pool is closed")
-        now = asyncio.get_running_loop().time()
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        deadline = now + self._acquire_timeout
         while self._idle:
             conn, since = self._idle.pop()
             if not conn.is_closed() and now - since < self._max_idle_seconds:
@@ -144,10 +162,8 @@ class Pool:
             self._forget()
         if self._open < self._size:
             self._open += 1
-            return await self._open_in_place()
-        loop = asyncio.get_running_loop()
+            return await self._open_in_place(deadline)
         waiter: asyncio.Future[asyncpg.Connection | None] = loop.create_future()
-        deadline = loop.time() + self._acquire_timeout
         self._waiters.append((waiter, deadline))
         if self._overdue_timer is None:
             self._overdue_timer = loop.call_at(deadline, self._fail_overdue)
@@ -162,25 +178,18 @@ class Pool:
                 else:
                     self._release(handed, reusable=True)
             raise
-        if handed is not None:
-            return handed
-        # Handed a place: opening the connection counts against the same deadline, so the whole
-        # wait stays within the acquire timeout (not up to twice it).
-        try:
-            async with asyncio.timeout_at(deadline) as time_left:
-                return await self._open_in_place()
-        except TimeoutError:
-            if time_left.expired():
-                raise self._timeout() from None
-            raise
+        return handed if handed is not None else await self._open_in_place(deadline)
 
-    def _timeout(self) -> PoolTimeout:
-        return PoolTimeout(f"no database connection became free within {self._acquire_timeout:g} s")
+    async def _open_in_place(self, deadline: float) -> asyncpg.Connection:
+        """Open a connection in a place already counted in `_open`, by the request's deadline.
 
-    async def _open_in_place(self) -> asyncpg.Connection:
-        """Open a connection in a place already counted in `_open`."""
+        A waiter handed a place opens it within what is left of its own wait, so the whole
+        acquire stays within the timeout. Running out here is a slow database, not a busy pool:
+        the `TimeoutError` is answered as "database unavailable", like asyncpg's own.
+        """
         try:
-            return await self._connect()
+            async with asyncio.timeout_at(deadline):
+                return await self._connect()
         except BaseException:
             self._forget()
             raise
@@ -220,7 +229,9 @@ class Pool:
                 if deadline - loop.time() > 0.001:  # timers may fire a little early
                     self._overdue_timer = loop.call_at(deadline, self._fail_overdue)
                     return
-                waiter.set_exception(self._timeout())
+                waiter.set_exception(
+                    PoolTimeout(f"no database connection became free within {self._acquire_timeout:g} s")
+                )
             self._waiters.popleft()
 
     def _forget(self) -> None:
@@ -292,10 +303,21 @@ class Pool:
                 conn.terminate()
 
 
-async def create_pool(url: str, *, size: int, acquire_timeout: float = 10.0, statement_timeout: float = 30.0) -> Pool:
+async def create_pool(
+    url: str,
+    *,
+    size: int,
+    acquire_timeout: float = 10.0,
+    statement_timeout: float = 30.0,
+    idle_in_transaction_timeout: float | None = None,
+) -> Pool:
     """A pool of up to `size` connections; the first is opened now, so a wrong URL fails here."""
     dsn = asyncpg_url(url)
-    options = connect_options(acquire_timeout_s=acquire_timeout, statement_timeout_s=statement_timeout)
+    options = connect_options(
+        acquire_timeout_s=acquire_timeout,
+        statement_timeout_s=statement_timeout,
+        idle_in_transaction_timeout_s=idle_in_transaction_timeout,
+    )
 
     async def connect() -> asyncpg.Connection:
         conn: asyncpg.Connection = await asyncpg.connect(dsn, **options)

@@ -2,10 +2,17 @@
 
 The old key (`head_commit_id` → `commits.id`) made deleting a Space quadratic: PostgreSQL checks
 every deleted Checkpoint against `repos.head_commit_id`, which has no index, so each check read
-the whole `repos` table (2.7 s for 10,000 Checkpoints among 10,000 Spaces, and past the statement
-timeout a few times larger). Keyed by `(id, head_commit_id)`, each check is a primary-key lookup,
-the database also refuses a HEAD from another Space, and updating HEAD stays a HOT update (an
-index on `head_commit_id` would have cost every commit ~15% more PostgreSQL time).
+the whole `repos` table (3.3 s for 10,000 Checkpoints among 10,000 Spaces, `make bench-delete`,
+and past the statement timeout a few times larger; 0.14 s now). Keyed by `(id, head_commit_id)`,
+each check is a primary-key lookup, the database also refuses a HEAD from another Space, and
+updating HEAD stays a HOT update (an index on `head_commit_id` would have cost every commit ~15%
+more PostgreSQL time; the unique index on `commits (repo_id, id)` costs at most ~5%, within the
+noise of `make bench-pg`).
+
+Under the old key a HEAD could point into another Space (Smriti never wrote one; `verify` reports
+it as `head_missing`). The upgrade refuses such a database, naming the Spaces, and changes nothing.
+Building the index and checking the new key lock `commits` and `repos` against writes for the
+length of one pass over each table (not measured on a large database).
 
 Revision ID: 0002
 Revises: 0001
@@ -14,6 +21,7 @@ Create Date: 2026-11-30
 
 from __future__ import annotations
 
+import sqlalchemy as sa
 from alembic import op
 
 revision = "0002"
@@ -25,6 +33,19 @@ FK = "fk_repos_head_commit_id_commits"
 
 
 def upgrade() -> None:
+    crossed = op.get_bind().execute(
+        sa.text(
+            "SELECT r.id FROM repos r LEFT JOIN commits c ON c.id = r.head_commit_id AND c.repo_id = r.id "
+            "WHERE r.head_commit_id IS NOT NULL AND c.id IS NULL ORDER BY r.id"
+        )
+    )
+    spaces = [str(space) for (space,) in crossed]
+    if spaces:
+        raise RuntimeError(
+            f"Migration 0002 stopped, nothing changed: the HEAD of {len(spaces)} Space(s) is not one of "
+            f"their own Checkpoints: {', '.join(spaces[:20])}. Set each HEAD to one of its own Space's "
+            "Checkpoints (or NULL) and migrate again."
+        )
     op.create_unique_constraint("uq_commits_repo_id_id", "commits", ["repo_id", "id"])
     op.drop_constraint(FK, "repos", type_="foreignkey")
     op.create_foreign_key(
