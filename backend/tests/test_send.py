@@ -210,3 +210,28 @@ async def test_providers_listing_reveals_no_secrets(client: httpx.AsyncClient) -
     assert OPENAI_TEST_KEY not in response.text
     assert ANTHROPIC_TEST_KEY not in response.text
     assert "127.0.0.1" not in response.text
+
+
+async def test_the_answered_turns_are_exactly_the_stored_ones(client: httpx.AsyncClient) -> None:
+    """A send answers with the Turns it stored, built from what it wrote rather than read back:
+    every field must match what the Session's Turn list returns, mounted or not."""
+    session = await _session(client)
+    await send(client, session["id"], "first")
+    checkpoint = await commit(client, session["repo_id"], message="mounted")
+    awkward = '  naïve ☃ "quoted" \\ tab\there\r\nnew line 😀  '
+    answers = [
+        await send(client, session["id"], awkward, checkpoint_id=checkpoint["id"], history_base_seq=2,
+                   request_id="exact-1", provider="anthropic", model="claude-custom"),
+        await send(client, session["id"], "plain", provider="openai"),
+    ]  # fmt: skip
+    stored = {t["sequence_number"]: t for t in await turns(client, session["id"])}
+    for answer in answers:
+        for turn in (answer["user_turn"], answer["assistant_turn"]):
+            assert turn == stored[turn["sequence_number"]]
+    mounted_user = answers[0]["user_turn"]
+    assert (mounted_user["content"], mounted_user["checkpoint_id"], mounted_user["history_base_seq"]) == (
+        awkward,
+        checkpoint["id"],
+        2,
+    )
+    assert answers[0]["assistant_turn"]["input_tokens"] is not None
