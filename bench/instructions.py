@@ -196,11 +196,9 @@ def main() -> None:
     if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
         sys.exit("valgrind is not installed (Debian: apt-get install valgrind)")
 
-    from smriti.db.admin import recreate_database  # noqa: PLC0415
-    from smriti.db.embedded import start_embedded_postgres  # noqa: PLC0415
+    from database import fresh_database  # noqa: PLC0415
 
-    server_url = os.environ.get("DATABASE_URL") or start_embedded_postgres(HERE / "results" / "pg")
-    url = asyncio.run(recreate_database(server_url, "smriti_instructions"))
+    url = asyncio.run(fresh_database("smriti_instructions"))
     env = {"DATABASE_URL": url, "OPENAI_API_KEY": "", "ANTHROPIC_API_KEY": "", "SMRITI_LOG_LEVEL": "WARNING"}
     print(f"{'row':<12} {'k instructions / request':>26}   ({args.requests} requests, {CONCURRENCY} at a time)")
     for row in args.rows:

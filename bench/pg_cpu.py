@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import statistics
 import sys
 import uuid
@@ -27,13 +26,12 @@ import msgspec
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "backend"))
 
+from database import fresh_database  # noqa: E402
 from run import STATE_4KB  # noqa: E402
 
 from smriti.chat.store import ChatStore, Exchange  # noqa: E402
 from smriti.checkpoints.schemas import CommitCreate  # noqa: E402
 from smriti.checkpoints.store import CheckpointStore  # noqa: E402
-from smriti.db.admin import recreate_database  # noqa: E402
-from smriti.db.embedded import start_embedded_postgres  # noqa: E402
 from smriti.db.pool import Pool, create_pool  # noqa: E402
 
 HISTORY = 60
@@ -96,8 +94,7 @@ async def statements(pool: Pool) -> dict[str, Callable[[], Awaitable[Any]]]:
 
 
 async def main(count: int, rounds: int, revision: str) -> None:
-    server = os.environ.get("DATABASE_URL") or start_embedded_postgres(HERE / "results" / "pg")
-    pool = await create_pool(await recreate_database(server, "smriti_pg_cpu", revision=revision), size=1)
+    pool = await create_pool(await fresh_database("smriti_pg_cpu", revision=revision), size=1)
     try:
         pid: int = await pool.fetchval("SELECT pg_backend_pid()")
         rows = await statements(pool)

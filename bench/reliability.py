@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import sys
 import tempfile
 from pathlib import Path
@@ -25,15 +24,12 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "backend"))
 
+from database import fresh_database  # noqa: E402
 from tests.support.faults import api_killed, database_outage, slow_provider, soak  # noqa: E402
-
-from smriti.db.admin import recreate_database  # noqa: E402
-from smriti.db.embedded import start_embedded_postgres  # noqa: E402
 
 
 async def run(soak_seconds: float) -> list[dict[str, Any]]:
-    server_url = os.environ.get("DATABASE_URL") or start_embedded_postgres(HERE / "results" / "pg")
-    url = await recreate_database(server_url, "smriti_reliability")
+    url = await fresh_database("smriti_reliability")
     rows = []
     with tempfile.TemporaryDirectory(prefix="smriti-reliability-") as work:
         root = Path(work)

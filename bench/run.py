@@ -44,6 +44,7 @@ import asyncpg
 import httpx
 import msgspec
 import psutil
+from database import fresh_database
 
 from smriti.chat.context import assemble
 from smriti.chat.exchange import ChatService
@@ -52,8 +53,6 @@ from smriti.chat.store import ChatStore
 from smriti.checkpoints.schemas import CommitCreate
 from smriti.checkpoints.store import CheckpointStore
 from smriti.config import Settings
-from smriti.db.admin import recreate_database
-from smriti.db.embedded import start_embedded_postgres
 from smriti.db.pool import create_pool
 from smriti.providers.registry import ProviderRegistry
 
@@ -841,8 +840,7 @@ def main() -> None:
         args.seconds, args.repeat, args.history = 3.0, 1, 2_000
 
     work = Path(tempfile.mkdtemp(prefix="smriti-bench-"))
-    server_url = os.environ.get("DATABASE_URL") or start_embedded_postgres(HERE / "results" / "pg")
-    url = asyncio.run(recreate_database(server_url, "smriti_bench"))
+    url = asyncio.run(fresh_database("smriti_bench"))
     args.database_url = url
     asyncio.run(seed_floor(url))
     env = {

@@ -17,17 +17,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import statistics
 import time
-from pathlib import Path
 
 import asyncpg
-
-from smriti.db.admin import recreate_database
-from smriti.db.embedded import start_embedded_postgres
-
-HERE = Path(__file__).resolve().parent
+from database import fresh_database
 
 SEED = """
 WITH numbered AS (
@@ -86,8 +80,7 @@ async def measure(conn: asyncpg.Connection, checkpoints: int, others: int) -> fl
 
 
 async def main(revision: str) -> None:
-    server = os.environ.get("DATABASE_URL") or start_embedded_postgres(HERE / "results" / "pg")
-    conn = await asyncpg.connect(await recreate_database(server, "smriti_space_delete", revision=revision))
+    conn = await asyncpg.connect(await fresh_database("smriti_space_delete", revision=revision))
     try:
         print(f"schema at {revision}; seconds to delete a Space, median of 3")
         print(f"{'Checkpoints':>11} {'Turns':>9} {'other Spaces':>13} {'delete, s':>10}")
