@@ -135,3 +135,46 @@ async def test_migration_0002_names_a_head_from_another_space_and_changes_nothin
         assert await conn.fetchval("SELECT version_num FROM alembic_version") == "0001"
     finally:
         await conn.close()
+
+
+async def _until_another_waits_for_a_lock(conn: asyncpg.Connection, *, besides: int) -> str:
+    """The statement of the first session other than `besides` found waiting for a lock."""
+    async with asyncio.timeout(10):
+        while True:
+            waiting = await conn.fetchval(
+                "SELECT query FROM pg_stat_activity "
+                "WHERE wait_event_type = 'Lock' AND pid NOT IN ($1, pg_backend_pid())",
+                besides,
+            )
+            if waiting is not None:
+                return str(waiting)
+            await asyncio.sleep(0.02)
+
+
+async def test_migration_0002_waits_for_a_commit_in_flight_instead_of_deadlocking(database_at_0001: str) -> None:
+    """A server still running (an older one, during an upgrade) can be committing while another
+    migrates. A commit holds its Space's row, then writes a Checkpoint; the migration must take
+    its locks in that order too, or the two deadlock and one of them fails."""
+    conn, writer = await asyncpg.connect(database_at_0001), await asyncpg.connect(database_at_0001)
+    try:
+        space, head = await _space_with_checkpoints(conn, "busy", 1)
+        async with writer.transaction():
+            await writer.execute("SELECT 1 FROM repos WHERE id = $1 FOR UPDATE", space)
+            await writer.execute("UPDATE repos SET updated_at = now() WHERE id = $1", space)
+            migration = asyncio.create_task(asyncio.to_thread(upgrade, database_at_0001))
+            await _until_another_waits_for_a_lock(conn, besides=writer.get_server_pid())
+            new_head = await writer.fetchval(
+                "INSERT INTO commits (id, repo_id, parent_commit_id, commit_hash, message, summary, decisions, "
+                "assumptions, tasks, open_questions, entities, artifacts, metadata, created_at) "
+                "VALUES (gen_random_uuid(), $1, $2, md5('in flight') || md5('x'), 'in flight', '', '[]', '[]', "
+                "'[]', '[]', '[]', '[]', '{}', now()) RETURNING id",
+                space,
+                head,
+            )
+            await writer.execute("UPDATE repos SET head_commit_id = $1 WHERE id = $2", new_head, space)
+        await migration
+        assert await conn.fetchval("SELECT version_num FROM alembic_version") == "0002"
+        assert await _heads(conn) == {space: new_head}
+    finally:
+        await conn.close()
+        await writer.close()

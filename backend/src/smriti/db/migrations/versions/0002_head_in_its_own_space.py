@@ -11,8 +11,11 @@ noise of `make bench-pg`).
 
 Under the old key a HEAD could point into another Space (Smriti never wrote one; `verify` reports
 it as `head_missing`). The upgrade refuses such a database, naming the Spaces, and changes nothing.
-Building the index and checking the new key lock `commits` and `repos` against writes for the
-length of one pass over each table (not measured on a large database).
+Both tables are locked first, `repos` then `commits`, the order in which a commit takes them:
+a server still committing during the upgrade then waits for it (or it for the commit) instead of
+deadlocking with it, which the constraint changes alone did as soon as one commit was in flight.
+Writes wait for the whole upgrade: 1.35 s on 2,000,000 Checkpoints (1.9 GB) in 100,000 Spaces
+here.
 
 Revision ID: 0002
 Revises: 0001
@@ -32,7 +35,12 @@ depends_on = None
 FK = "fk_repos_head_commit_id_commits"
 
 
+def _lock_in_commit_order() -> None:
+    op.execute("LOCK TABLE repos, commits IN ACCESS EXCLUSIVE MODE")
+
+
 def upgrade() -> None:
+    _lock_in_commit_order()
     crossed = op.get_bind().execute(
         sa.text(
             "SELECT r.id FROM repos r LEFT JOIN commits c ON c.id = r.head_commit_id AND c.repo_id = r.id "
@@ -60,6 +68,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    _lock_in_commit_order()
     op.drop_constraint(FK, "repos", type_="foreignkey")
     op.create_foreign_key(FK, "repos", "commits", ["head_commit_id"], ["id"], deferrable=True, initially="DEFERRED")
     op.drop_constraint("uq_commits_repo_id_id", "commits", type_="unique")
