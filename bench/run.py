@@ -38,7 +38,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import asyncpg
 import httpx
@@ -84,6 +84,8 @@ class Row:
     """CPU time of the server's processes per request (µs): steadier than req/s on a shared machine."""
     machine_busy: float | None = None
     """Share of the whole machine's CPU in use during the run (server, PostgreSQL and wrk together)."""
+    postgres_cpu_us: float | None = None
+    """CPU time of PostgreSQL's processes on this machine per request (µs); NaN for a remote one."""
     ratio: float | None = None
     ratio_to: str = ""
 
@@ -211,6 +213,20 @@ def server(command: list[str], env: dict[str, str], cwd: Path, log: Path) -> Ite
             os.killpg(process.pid, 9)
 
 
+def postgres_cpu_seconds() -> float:
+    """User and system CPU time so far of every PostgreSQL process on this machine (backends, WAL
+    writer, checkpointer...): NaN when there is none, i.e. a DATABASE_URL on another host."""
+    total, found = 0.0, False
+    for process in psutil.process_iter(["name"]):
+        if (process.info["name"] or "").startswith("postgres"):
+            try:
+                times = process.cpu_times()
+            except psutil.Error:  # a backend that ended meanwhile
+                continue
+            total, found = total + times.user + times.system, True
+    return total if found else float("nan")
+
+
 def _cpu_ticks() -> tuple[int, int]:
     """(busy, total) CPU ticks of the whole machine so far, from /proc/stat."""
     fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
@@ -226,7 +242,17 @@ def _ms(text: str) -> float:
     return float(match.group(1)) * _UNITS[match.group(2)] if match else float("nan")
 
 
-def wrk(url: str, *, clients: int, seconds: float, script: Path | None, watch: Server | None) -> tuple[float, ...]:
+class WrkRun(NamedTuple):
+    rps: float
+    p50_ms: float
+    p99_ms: float
+    failed: int
+    server_cpu_us: float
+    postgres_cpu_us: float
+    machine_busy: float
+
+
+def wrk(url: str, *, clients: int, seconds: float, script: Path | None, watch: Server | None) -> WrkRun:
     command = ["wrk", "-t1", f"-c{clients}", f"-d{max(1, round(seconds))}s", "--latency", "--timeout", "10s"]
     if script is not None:
         command += ["-s", str(script)]
@@ -239,6 +265,7 @@ def wrk(url: str, *, clients: int, seconds: float, script: Path | None, watch: S
     thread = threading.Thread(target=sampler, daemon=True)
     serving = next((s for base, s in _SERVERS.items() if url.startswith(base)), None)
     cpu_before = serving.cpu_seconds() if serving else float("nan")
+    postgres_before = postgres_cpu_seconds()
     busy_before, total_before = _cpu_ticks()
     thread.start()
     try:
@@ -249,6 +276,7 @@ def wrk(url: str, *, clients: int, seconds: float, script: Path | None, watch: S
         stop.set()
         thread.join()
     busy_after, total_after = _cpu_ticks()
+    postgres_seconds = postgres_cpu_seconds() - postgres_before
     machine_busy = (busy_after - busy_before) / max(1, total_after - total_before)
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))  # type: ignore[union-attr]
     # The latency distribution lines ("     50%  1.23ms"), not the thread-stats percentages.
@@ -259,7 +287,7 @@ def wrk(url: str, *, clients: int, seconds: float, script: Path | None, watch: S
     requests = int(re.search(r"(\d+) requests in", output).group(1))  # type: ignore[union-attr]
     cpu_us = (serving.cpu_seconds() - cpu_before) / max(1, requests) * 1e6 if serving else float("nan")
     failed = (int(errors.group(1)) if errors else 0) + (int(timeouts.group(1)) if timeouts else 0)
-    return rps, p50, p99, failed, cpu_us, machine_busy
+    return WrkRun(rps, p50, p99, failed, cpu_us, postgres_seconds / max(1, requests) * 1e6, machine_busy)
 
 
 def post_script(directory: Path, name: str, path: str, bodies: list[dict[str, Any]]) -> Path:
@@ -308,24 +336,27 @@ def measure(
     for _ in range(repeat or args.repeat):
         settle(args.database_url)
         runs.append(wrk(url, clients=clients, seconds=seconds or args.seconds, script=script, watch=watch))
-    runs.sort(key=lambda r: r[0])
-    rps, p50, p99, _, _, busy = runs[len(runs) // 2]  # the median run by throughput, with its own latencies
-    cpu_us = statistics.median(r[4] for r in runs)
+    runs.sort(key=lambda r: r.rps)
+    median = runs[len(runs) // 2]  # the median run by throughput, with its own latencies
+    cpu_us = statistics.median(r.server_cpu_us for r in runs)
+    postgres_us = statistics.median(r.postgres_cpu_us for r in runs)
     row = Row(
         group,
         name,
         clients,
-        rps,
-        p50,
-        p99,
-        errors=sum(r[3] for r in runs),
+        median.rps,
+        median.p50_ms,
+        median.p99_ms,
+        errors=sum(r.failed for r in runs),
         cpu_us=round(cpu_us, 1),
-        machine_busy=round(busy, 3),
+        machine_busy=round(median.machine_busy, 3),
+        postgres_cpu_us=round(postgres_us, 1),
     )
     report.rows.append(row)
     print(
-        f"  {name:<40} c={clients:<3} {rps:>9.0f} req/s  p50 {p50:7.2f} ms  p99 {p99:7.2f} ms  "
-        f"server CPU {cpu_us:6.0f} µs/req  machine {100 * busy:3.0f}% busy",
+        f"  {name:<40} c={clients:<3} {row.rps:>9.0f} req/s  p50 {row.p50_ms:7.2f} ms  p99 {row.p99_ms:7.2f} ms  "
+        f"server CPU {cpu_us:6.0f} µs/req  PostgreSQL {postgres_us:6.0f} µs/req  "
+        f"machine {100 * median.machine_busy:3.0f}% busy",
         flush=True,
     )
     return row
@@ -765,6 +796,14 @@ def evaluate(report: Report) -> None:
     write = report.get("floor: one durable write", 16).rps
     ratio = 1 / (1 / floor[16] + 1 / write) / floor[16]
     report.target("a bare read then a bare write at 16 clients / floor", ratio, "(ceiling)", True)
+    # Where a send's cost goes beyond that ceiling's: the server's CPU, or PostgreSQL's.
+    send, read, written = (
+        report.get(name, 16) for name in ("smriti: POST send (offline)", "floor: one-query", "floor: one durable write")
+    )
+    for part, attribute in (("server", "cpu_us"), ("PostgreSQL", "postgres_cpu_us")):
+        send_us, read_us, write_us = (getattr(row, attribute) or float("nan") for row in (send, read, written))
+        ratio = send_us / (read_us + write_us)
+        report.target(f"send's {part} CPU / a bare read's + a bare write's, 16 clients", ratio, "(reported)", True)
     if any(r.group == "peer" for r in report.rows):
         for clients in (1, 16):
             ratio = report.speedup("smriti: POST commit (~4 KB)", "peer: aput (~4 KB)", clients)
@@ -811,15 +850,16 @@ def print_report(report: Report) -> None:
     print()
     print(
         f"{'path':<44} {'clients':>7} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'× floor':>8} {'errors':>6} "
-        f"{'CPU µs':>7} {'busy':>5}"
+        f"{'CPU µs':>7} {'PG µs':>6} {'busy':>5}"
     )
     for row in report.rows:
         ratio = f"{row.ratio:8.2f}" if row.ratio is not None else " " * 8
         cpu = f"{row.cpu_us:7.0f}" if row.cpu_us is not None else " " * 7
         busy = f"{100 * row.machine_busy:4.0f}%" if row.machine_busy is not None else " " * 5
+        postgres = f"{row.postgres_cpu_us:6.0f}" if row.postgres_cpu_us is not None else " " * 6
         print(
             f"{row.name:<44} {row.clients:>7} {row.rps:>9.0f} {row.p50_ms:>8.2f} {row.p99_ms:>8.2f} {ratio} "
-            f"{row.errors:>6} {cpu} {busy}"
+            f"{row.errors:>6} {cpu} {postgres} {busy}"
         )
     print()
     print(f"{'target':<62} {'value':>8}  {'aim':<14} held")
