@@ -8,7 +8,8 @@
 - Smriti over HTTP: HEAD, one Checkpoint, the latest 20 of 10,000 Checkpoints, a ~4 KB commit
   and a send with the offline provider, at 1 and 16 clients (wrk, its own process, loopback);
 - peer: LangGraph's AsyncPostgresSaver (bench extra) in-process on the same PostgreSQL: aput,
-  aget_tuple and alist(limit=20) on a 10,000-checkpoint thread, 1 and 16 callers;
+  aget_tuple and alist(limit=20) on a 10,000-checkpoint thread, 1 and 16 callers, each run in
+  turn with a run of Smriti's commit in-process and over HTTP;
 - growth: context assembly and send for Sessions of 10, 1,000 and 100,000 Turns; HEAD and log
   for Spaces of 10, 1,000 and 10,000 Checkpoints; commits with 1 KB, 100 KB and 1 MB artifacts;
 - scale-out: two server processes against one on HEAD; resident memory of the API;
@@ -754,31 +755,47 @@ async def smriti_commit_in_process(url: str, clients: int, seconds: float) -> tu
         await pool.close()
 
 
-def run_peer(report: Report, args: argparse.Namespace, url: str) -> None:
+def run_peer(report: Report, args: argparse.Namespace, env: dict[str, str], log: Path, work: Path, url: str) -> None:
+    """The peer, with Smriti's commit over HTTP and in-process measured in turn with it, run by
+    run: the commit-against-aput ratios then compare numbers taken seconds apart, not minutes."""
     try:
         from peer_langgraph import measure_peer  # noqa: PLC0415  (an optional extra)
     except ImportError:
         print("peer: langgraph-checkpoint-postgres is not installed (pip install -e 'backend[bench]'); skipped")
         return
-    print("peer (LangGraph AsyncPostgresSaver, in-process):", flush=True)
+    print("peer (LangGraph AsyncPostgresSaver, in-process), in turn with Smriti's commit:", flush=True)
     conninfo = url.replace("postgresql+asyncpg://", "postgresql://")
-    for clients in (1, 16):
-        runs: dict[str, list[tuple[float, float, float]]] = {}
-        for _ in range(args.repeat):
-            result = asyncio.run(
-                measure_peer(conninfo, STATE_4KB, clients=clients, seconds=args.seconds, history=args.history)
-            )
-            for key, value in result.items():
-                runs.setdefault(key, []).append(value)
-        for key, label in (
-            ("aput", "peer: aput (~4 KB)"),
-            ("aget_tuple", "peer: aget_tuple latest"),
-            ("alist20", "peer: alist 20 of 10,000"),
-        ):
-            ordered = sorted(runs[key])
-            record(report, "peer", label, clients, ordered[len(ordered) // 2])
-        inside = sorted(asyncio.run(smriti_commit_in_process(url, clients, args.seconds)) for _ in range(args.repeat))
-        record(report, "peer", "smriti in-process: commit (~4 KB)", clients, inside[len(inside) // 2])
+    with server(server_command(args.server, "smriti"), env, ROOT, log) as smriti:
+        spaces = asyncio.run(_post_all(smriti.url, "/v4/repos", [{"name": f"beside-peer-{i}"} for i in range(16)]))
+        commit_lua = post_script(
+            work,
+            "commit-beside-peer",
+            "/v4/chat/commit",
+            [{"repo_id": space["id"], "message": "bench commit", **STATE_4KB} for space in spaces],
+        )
+        for clients in (1, 16):
+            runs: dict[str, list[tuple[float, float, float]]] = {}
+            for _ in range(args.repeat):
+                settle(url)
+                result = asyncio.run(
+                    measure_peer(conninfo, STATE_4KB, clients=clients, seconds=args.seconds, history=args.history)
+                )
+                settle(url)
+                result["in-process"] = asyncio.run(smriti_commit_in_process(url, clients, args.seconds))
+                settle(url)
+                http = wrk(smriti.url + "/", clients=clients, seconds=args.seconds, script=commit_lua, watch=None)
+                result["http"] = (http.rps, http.p50_ms, http.p99_ms)
+                for key, value in result.items():
+                    runs.setdefault(key, []).append(value)
+            for key, label in (
+                ("aput", "peer: aput (~4 KB)"),
+                ("aget_tuple", "peer: aget_tuple latest"),
+                ("alist20", "peer: alist 20 of 10,000"),
+                ("in-process", "smriti in-process: commit (~4 KB)"),
+                ("http", "smriti: POST commit (~4 KB), beside the peer"),
+            ):
+                ordered = sorted(runs[key])
+                record(report, "peer", label, clients, ordered[len(ordered) // 2])
 
 
 def evaluate(report: Report) -> None:
@@ -806,7 +823,7 @@ def evaluate(report: Report) -> None:
         report.target(f"send's {part} CPU / a bare read's + a bare write's, 16 clients", ratio, "(reported)", True)
     if any(r.group == "peer" for r in report.rows):
         for clients in (1, 16):
-            ratio = report.speedup("smriti: POST commit (~4 KB)", "peer: aput (~4 KB)", clients)
+            ratio = report.speedup("smriti: POST commit (~4 KB), beside the peer", "peer: aput (~4 KB)", clients)
             report.target(f"commit over HTTP / LangGraph aput, {clients} caller(s)", ratio, "≥ 1.0", ratio >= 1.0)
             # The most any HTTP write can do here: one durable INSERT behind a bare endpoint.
             ratio = report.speedup("floor: one durable write", "peer: aput (~4 KB)", clients)
@@ -895,7 +912,7 @@ def main() -> None:
     run_floor(report, args, env, work, args.server)
     run_floor(report, args, env, work, "uvicorn" if args.server == "granian" else "granian")
     run_smriti(report, args, env, log, work, url)
-    run_peer(report, args, url)
+    run_peer(report, args, env, log, work, url)
     evaluate(report)
     print_report(report)
     result = {
