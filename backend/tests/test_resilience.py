@@ -138,6 +138,33 @@ async def test_a_statement_stuck_on_a_lock_is_a_503_and_writes_nothing(
         assert after.status_code == 201, after.text
 
 
+async def test_a_commit_chosen_as_a_deadlock_victim_is_a_503_and_writes_nothing(
+    settings: Settings, db: asyncpg.Connection
+) -> None:
+    """PostgreSQL ends one side of a deadlock; that request rolled back, so it is a 'retry', not a bug."""
+    async with make_client(settings) as client:
+        space = await create_space(client)
+        await commit(client, space["id"], "before")
+        # Only the request's side may detect the deadlock, so that it is the one rolled back.
+        await db.execute("SET deadlock_timeout = '60s'")
+        async with _space_locked(db, space["id"]):
+            # The commit statement holds its lock on the commits table while it waits for the Space...
+            victim = asyncio.create_task(
+                client.post("/v4/chat/commit", json={"repo_id": space["id"], "message": "victim"})
+            )
+            await _someone_waits_on_a_lock(db)
+            # ...and this waits for that lock: a cycle, which PostgreSQL breaks after deadlock_timeout.
+            await asyncio.wait_for(db.execute("LOCK TABLE commits IN SHARE MODE"), timeout=10)
+        response = await victim
+        assert response.status_code == 503, response.text
+        assert "retry" in response.json()["detail"]
+        log = (await client.get(f"/v4/repos/{space['id']}/commits")).json()
+        assert [c["message"] for c in log["items"]] == ["before"], "the rolled-back commit wrote nothing"
+        assert (
+            await client.post("/v4/chat/commit", json={"repo_id": space["id"], "message": "after"})
+        ).status_code == 201
+
+
 async def test_no_free_connection_within_the_acquire_timeout_is_a_503(
     settings: Settings, db: asyncpg.Connection
 ) -> None:

@@ -106,7 +106,8 @@ _DESCRIPTIONS = {
     413: "The request body is larger than the configured limit.",
     429: "The provider is rate limiting; retry later.",
     502: "The provider failed or answered with something unusable.",
-    503: "The database is unavailable or too busy to answer in time; retry later.",
+    503: "The database is unavailable, too busy to answer in time, or rolled the request back to resolve a "
+    "conflict with a concurrent one; nothing was written, retry later.",
     504: "The provider did not answer in time.",
 }
 
@@ -230,6 +231,14 @@ def to_error_response(request: Request[Any, Any, Any], exc: Exception) -> Respon
             "A database statement ran longer than SMRITI_DB_STATEMENT_TIMEOUT and PostgreSQL stopped it "
             "(its transaction rolled back). It may have waited on a lock held elsewhere: retry. If it "
             "keeps happening, the operation needs a higher SMRITI_DB_STATEMENT_TIMEOUT.",
+        )
+    if caused_by(exc, asyncpg.exceptions.TransactionRollbackError):
+        # A deadlock or serialization failure: PostgreSQL rolled this request's transaction back.
+        log.warning("database rolled the request back", path=request.url.path, error=type(exc).__name__)
+        return _body(
+            503,
+            "The database rolled this request back to resolve a conflict with a concurrent one "
+            "(a deadlock or serialization failure); nothing was written: retry.",
         )
     # asyncpg's own timeouts: the server did not answer at all, or not even to a connect. Only as
     # the error or its cause; a TimeoutError merely being handled nearby says nothing.
