@@ -22,6 +22,7 @@ from smriti.logging import configure_logging
 from tests.conftest import OPENAI_TEST_KEY, make_client
 from tests.support.api import commit, create_session, create_space
 from tests.support.fake_providers import FakeProviderServer
+from tests.support.locks import someone_waits_on_a_lock
 
 
 async def test_a_slow_provider_does_not_hold_a_pool_connection(
@@ -46,6 +47,18 @@ async def test_a_slow_provider_does_not_hold_a_pool_connection(
         assert not pending.done(), "the provider should still be thinking"
         response = await pending
         assert response.status_code == 201
+
+
+async def test_shutdown_closes_every_database_connection(settings: Settings, db: asyncpg.Connection) -> None:
+    """Of every app a process makes, not only the first (the ORM library only closed the first's)."""
+    count = "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+    before = await db.fetchval(count)
+    for name in ("first", "second"):
+        async with make_client(settings) as client:
+            space = await create_space(client, name)  # the ORM's connections
+            assert (await client.get(f"/v4/repos/{space['id']}/head")).status_code == 404  # the lean pool's
+            assert await db.fetchval(count) > before
+        assert await db.fetchval(count) == before, f"the {name} app left connections open"
 
 
 def test_unexpected_errors_are_logged_with_traceback_and_hidden(
@@ -108,15 +121,6 @@ async def _space_locked(db: asyncpg.Connection, space_id: str) -> AsyncIterator[
         yield
 
 
-async def _someone_waits_on_a_lock(db: asyncpg.Connection) -> None:
-    """Until another connection is queued behind a lock (the request under test holds its one)."""
-    for _ in range(100):
-        if await db.fetchval("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"):
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError("no request ever waited on the lock")
-
-
 async def test_a_statement_stuck_on_a_lock_is_a_503_and_writes_nothing(
     settings: Settings, db: asyncpg.Connection
 ) -> None:
@@ -152,12 +156,12 @@ async def test_a_commit_chosen_as_a_deadlock_victim_is_a_503_and_writes_nothing(
             victim = asyncio.create_task(
                 client.post("/v4/chat/commit", json={"repo_id": space["id"], "message": "victim"})
             )
-            await _someone_waits_on_a_lock(db)
+            await someone_waits_on_a_lock(db)
             # ...and this waits for that lock: a cycle, which PostgreSQL breaks after deadlock_timeout.
             await asyncio.wait_for(db.execute("LOCK TABLE commits IN SHARE MODE"), timeout=10)
         response = await victim
         assert response.status_code == 503, response.text
-        assert "retry" in response.json()["detail"]
+        assert "deadlock" in response.json()["detail"]
         log = (await client.get(f"/v4/repos/{space['id']}/commits")).json()
         assert [c["message"] for c in log["items"]] == ["before"], "the rolled-back commit wrote nothing"
         assert (
@@ -176,7 +180,7 @@ async def test_no_free_connection_within_the_acquire_timeout_is_a_503(
             blocked = asyncio.create_task(
                 client.post("/v4/chat/commit", json={"repo_id": space["id"], "message": "waits"})
             )
-            await _someone_waits_on_a_lock(db)
+            await someone_waits_on_a_lock(db)
             started = time.monotonic()
             head = await client.get(f"/v4/repos/{space['id']}/head")
             waited = time.monotonic() - started
@@ -195,7 +199,7 @@ async def test_no_free_orm_connection_within_the_acquire_timeout_is_a_503(
         async with _space_locked(db, space["id"]):
             # The one ORM connection waits on this lock; listing Spaces then has none to use.
             rename = asyncio.create_task(client.patch(f"/v4/repos/{space['id']}", json={"name": "new name"}))
-            await _someone_waits_on_a_lock(db)
+            await someone_waits_on_a_lock(db)
             listed = await client.get("/v4/repos")
         assert listed.status_code == 503, listed.text
         assert "SMRITI_DB_ACQUIRE_TIMEOUT" in listed.json()["detail"]

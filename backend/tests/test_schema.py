@@ -19,6 +19,7 @@ from smriti.db.admin import drop_database, recreate_database
 from smriti.db.migrate import alembic_commands, upgrade
 from smriti.db.urls import sqlalchemy_url
 from tests.support.api import commit, create_space
+from tests.support.locks import someone_waits_on_a_lock
 
 
 async def test_migrations_build_the_models_schema(database_url: str) -> None:
@@ -137,20 +138,6 @@ async def test_migration_0002_names_a_head_from_another_space_and_changes_nothin
         await conn.close()
 
 
-async def _until_another_waits_for_a_lock(conn: asyncpg.Connection, *, besides: int) -> str:
-    """The statement of the first session other than `besides` found waiting for a lock."""
-    async with asyncio.timeout(10):
-        while True:
-            waiting = await conn.fetchval(
-                "SELECT query FROM pg_stat_activity "
-                "WHERE wait_event_type = 'Lock' AND pid NOT IN ($1, pg_backend_pid())",
-                besides,
-            )
-            if waiting is not None:
-                return str(waiting)
-            await asyncio.sleep(0.02)
-
-
 async def test_migration_0002_waits_for_a_commit_in_flight_instead_of_deadlocking(database_at_0001: str) -> None:
     """A server still running (an older one, during an upgrade) can be committing while another
     migrates. A commit holds its Space's row, then writes a Checkpoint; the migration must take
@@ -162,7 +149,7 @@ async def test_migration_0002_waits_for_a_commit_in_flight_instead_of_deadlockin
             await writer.execute("SELECT 1 FROM repos WHERE id = $1 FOR UPDATE", space)
             await writer.execute("UPDATE repos SET updated_at = now() WHERE id = $1", space)
             migration = asyncio.create_task(asyncio.to_thread(upgrade, database_at_0001))
-            await _until_another_waits_for_a_lock(conn, besides=writer.get_server_pid())
+            await someone_waits_on_a_lock(conn)
             new_head = await writer.fetchval(
                 "INSERT INTO commits (id, repo_id, parent_commit_id, commit_hash, message, summary, decisions, "
                 "assumptions, tasks, open_questions, entities, artifacts, metadata, created_at) "

@@ -58,6 +58,23 @@ def create_app(settings: Settings | None = None) -> Litestar:
     providers = ProviderRegistry(settings)
     services = Services(providers, nudge_after_turns=settings.nudge_after_turns)
     mcp = McpEndpoint(settings)
+    sqlalchemy = SQLAlchemyAsyncConfig(
+        connection_string=sqlalchemy_url(database_url),
+        before_send_handler="autocommit",
+        session_config=AsyncSessionConfig(expire_on_commit=False),
+        engine_config=EngineConfig(
+            pool_size=settings.db_pool_size,
+            max_overflow=0,
+            pool_pre_ping=True,
+            # SQLAlchemy takes seconds as a float; advanced-alchemy's annotation says int.
+            pool_timeout=cast("int", settings.db_acquire_timeout_s),
+            connect_args=connect_options(
+                acquire_timeout_s=settings.db_acquire_timeout_s,
+                statement_timeout_s=settings.db_statement_timeout_s,
+            ),
+        ),
+        set_default_exception_handler=False,
+    )
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
@@ -80,6 +97,10 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 yield
         finally:
             await pool.close()
+            # advanced-alchemy (1.12) disposes the ORM's engine only for the first config of a
+            # process: later ones get a renamed state key its shutdown does not look up. Without
+            # this, every app after the first (tests, tools) left its ORM connections open.
+            await sqlalchemy.get_engine().dispose()
             await providers.close()
 
     v4 = Router(
@@ -94,23 +115,6 @@ def create_app(settings: Settings | None = None) -> Litestar:
     )
     v5 = Router(path="/v5", route_handlers=[draft_checkpoint, review_checkpoint, diff_checkpoints_handler])
     v1 = Router(path="/v1", route_handlers=[ingest_transcript])
-    sqlalchemy = SQLAlchemyAsyncConfig(
-        connection_string=sqlalchemy_url(database_url),
-        before_send_handler="autocommit",
-        session_config=AsyncSessionConfig(expire_on_commit=False),
-        engine_config=EngineConfig(
-            pool_size=settings.db_pool_size,
-            max_overflow=0,
-            pool_pre_ping=True,
-            # SQLAlchemy takes seconds as a float; advanced-alchemy's annotation says int.
-            pool_timeout=cast("int", settings.db_acquire_timeout_s),
-            connect_args=connect_options(
-                acquire_timeout_s=settings.db_acquire_timeout_s,
-                statement_timeout_s=settings.db_statement_timeout_s,
-            ),
-        ),
-        set_default_exception_handler=False,
-    )
     web_dir = settings.web_dir or DEFAULT_WEB_DIR
     web = web_router(web_dir) if (web_dir / "index.html").is_file() else no_web_app
     app = Litestar(
