@@ -216,7 +216,7 @@ def server(command: list[str], env: dict[str, str], cwd: Path, log: Path) -> Ite
 
 def postgres_cpu_seconds() -> float:
     """User and system CPU time so far of every PostgreSQL process on this machine (backends, WAL
-    writer, checkpointer...): NaN when there is none, i.e. a DATABASE_URL on another host."""
+    writer, checkpointer..., of any cluster running here): NaN when none runs here."""
     total, found = 0.0, False
     for process in psutil.process_iter(["name"]):
         if (process.info["name"] or "").startswith("postgres"):
@@ -757,7 +757,8 @@ async def smriti_commit_in_process(url: str, clients: int, seconds: float) -> tu
 
 def run_peer(report: Report, args: argparse.Namespace, env: dict[str, str], log: Path, work: Path, url: str) -> None:
     """The peer, with Smriti's commit over HTTP and in-process measured in turn with it, run by
-    run: the commit-against-aput ratios then compare numbers taken seconds apart, not minutes."""
+    run: the commit-against-aput ratios then compare numbers from the same minute, not ten
+    minutes apart."""
     try:
         from peer_langgraph import measure_peer  # noqa: PLC0415  (an optional extra)
     except ImportError:
@@ -775,6 +776,7 @@ def run_peer(report: Report, args: argparse.Namespace, env: dict[str, str], log:
         )
         for clients in (1, 16):
             runs: dict[str, list[tuple[float, float, float]]] = {}
+            failed = 0
             for _ in range(args.repeat):
                 settle(url)
                 result = asyncio.run(
@@ -785,6 +787,7 @@ def run_peer(report: Report, args: argparse.Namespace, env: dict[str, str], log:
                 settle(url)
                 http = wrk(smriti.url + "/", clients=clients, seconds=args.seconds, script=commit_lua, watch=None)
                 result["http"] = (http.rps, http.p50_ms, http.p99_ms)
+                failed += http.failed
                 for key, value in result.items():
                     runs.setdefault(key, []).append(value)
             for key, label in (
@@ -795,7 +798,9 @@ def run_peer(report: Report, args: argparse.Namespace, env: dict[str, str], log:
                 ("http", "smriti: POST commit (~4 KB), beside the peer"),
             ):
                 ordered = sorted(runs[key])
-                record(report, "peer", label, clients, ordered[len(ordered) // 2])
+                row = record(report, "peer", label, clients, ordered[len(ordered) // 2])
+                if key == "http":
+                    row.errors = failed
 
 
 def evaluate(report: Report) -> None:
