@@ -86,7 +86,7 @@ class Row:
     machine_busy: float | None = None
     """Share of the whole machine's CPU in use during the run (server, PostgreSQL and wrk together)."""
     postgres_cpu_us: float | None = None
-    """CPU time of PostgreSQL's processes on this machine per request (µs); NaN for a remote one."""
+    """CPU time of the run's PostgreSQL, all its processes, per request (µs); NaN for a remote one."""
     ratio: float | None = None
     ratio_to: str = ""
 
@@ -214,18 +214,42 @@ def server(command: list[str], env: dict[str, str], cwd: Path, log: Path) -> Ite
             os.killpg(process.pid, 9)
 
 
+_POSTMASTERS: list[psutil.Process] = []
+"""The PostgreSQL server this run uses, when it runs on this machine (main finds it)."""
+
+
+async def find_postmaster(url: str) -> psutil.Process | None:
+    """The local postmaster serving `url`: the parent of one of its backends. None when remote."""
+    conn = await asyncpg.connect(url)
+    try:
+        backend = psutil.Process(await conn.fetchval("SELECT pg_backend_pid()"))
+        parent = backend.parent()
+    except psutil.Error:  # no such process here: the server is on another host
+        return None
+    finally:
+        await conn.close()
+    return parent if parent is not None and parent.name().startswith("postgres") else None
+
+
 def postgres_cpu_seconds() -> float:
-    """User and system CPU time so far of every PostgreSQL process on this machine (backends, WAL
-    writer, checkpointer..., of any cluster running here): NaN when none runs here."""
-    total, found = 0.0, False
-    for process in psutil.process_iter(["name"]):
-        if (process.info["name"] or "").startswith("postgres"):
+    """User and system CPU time so far of the run's PostgreSQL: the postmaster, every process it
+    runs (backends, WAL writer, checkpointer, autovacuum workers), and those that have ended, whose
+    time the kernel adds to the postmaster's children's times when it reaps them. NaN when remote."""
+    total = float("nan") if not _POSTMASTERS else 0.0
+    for postmaster in _POSTMASTERS:
+        try:
+            times = postmaster.cpu_times()
+            children = postmaster.children()
+        except psutil.Error:
+            return float("nan")
+        total += times.user + times.system + times.children_user + times.children_system
+        for child in children:
             try:
-                times = process.cpu_times()
-            except psutil.Error:  # a backend that ended meanwhile
+                child_times = child.cpu_times()
+            except psutil.Error:  # ended meanwhile: its time is now in the postmaster's children's
                 continue
-            total, found = total + times.user + times.system, True
-    return total if found else float("nan")
+            total += child_times.user + child_times.system
+    return total
 
 
 def _cpu_ticks() -> tuple[int, int]:
@@ -904,6 +928,8 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="smriti-bench-"))
     url = asyncio.run(fresh_database("smriti_bench"))
     args.database_url = url
+    if postmaster := asyncio.run(find_postmaster(url)):
+        _POSTMASTERS.append(postmaster)
     asyncio.run(seed_floor(url))
     env = {
         "DATABASE_URL": url,
