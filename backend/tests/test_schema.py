@@ -80,6 +80,20 @@ async def database_at_0001(postgres_url: str) -> AsyncIterator[str]:
     await drop_database(postgres_url, name)
 
 
+async def _insert_checkpoint(conn: asyncpg.Connection, space: UUID, parent: UUID | None, message: str) -> UUID:
+    """A Checkpoint row as the old schema allows it (any unique hash will do here)."""
+    checkpoint: UUID = await conn.fetchval(
+        "INSERT INTO commits (id, repo_id, parent_commit_id, commit_hash, message, summary, decisions, "
+        "assumptions, tasks, open_questions, entities, artifacts, metadata, created_at) "
+        "VALUES (gen_random_uuid(), $1, $2, md5($3) || md5($3 || 'x'), $3, '', '[]', '[]', '[]', '[]', "
+        "'[]', '[]', '{}', now()) RETURNING id",
+        space,
+        parent,
+        message,
+    )
+    return checkpoint
+
+
 async def _space_with_checkpoints(conn: asyncpg.Connection, name: str, count: int) -> tuple[UUID, UUID]:
     """A Space of `count` chained Checkpoints with HEAD on the last, written as the old schema allows."""
     space: UUID = await conn.fetchval(
@@ -89,15 +103,7 @@ async def _space_with_checkpoints(conn: asyncpg.Connection, name: str, count: in
     )
     parent = None
     for n in range(count):
-        parent = await conn.fetchval(
-            "INSERT INTO commits (id, repo_id, parent_commit_id, commit_hash, message, summary, decisions, "
-            "assumptions, tasks, open_questions, entities, artifacts, metadata, created_at) "
-            "VALUES (gen_random_uuid(), $1, $2, md5($3) || md5($3 || 'x'), $3, '', '[]', '[]', '[]', '[]', "
-            "'[]', '[]', '{}', now()) RETURNING id",
-            space,
-            parent,
-            f"{name} {n}",
-        )
+        parent = await _insert_checkpoint(conn, space, parent, f"{name} {n}")
     await conn.execute("UPDATE repos SET head_commit_id = $1 WHERE id = $2", parent, space)
     assert parent is not None
     return space, parent
@@ -150,14 +156,7 @@ async def test_migration_0002_waits_for_a_commit_in_flight_instead_of_deadlockin
             await writer.execute("UPDATE repos SET updated_at = now() WHERE id = $1", space)
             migration = asyncio.create_task(asyncio.to_thread(upgrade, database_at_0001))
             await someone_waits_on_a_lock(conn)
-            new_head = await writer.fetchval(
-                "INSERT INTO commits (id, repo_id, parent_commit_id, commit_hash, message, summary, decisions, "
-                "assumptions, tasks, open_questions, entities, artifacts, metadata, created_at) "
-                "VALUES (gen_random_uuid(), $1, $2, md5('in flight') || md5('x'), 'in flight', '', '[]', '[]', "
-                "'[]', '[]', '[]', '[]', '{}', now()) RETURNING id",
-                space,
-                head,
-            )
+            new_head = await _insert_checkpoint(writer, space, head, "in flight")
             await writer.execute("UPDATE repos SET head_commit_id = $1 WHERE id = $2", new_head, space)
         await migration
         assert await conn.fetchval("SELECT version_num FROM alembic_version") == "0002"
