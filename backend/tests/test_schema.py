@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 from uuid import UUID, uuid4
 
@@ -16,9 +17,10 @@ from alembic.migration import MigrationContext
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from smriti.db.admin import drop_database, recreate_database
-from smriti.db.migrate import alembic_commands, upgrade
+from smriti.db.migrate import MigrationBlockedError, alembic_commands, upgrade
 from smriti.db.urls import sqlalchemy_url
 from tests.support.api import commit, create_space
+from tests.support.cli import smriti
 from tests.support.locks import someone_waits_on_a_lock
 
 
@@ -164,3 +166,70 @@ async def test_migration_0002_waits_for_a_commit_in_flight_instead_of_deadlockin
     finally:
         await conn.close()
         await writer.close()
+
+
+@asynccontextmanager
+async def _migrating_while_held(url: str, table: str, conn: asyncpg.Connection) -> AsyncIterator[asyncio.Task[None]]:
+    """An open transaction has read `table`, and a migration (lock timeout 0.3 s) queues behind
+    it; the transaction ends with the block."""
+    holder = await asyncpg.connect(url)
+    try:
+        async with holder.transaction():
+            await holder.execute(f"SELECT 1 FROM {table}")
+            migration = asyncio.create_task(asyncio.to_thread(upgrade, url, lock_timeout_s=0.3))
+            await someone_waits_on_a_lock(conn)
+            yield migration
+    finally:
+        await holder.close()
+
+
+async def test_a_migration_blocked_by_a_long_transaction_steps_back_and_changes_nothing(database_at_0001: str) -> None:
+    """While the migration waits for a table, every request on it queues behind the migration; it
+    must give way after its lock timeout, so that a transaction left open somewhere (a console,
+    a stuck job) cannot stall the service, and leave the schema as it was."""
+    conn, reader = await asyncpg.connect(database_at_0001), await asyncpg.connect(database_at_0001)
+    try:
+        space, head = await _space_with_checkpoints(conn, "held", 1)
+        async with _migrating_while_held(database_at_0001, "repos", conn) as migration:
+            # Queued behind the migration's lock request: without the timeout this waited for
+            # the holder, i.e. forever, and the statement timeout stopped it.
+            await reader.execute("SET statement_timeout = '2s'")
+            assert await reader.fetchval("SELECT count(*) FROM repos") == 1
+            with pytest.raises(MigrationBlockedError, match=r"changed nothing.*SMRITI_MIGRATION_LOCK_TIMEOUT"):
+                await migration
+        assert await conn.fetchval("SELECT version_num FROM alembic_version") == "0001"
+        assert not await conn.fetchval("SELECT count(*) FROM pg_constraint WHERE conname = 'uq_commits_repo_id_id'")
+        assert await _heads(conn) == {space: head}
+    finally:
+        await conn.close()
+        await reader.close()
+
+
+async def test_db_upgrade_says_when_a_long_transaction_blocked_it(database_at_0001: str) -> None:
+    conn, holder = await asyncpg.connect(database_at_0001), await asyncpg.connect(database_at_0001)
+    try:
+        async with holder.transaction():
+            await holder.execute("SELECT 1 FROM repos")
+            env = {"DATABASE_URL": database_at_0001, "SMRITI_MIGRATION_LOCK_TIMEOUT": "0.2"}
+            result = await asyncio.to_thread(smriti, "db", "upgrade", env=env)
+        assert result.code == 1
+        assert result.error_line().startswith(
+            "Error: The migration to head stopped and changed nothing: 3 times it waited 0.2 s"
+        )
+        assert await conn.fetchval("SELECT version_num FROM alembic_version") == "0001"
+    finally:
+        await conn.close()
+        await holder.close()
+
+
+async def test_a_blocked_migration_tries_again_and_succeeds_once_the_table_is_free(database_at_0001: str) -> None:
+    conn = await asyncpg.connect(database_at_0001)
+    try:
+        space, head = await _space_with_checkpoints(conn, "briefly held", 2)
+        async with _migrating_while_held(database_at_0001, "commits", conn) as migration:
+            await asyncio.sleep(0.5)  # past the first attempt's timeout
+        await migration
+        assert await conn.fetchval("SELECT version_num FROM alembic_version") == "0002"
+        assert await _heads(conn) == {space: head}
+    finally:
+        await conn.close()

@@ -73,6 +73,10 @@ def test_settings_from_env() -> None:
     for unusable in ("0", "inf", "nan", "3000000"):  # PostgreSQL's limit is 2,147,483 s
         with pytest.raises(ConfigError, match="SMRITI_DB_STATEMENT_TIMEOUT"):
             Settings.from_env({"SMRITI_DB_STATEMENT_TIMEOUT": unusable})
+        with pytest.raises(ConfigError, match="SMRITI_MIGRATION_LOCK_TIMEOUT"):
+            Settings.from_env({"SMRITI_MIGRATION_LOCK_TIMEOUT": unusable})
+    assert settings.migration_lock_timeout_s == 5.0
+    assert Settings.from_env({"SMRITI_MIGRATION_LOCK_TIMEOUT": "0.5"}).migration_lock_timeout_s == 0.5
 
 
 def test_default_provider_is_offline_only_without_keys() -> None:

@@ -79,7 +79,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         if settings.migrate_on_start:
-            await upgrade_async(database_url)
+            await upgrade_async(database_url, lock_timeout_s=settings.migration_lock_timeout_s)
         pool = await create_pool(
             database_url,
             size=settings.db_pool_size,

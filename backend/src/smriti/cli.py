@@ -46,6 +46,15 @@ def _settings() -> Settings:
         sys.exit(EXIT_USAGE)
 
 
+def _migrate(url: str, revision: str, settings: Settings) -> None:
+    from smriti.db.migrate import MigrationBlockedError, upgrade
+
+    try:
+        upgrade(url, revision, lock_timeout_s=settings.migration_lock_timeout_s)
+    except MigrationBlockedError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=None, type=int, help="Port (default: $PORT or 8000).")
@@ -64,9 +73,7 @@ def serve(host: str, port: int | None, workers: int, server_name: str) -> None:
     settings = _settings()
     port = port if port is not None else int(os.environ.get("PORT") or 8000)
     url = _database_url(settings)
-    from smriti.db.migrate import upgrade
-
-    upgrade(url)
+    _migrate(url, "head", settings)
     # Workers inherit the resolved database and skip the (already done) migration.
     os.environ["DATABASE_URL"] = url
     os.environ["SMRITI_SKIP_MIGRATIONS"] = "1"
@@ -118,9 +125,8 @@ def db() -> None:
 @click.option("--revision", default="head", show_default=True)
 def upgrade(revision: str) -> None:
     """Apply migrations (starts the embedded database when DATABASE_URL is not set)."""
-    from smriti.db.migrate import upgrade as run_upgrade
-
-    run_upgrade(_database_url(_settings()), revision)
+    settings = _settings()
+    _migrate(_database_url(settings), revision, settings)
     click.echo(f"smriti: database at {revision}")
 
 

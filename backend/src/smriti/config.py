@@ -35,6 +35,8 @@ class Settings:
     """How long a request waits for a free database connection before it is answered 503."""
     db_statement_timeout_s: float = 30.0
     """How long one database statement may take (a lock wait included) before it is a 503."""
+    migration_lock_timeout_s: float = 5.0
+    """How long a migration waits for a table lock per attempt; requests on that table queue behind it."""
     openai: ProviderSettings = field(default_factory=ProviderSettings)
     anthropic: ProviderSettings = field(default_factory=ProviderSettings)
     default_provider: str | None = None
@@ -63,6 +65,7 @@ class Settings:
             db_acquire_timeout_s=_float(env, "SMRITI_DB_ACQUIRE_TIMEOUT", 10.0),
             # PostgreSQL's statement_timeout is an int of milliseconds.
             db_statement_timeout_s=_float(env, "SMRITI_DB_STATEMENT_TIMEOUT", 30.0, maximum=2_147_483),
+            migration_lock_timeout_s=_float(env, "SMRITI_MIGRATION_LOCK_TIMEOUT", 5.0, maximum=2_147_483),
             openai=ProviderSettings(
                 api_key=_text(env, "OPENAI_API_KEY"),
                 base_url=_text(env, "OPENAI_BASE_URL"),

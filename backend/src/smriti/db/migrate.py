@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 
+import asyncpg
 from advanced_alchemy.alembic.commands import AlembicCommands
 from advanced_alchemy.config import AlembicAsyncConfig, SQLAlchemyAsyncConfig
 from sqlalchemy.pool import NullPool
 
 from smriti.db import models  # noqa: F401  (registers the tables on the metadata)
 from smriti.db.urls import sqlalchemy_url
+from smriti.errors import caused_by
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 
@@ -28,11 +31,41 @@ def alembic_commands(database_url: str) -> AlembicCommands:
     return AlembicCommands(sqlalchemy_config=config)
 
 
-def upgrade(database_url: str, revision: str = "head") -> None:
-    """Bring the schema to `revision`. Safe to call from several processes at once (env.py locks)."""
-    alembic_commands(database_url).upgrade(revision)
+LOCK_TIMEOUT_ATTRIBUTE = "smriti_lock_timeout_ms"
+ATTEMPTS = 3
+PAUSE_BETWEEN_ATTEMPTS_S = 1.0
 
 
-async def upgrade_async(database_url: str, revision: str = "head") -> None:
+class MigrationBlockedError(RuntimeError):
+    """Another transaction kept a table the migration must lock, on every attempt. Nothing changed."""
+
+
+def upgrade(database_url: str, revision: str = "head", *, lock_timeout_s: float = 5.0) -> None:
+    """Bring the schema to `revision`. Safe to call from several processes at once (env.py locks).
+
+    A migration that waits for a table lock makes every request on that table queue behind it,
+    so it waits at most `lock_timeout_s`, then rolls back (changing nothing), lets the queue
+    drain for a second, and tries again, up to ATTEMPTS times.
+    """
+    for attempt in range(1, ATTEMPTS + 1):
+        commands = alembic_commands(database_url)
+        commands.config.attributes[LOCK_TIMEOUT_ATTRIBUTE] = max(1, round(lock_timeout_s * 1000))
+        try:
+            commands.upgrade(revision)
+        except Exception as exc:
+            if not caused_by(exc, asyncpg.LockNotAvailableError):
+                raise
+        else:
+            return
+        if attempt < ATTEMPTS:
+            time.sleep(PAUSE_BETWEEN_ATTEMPTS_S)
+    raise MigrationBlockedError(
+        f"The migration to {revision} stopped and changed nothing: {ATTEMPTS} times it waited "
+        f"{lock_timeout_s:g} s (SMRITI_MIGRATION_LOCK_TIMEOUT) for a table that another transaction "
+        "was using. Find that transaction in pg_stat_activity, let it finish or end it, and migrate again."
+    )
+
+
+async def upgrade_async(database_url: str, revision: str = "head", *, lock_timeout_s: float = 5.0) -> None:
     # env.py runs its own event loop, so Alembic gets a thread of its own.
-    await asyncio.to_thread(upgrade, database_url, revision)
+    await asyncio.to_thread(upgrade, database_url, revision, lock_timeout_s=lock_timeout_s)

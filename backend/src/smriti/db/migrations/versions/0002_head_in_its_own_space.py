@@ -15,7 +15,8 @@ Both tables are locked first, `repos` then `commits`, the order in which a commi
 a server still committing during the upgrade then waits for it (or it for the commit) instead of
 deadlocking with it, which the constraint changes alone did as soon as one commit was in flight.
 Reads and writes of both tables wait for the whole upgrade: 1.5 s on 2,000,000 Checkpoints
-(1.9 GB) in 100,000 Spaces here.
+(1.9 GB) in 100,000 Spaces here. The wait for the locks themselves is bounded by env.py's
+lock timeout.
 
 Revision ID: 0002
 Revises: 0001
