@@ -622,7 +622,10 @@ def run_floor(report: Report, args: argparse.Namespace, env: dict[str, str], wor
             )
 
 
-def run_smriti(report: Report, args: argparse.Namespace, env: dict[str, str], log: Path, work: Path, url: str) -> None:
+def run_smriti(
+    report: Report, args: argparse.Namespace, env: dict[str, str], log: Path, work: Path, url: str
+) -> dict[str, Any]:
+    """Smriti's rows; returns the seeded fixtures (Spaces, Sessions) for the rows that follow."""
     print(f"smriti ({args.server}, 1 worker):", flush=True)
     with server(server_command(args.server, "smriti"), env, ROOT, log) as smriti:
         fixtures = asyncio.run(seed_smriti(smriti.url, sessions=2000))
@@ -750,6 +753,7 @@ def run_smriti(report: Report, args: argparse.Namespace, env: dict[str, str], lo
             args,
         )
         measure(report, "server", f"smriti: POST send (offline) ({other})", alt.url + "/", 16, args, script=send_lua)
+    return fixtures
 
 
 async def smriti_commit_in_process(url: str, clients: int, seconds: float) -> tuple[float, float, float]:
@@ -779,18 +783,23 @@ async def smriti_commit_in_process(url: str, clients: int, seconds: float) -> tu
         await pool.close()
 
 
-def run_peer(report: Report, args: argparse.Namespace, env: dict[str, str], log: Path, work: Path, url: str) -> None:
-    """The peer, with Smriti's commit over HTTP and in-process measured in turn with it, run by
-    run: the commit-against-aput ratios then compare numbers from the same minute, not ten
-    minutes apart."""
+def run_peer(
+    report: Report, args: argparse.Namespace, env: dict[str, str], log: Path, work: Path, url: str, head_space: str
+) -> None:
+    """The peer, with Smriti's commit (in-process and over HTTP), the write floor and Smriti's HEAD
+    measured in turn with it, run by run: every ratio to the peer then compares numbers from the
+    same minute, not ten minutes apart."""
     try:
         from peer_langgraph import measure_peer  # noqa: PLC0415  (an optional extra)
     except ImportError:
         print("peer: langgraph-checkpoint-postgres is not installed (pip install -e 'backend[bench]'); skipped")
         return
-    print("peer (LangGraph AsyncPostgresSaver, in-process), in turn with Smriti's commit:", flush=True)
+    print("peer (LangGraph AsyncPostgresSaver, in-process), in turn with Smriti and the write floor:", flush=True)
     conninfo = url.replace("postgresql+asyncpg://", "postgresql://")
-    with server(server_command(args.server, "smriti"), env, ROOT, log) as smriti:
+    with (
+        server(server_command(args.server, "smriti"), env, ROOT, log) as smriti,
+        server(server_command(args.server, "floor"), env, HERE, work / "servers.log") as floor,
+    ):
         spaces = asyncio.run(_post_all(smriti.url, "/v4/repos", [{"name": f"beside-peer-{i}"} for i in range(16)]))
         commit_lua = post_script(
             work,
@@ -798,9 +807,15 @@ def run_peer(report: Report, args: argparse.Namespace, env: dict[str, str], log:
             "/v4/chat/commit",
             [{"repo_id": space["id"], "message": "bench commit", **STATE_4KB} for space in spaces],
         )
+        write_lua = post_script(work, "floor-write-beside-peer", "/write", [{"message": "bench commit", **STATE_4KB}])
+        over_http = {
+            "http": (smriti.url + "/", commit_lua),
+            "write floor": (floor.url + "/", write_lua),
+            "head": (f"{smriti.url}/v4/repos/{head_space}/head", None),
+        }
         for clients in (1, 16):
             runs: dict[str, list[tuple[float, float, float]]] = {}
-            failed = 0
+            failed = dict.fromkeys(over_http, 0)
             for _ in range(args.repeat):
                 settle(url)
                 result = asyncio.run(
@@ -808,10 +823,11 @@ def run_peer(report: Report, args: argparse.Namespace, env: dict[str, str], log:
                 )
                 settle(url)
                 result["in-process"] = asyncio.run(smriti_commit_in_process(url, clients, args.seconds))
-                settle(url)
-                http = wrk(smriti.url + "/", clients=clients, seconds=args.seconds, script=commit_lua, watch=None)
-                result["http"] = (http.rps, http.p50_ms, http.p99_ms)
-                failed += http.failed
+                for key, (target, script) in over_http.items():
+                    settle(url)
+                    http = wrk(target, clients=clients, seconds=args.seconds, script=script, watch=None)
+                    result[key] = (http.rps, http.p50_ms, http.p99_ms)
+                    failed[key] += http.failed
                 for key, value in result.items():
                     runs.setdefault(key, []).append(value)
             for key, label in (
@@ -820,11 +836,12 @@ def run_peer(report: Report, args: argparse.Namespace, env: dict[str, str], log:
                 ("alist20", "peer: alist 20 of 10,000"),
                 ("in-process", "smriti in-process: commit (~4 KB)"),
                 ("http", "smriti: POST commit (~4 KB), beside the peer"),
+                ("write floor", "floor: one durable write, beside the peer"),
+                ("head", "smriti: GET head, beside the peer"),
             ):
                 ordered = sorted(runs[key])
                 row = record(report, "peer", label, clients, ordered[len(ordered) // 2])
-                if key == "http":
-                    row.errors = failed
+                row.errors = failed.get(key, 0)
 
 
 def evaluate(report: Report) -> None:
@@ -855,13 +872,13 @@ def evaluate(report: Report) -> None:
             ratio = report.speedup("smriti: POST commit (~4 KB), beside the peer", "peer: aput (~4 KB)", clients)
             report.target(f"commit over HTTP / LangGraph aput, {clients} caller(s)", ratio, "≥ 1.0", ratio >= 1.0)
             # The most any HTTP write can do here: one durable INSERT behind a bare endpoint.
-            ratio = report.speedup("floor: one durable write", "peer: aput (~4 KB)", clients)
+            ratio = report.speedup("floor: one durable write, beside the peer", "peer: aput (~4 KB)", clients)
             report.target(f"write floor over HTTP / LangGraph aput, {clients} caller(s)", ratio, "(ceiling)", True)
             ratio = report.speedup("smriti in-process: commit (~4 KB)", "peer: aput (~4 KB)", clients)
             report.target(f"commit in-process / LangGraph aput, {clients} caller(s)", ratio, "(like for like)", True)
             ratio = report.speedup("smriti: GET log 20 of 10,000", "peer: alist 20 of 10,000", clients)
             report.target(f"log 20 of 10,000 / LangGraph alist(20), {clients} caller(s)", ratio, "≥ 5", ratio >= 5)
-            ratio = report.speedup("smriti: GET head", "peer: aget_tuple latest", clients)
+            ratio = report.speedup("smriti: GET head, beside the peer", "peer: aget_tuple latest", clients)
             report.target(f"HEAD over HTTP / LangGraph aget_tuple, {clients} caller(s)", ratio, "(reported)", True)
     for kind in ("context", "send"):
         ratio = report.growth[kind][-1]["ratio"]
@@ -942,8 +959,8 @@ def main() -> None:
     report = Report()
     run_floor(report, args, env, work, args.server)
     run_floor(report, args, env, work, "uvicorn" if args.server == "granian" else "granian")
-    run_smriti(report, args, env, log, work, url)
-    run_peer(report, args, env, log, work, url)
+    fixtures = run_smriti(report, args, env, log, work, url)
+    run_peer(report, args, env, log, work, url, fixtures["head_space"])
     evaluate(report)
     print_report(report)
     result = {
