@@ -32,15 +32,20 @@ def alembic_commands(database_url: str) -> AlembicCommands:
 
 
 LOCK_TIMEOUT_ATTRIBUTE = "smriti_lock_timeout_ms"
+DEFAULT_LOCK_TIMEOUT_S = 5.0
 ATTEMPTS = 3
 PAUSE_BETWEEN_ATTEMPTS_S = 1.0
+
+
+def lock_timeout_ms(seconds: float) -> int:
+    return max(1, round(seconds * 1000))
 
 
 class MigrationBlockedError(RuntimeError):
     """Another transaction kept a table the migration must lock, on every attempt. Nothing changed."""
 
 
-def upgrade(database_url: str, revision: str = "head", *, lock_timeout_s: float = 5.0) -> None:
+def upgrade(database_url: str, revision: str = "head", *, lock_timeout_s: float = DEFAULT_LOCK_TIMEOUT_S) -> None:
     """Bring the schema to `revision`. Safe to call from several processes at once (env.py locks).
 
     A migration that waits for a table lock makes every request on that table queue behind it,
@@ -49,7 +54,7 @@ def upgrade(database_url: str, revision: str = "head", *, lock_timeout_s: float 
     """
     for attempt in range(1, ATTEMPTS + 1):
         commands = alembic_commands(database_url)
-        commands.config.attributes[LOCK_TIMEOUT_ATTRIBUTE] = max(1, round(lock_timeout_s * 1000))
+        commands.config.attributes[LOCK_TIMEOUT_ATTRIBUTE] = lock_timeout_ms(lock_timeout_s)
         try:
             commands.upgrade(revision)
         except Exception as exc:
@@ -66,6 +71,8 @@ def upgrade(database_url: str, revision: str = "head", *, lock_timeout_s: float 
     )
 
 
-async def upgrade_async(database_url: str, revision: str = "head", *, lock_timeout_s: float = 5.0) -> None:
+async def upgrade_async(
+    database_url: str, revision: str = "head", *, lock_timeout_s: float = DEFAULT_LOCK_TIMEOUT_S
+) -> None:
     # env.py runs its own event loop, so Alembic gets a thread of its own.
     await asyncio.to_thread(upgrade, database_url, revision, lock_timeout_s=lock_timeout_s)

@@ -11,7 +11,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from smriti.db import models  # noqa: F401  (registers the tables on the metadata)
-from smriti.db.migrate import LOCK_TIMEOUT_ATTRIBUTE
+from smriti.db.migrate import DEFAULT_LOCK_TIMEOUT_S, LOCK_TIMEOUT_ATTRIBUTE, lock_timeout_ms
 
 if TYPE_CHECKING:
     from advanced_alchemy.alembic.commands import AlembicCommandConfig
@@ -36,8 +36,8 @@ def _run(connection: Connection) -> None:
         connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK_KEY})
         # Only table locks time out: the advisory lock above may wait for another server's
         # whole migration. SET cannot take a bind parameter, hence the int() check.
-        lock_timeout_ms = int(config.attributes.get(LOCK_TIMEOUT_ATTRIBUTE, 5000))
-        connection.execute(text(f"SET LOCAL lock_timeout = {lock_timeout_ms}"))
+        timeout_ms = int(config.attributes.get(LOCK_TIMEOUT_ATTRIBUTE, lock_timeout_ms(DEFAULT_LOCK_TIMEOUT_S)))
+        connection.execute(text(f"SET LOCAL lock_timeout = {timeout_ms}"))
         context.run_migrations()
 
 
