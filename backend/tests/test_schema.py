@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -169,14 +170,16 @@ async def test_migration_0002_waits_for_a_commit_in_flight_instead_of_deadlockin
 
 
 @asynccontextmanager
-async def _migrating_while_held(url: str, table: str, conn: asyncpg.Connection) -> AsyncIterator[asyncio.Task[None]]:
-    """An open transaction has read `table`, and a migration (lock timeout 0.3 s) queues behind
-    it; the transaction ends with the block."""
+async def _migrating_while_held(
+    url: str, table: str, conn: asyncpg.Connection, *, lock_timeout_s: float = 0.3
+) -> AsyncIterator[asyncio.Task[None]]:
+    """An open transaction has read `table`, and a migration queues behind it; the transaction
+    ends with the block."""
     holder = await asyncpg.connect(url)
     try:
         async with holder.transaction():
             await holder.execute(f"SELECT 1 FROM {table}")
-            migration = asyncio.create_task(asyncio.to_thread(upgrade, url, lock_timeout_s=0.3))
+            migration = asyncio.create_task(asyncio.to_thread(upgrade, url, lock_timeout_s=lock_timeout_s))
             await someone_waits_on_a_lock(conn)
             yield migration
     finally:
@@ -190,11 +193,14 @@ async def test_a_migration_blocked_by_a_long_transaction_steps_back_and_changes_
     conn, reader = await asyncpg.connect(database_at_0001), await asyncpg.connect(database_at_0001)
     try:
         space, head = await _space_with_checkpoints(conn, "held", 1)
-        async with _migrating_while_held(database_at_0001, "repos", conn) as migration:
-            # Queued behind the migration's lock request: without the timeout this waited for
-            # the holder, i.e. forever, and the statement timeout stopped it.
-            await reader.execute("SET statement_timeout = '2s'")
-            assert await reader.fetchval("SELECT count(*) FROM repos") == 1
+        await reader.execute("SET statement_timeout = '3s'")
+        async with _migrating_while_held(database_at_0001, "repos", conn, lock_timeout_s=1.0) as migration:
+            # The read queues behind the migration's lock request (checked: two sessions wait).
+            # Without the timeout it waited for the holder, i.e. forever, and the statement
+            # timeout stopped it.
+            read = asyncio.create_task(reader.fetchval("SELECT count(*) FROM repos"))
+            await someone_waits_on_a_lock(conn, sessions=2)
+            assert await read == 1
             with pytest.raises(MigrationBlockedError, match=r"changed nothing.*SMRITI_MIGRATION_LOCK_TIMEOUT"):
                 await migration
         assert await conn.fetchval("SELECT version_num FROM alembic_version") == "0001"
@@ -211,8 +217,11 @@ async def test_db_upgrade_says_when_a_long_transaction_blocked_it(database_at_00
         async with holder.transaction():
             await holder.execute("SELECT 1 FROM repos")
             env = {"DATABASE_URL": database_at_0001, "SMRITI_MIGRATION_LOCK_TIMEOUT": "0.2"}
+            started = time.monotonic()
             result = await asyncio.to_thread(smriti, "db", "upgrade", env=env)
+            took = time.monotonic() - started
         assert result.code == 1
+        assert took < 12, "the setting was not used: the default (5 s) takes three times that and more"
         assert result.error_line().startswith(
             "Error: The migration to head stopped and changed nothing: 3 times it waited 0.2 s"
         )

@@ -52,6 +52,7 @@ def upgrade(database_url: str, revision: str = "head", *, lock_timeout_s: float 
     so it waits at most `lock_timeout_s`, then rolls back (changing nothing), lets the queue
     drain for a second, and tries again, up to ATTEMPTS times.
     """
+    blocked: Exception | None = None
     for attempt in range(1, ATTEMPTS + 1):
         commands = alembic_commands(database_url)
         commands.config.attributes[LOCK_TIMEOUT_ATTRIBUTE] = lock_timeout_ms(lock_timeout_s)
@@ -60,6 +61,7 @@ def upgrade(database_url: str, revision: str = "head", *, lock_timeout_s: float 
         except Exception as exc:
             if not caused_by(exc, asyncpg.LockNotAvailableError):
                 raise
+            blocked = exc
         else:
             return
         if attempt < ATTEMPTS:
@@ -68,7 +70,7 @@ def upgrade(database_url: str, revision: str = "head", *, lock_timeout_s: float 
         f"The migration to {revision} stopped and changed nothing: {ATTEMPTS} times it waited "
         f"{lock_timeout_s:g} s (SMRITI_MIGRATION_LOCK_TIMEOUT) for a table that another transaction "
         "was using. Find that transaction in pg_stat_activity, let it finish or end it, and migrate again."
-    )
+    ) from blocked
 
 
 async def upgrade_async(
