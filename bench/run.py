@@ -35,7 +35,7 @@ import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -783,12 +783,17 @@ async def smriti_commit_in_process(url: str, clients: int, seconds: float) -> tu
         await pool.close()
 
 
+PeerStep = Callable[[int], dict[str, tuple[float, float, float]]]
+"""One measurement beside the peer, for a number of callers: its results by row key."""
+
+
 def run_peer(
     report: Report, args: argparse.Namespace, env: dict[str, str], log: Path, work: Path, url: str, head_space: str
 ) -> None:
     """The peer, with Smriti's commit (in-process and over HTTP), the write floor and Smriti's HEAD
-    measured in turn with it, run by run: every ratio to the peer then compares numbers from the
-    same minute, not ten minutes apart."""
+    measured in turn with it, run by run: their ratios to the peer then compare numbers from the
+    same minute or two, not ten minutes apart. (The log's ratio to `alist` still uses its row from
+    `run_smriti`.)"""
     try:
         from peer_langgraph import measure_peer  # noqa: PLC0415  (an optional extra)
     except ImportError:
@@ -813,23 +818,36 @@ def run_peer(
             "write floor": (floor.url + "/", write_lua),
             "head": (f"{smriti.url}/v4/repos/{head_space}/head", None),
         }
+        failed = dict.fromkeys(over_http, 0)  # wrk's failed requests, per row, for one caller count
+
+        def peer(clients: int) -> dict[str, tuple[float, float, float]]:
+            return asyncio.run(
+                measure_peer(conninfo, STATE_4KB, clients=clients, seconds=args.seconds, history=args.history)
+            )
+
+        def in_process(clients: int) -> dict[str, tuple[float, float, float]]:
+            return {"in-process": asyncio.run(smriti_commit_in_process(url, clients, args.seconds))}
+
+        def http_step(key: str) -> PeerStep:
+            def step(clients: int) -> dict[str, tuple[float, float, float]]:
+                target, script = over_http[key]
+                run = wrk(target, clients=clients, seconds=args.seconds, script=script, watch=None)
+                failed[key] += run.failed
+                return {key: (run.rps, run.p50_ms, run.p99_ms)}
+
+            return step
+
+        steps: list[PeerStep] = [peer, in_process, *(http_step(key) for key in over_http)]
         for clients in (1, 16):
             runs: dict[str, list[tuple[float, float, float]]] = {}
-            failed = dict.fromkeys(over_http, 0)
-            for _ in range(args.repeat):
-                settle(url)
-                result = asyncio.run(
-                    measure_peer(conninfo, STATE_4KB, clients=clients, seconds=args.seconds, history=args.history)
-                )
-                settle(url)
-                result["in-process"] = asyncio.run(smriti_commit_in_process(url, clients, args.seconds))
-                for key, (target, script) in over_http.items():
+            failed.update(dict.fromkeys(over_http, 0))
+            for repeat in range(args.repeat):
+                # Each round starts one step later, so that no row always runs after the same one.
+                shift = repeat % len(steps)
+                for step in steps[shift:] + steps[:shift]:
                     settle(url)
-                    http = wrk(target, clients=clients, seconds=args.seconds, script=script, watch=None)
-                    result[key] = (http.rps, http.p50_ms, http.p99_ms)
-                    failed[key] += http.failed
-                for key, value in result.items():
-                    runs.setdefault(key, []).append(value)
+                    for key, value in step(clients).items():
+                        runs.setdefault(key, []).append(value)
             for key, label in (
                 ("aput", "peer: aput (~4 KB)"),
                 ("aget_tuple", "peer: aget_tuple latest"),
