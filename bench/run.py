@@ -328,6 +328,11 @@ def post_script(directory: Path, name: str, path: str, bodies: list[dict[str, An
     return script
 
 
+def floor_write_script(directory: Path) -> Path:
+    """The wrk script of the write floor: the ~4 KB state a commit sends, POSTed to /write."""
+    return post_script(directory, "floor-write", "/write", [{"message": "bench commit", **STATE_4KB}])
+
+
 def settle(url: str) -> None:
     """Clean up after earlier rows, so their writes do not slow the next row: vacuum now (rather
     than have autovacuum start in the middle of a measurement) and flush to disk."""
@@ -606,7 +611,7 @@ def server_command(kind: str, target: str, *, workers: int = 1, factory: bool = 
 
 def run_floor(report: Report, args: argparse.Namespace, env: dict[str, str], work: Path, kind: str) -> None:
     print(f"floor ({kind}):", flush=True)
-    write_lua = post_script(work, "floor-write", "/write", [{"message": "bench commit", **STATE_4KB}])
+    write_lua = floor_write_script(work)
     with server(server_command(kind, "floor"), env, HERE, work / "servers.log") as floor:
         for clients in (1, 16):
             if kind == args.server:
@@ -812,7 +817,7 @@ def run_peer(
             "/v4/chat/commit",
             [{"repo_id": space["id"], "message": "bench commit", **STATE_4KB} for space in spaces],
         )
-        write_lua = post_script(work, "floor-write-beside-peer", "/write", [{"message": "bench commit", **STATE_4KB}])
+        write_lua = floor_write_script(work)
         over_http = {
             "http": (smriti.url + "/", commit_lua),
             "write floor": (floor.url + "/", write_lua),
