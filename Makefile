@@ -25,6 +25,7 @@ help:
 	@echo "make bench-instructions  instructions per request on the hot paths (valgrind)"
 	@echo "make bench-pg     PostgreSQL's CPU time per statement on the hot paths, next to the floor's"
 	@echo "make bench-delete time to delete a Space, by its size and the number of other Spaces"
+	@echo "make bench-wal    WAL and PostgreSQL CPU per commit, random against time-ordered ids"
 	@echo "make bench-draft  precision and recall of the offline Checkpoint extractor"
 	@echo "make reliability  fault injection under load, with a table of what was lost (nothing)"
 	@echo "make db-upgrade   apply migrations"
@@ -102,6 +103,11 @@ bench-pg: install
 .PHONY: bench-delete
 bench-delete: install
 	$(BIN)/python bench/space_delete.py
+
+# What a commit writes to the WAL after a checkpoint, with random or time-ordered ids.
+.PHONY: bench-wal
+bench-wal: install
+	$(BIN)/python bench/commit_wal.py
 
 .PHONY: bench-draft
 bench-draft: install

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import asyncio
+import datetime
 import itertools
 import uuid
 from typing import Any
@@ -47,6 +48,17 @@ async def test_commit_then_head_log_and_fetch_by_every_ref(client: httpx.AsyncCl
         response = await client.get(f"/v4/commits/{ref}")
         assert response.status_code == 200, ref
         assert response.json() == saved
+
+
+async def test_checkpoint_ids_are_time_ordered(client: httpx.AsyncClient) -> None:
+    """Ids are UUIDv7, made when the commit arrives, so new rows append to the id indexes."""
+    space = await create_space(client)
+    saved = [await commit(client, space["id"], f"c{n}") for n in range(3)]
+    ids = [uuid.UUID(item["id"]) for item in saved]
+    assert [value.version for value in ids] == [7, 7, 7]
+    for value, item in zip(ids, saved, strict=True):
+        created_ms = datetime.datetime.fromisoformat(item["created_at"]).timestamp() * 1000
+        assert 0 <= created_ms - (value.int >> 80) < 5_000  # made just before the Space was locked
 
 
 async def test_parent_defaults_to_head_and_log_is_newest_first(client: httpx.AsyncClient) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import platform
+import time
 import uuid
 from typing import Any
 
@@ -31,6 +32,7 @@ from smriti.checkpoints.hashing import (
 from smriti.checkpoints.schemas import Artifact, Checkpoint, CheckpointContent, Entity, Task
 from smriti.config import ConfigError, Settings
 from smriti.errors import BadRequest
+from smriti.ids import uuid7
 from smriti.memory import tune_allocator
 from smriti.providers.registry import ProviderRegistry
 
@@ -327,3 +329,16 @@ def test_only_a_plain_content_length_within_the_limit_skips_the_drain(
     headers: list[tuple[bytes, bytes]], fits: bool
 ) -> None:
     assert _fits({"headers": headers}, 100) is fits  # type: ignore[arg-type]  # a partial scope
+
+
+def test_uuid7_is_an_rfc_9562_version_7_id_that_sorts_by_time() -> None:
+    before = time.time_ns() // 1_000_000
+    ids = [uuid7() for _ in range(1000)]
+    after = time.time_ns() // 1_000_000
+    assert {value.version for value in ids} == {7}
+    assert {value.variant for value in ids} == {uuid.RFC_4122}
+    assert all(before <= value.int >> 80 <= after for value in ids)
+    assert len(set(ids)) == len(ids)  # 74 random bits per id
+    time.sleep(0.002)
+    later = uuid7()
+    assert all(value < later for value in ids)  # a later millisecond sorts after every earlier id

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any, NoReturn
-from uuid import UUID, uuid4
+from uuid import UUID
 
 import asyncpg
 import msgspec
@@ -26,6 +27,7 @@ from smriti.checkpoints.hashing import (
 from smriti.checkpoints.schemas import Checkpoint, CommitCreate, VerifyProblem, VerifyReport
 from smriti.db.pool import Pool
 from smriti.errors import BadRequest, Conflict, NotFound
+from smriti.ids import uuid7
 
 COLUMNS = (
     "id, repo_id, parent_commit_id, commit_hash, message, summary, decisions, assumptions, tasks, "
@@ -150,9 +152,10 @@ class PageCache:
 
 
 class CheckpointStore:
-    def __init__(self, pool: Pool, *, page_cache_bytes: int = 16 * 2**20) -> None:
+    def __init__(self, pool: Pool, *, page_cache_bytes: int = 16 * 2**20, new_id: Callable[[], UUID] = uuid7) -> None:
         self._pool = pool
         self._pages = PageCache(page_cache_bytes)
+        self._new_id = new_id  # time-ordered (smriti.ids); `make bench-wal` compares random ones
 
     async def head_json(self, repo_id: UUID) -> bytes:
         """HEAD as JSON. 404 when the Space does not exist or has no Checkpoint yet."""
@@ -240,7 +243,7 @@ class CheckpointStore:
             data.parent_commit_id,
             expected is not msgspec.UNSET,
             None if expected is msgspec.UNSET else expected,
-            uuid4(),
+            self._new_id(),
             content.sha256,
             data.message,
             data.summary,

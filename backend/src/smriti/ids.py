@@ -1,0 +1,30 @@
+"""Time-ordered ids for rows written on the hot path.
+
+A Checkpoint's id is a UUID version 7 (RFC 9562): 48 bits of Unix time in milliseconds, then 74
+random bits. Ids made later sort later, so each new Checkpoint lands at the right-hand edge of the
+primary-key index (and of the parent and per-Space indexes that hold ids) instead of on a random
+page of it. After every PostgreSQL checkpoint, the first change to a page writes the whole page to
+the WAL; with random ids nearly every commit touched a page not yet changed since. `make bench-wal`
+measures the difference. Nothing reads meaning into the order of ids: the log orders by
+`created_at`, which the commit statement takes after it locks the Space.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from uuid import UUID
+
+_VERSION_7 = 0x7 << 76
+_VARIANT_RFC = 0b10 << 62
+_RAND_A = (1 << 12) - 1
+_RAND_B = (1 << 62) - 1
+
+
+def uuid7() -> UUID:
+    """A new UUID version 7 (Python's own `uuid.uuid7` arrives in 3.14)."""
+    milliseconds = time.time_ns() // 1_000_000
+    random = int.from_bytes(os.urandom(10))
+    return UUID(
+        int=(milliseconds << 80) | _VERSION_7 | ((random >> 62) & _RAND_A) << 64 | _VARIANT_RFC | (random & _RAND_B)
+    )
