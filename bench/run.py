@@ -366,8 +366,27 @@ def measure(
     for _ in range(repeat or args.repeat):
         settle(args.database_url)
         runs.append(wrk(url, clients=clients, seconds=seconds or args.seconds, script=script, watch=watch))
-    runs.sort(key=lambda r: r.rps)
-    median = runs[len(runs) // 2]  # the median run by throughput, with its own latencies
+    return summarise(report, group, name, clients, runs)
+
+
+def measure_in_turn(
+    report: Report, group: str, rows: list[tuple[str, str]], clients: int, args: argparse.Namespace, *, seconds: float
+) -> list[Row]:
+    """Rows (name, URL) compared with one another: measured round by round, each round starting
+    one row later, so that a busy minute on the machine does not land on one of them only."""
+    runs: dict[str, list[WrkRun]] = {name: [] for name, _ in rows}
+    for round_number in range(args.repeat):
+        shift = round_number % len(rows)
+        for name, url in rows[shift:] + rows[:shift]:
+            settle(args.database_url)
+            runs[name].append(wrk(url, clients=clients, seconds=seconds, script=None, watch=None))
+    return [summarise(report, group, name, clients, runs[name]) for name, _ in rows]
+
+
+def summarise(report: Report, group: str, name: str, clients: int, runs: list[WrkRun]) -> Row:
+    """The median run by throughput, with its own latencies; CPU figures are medians of their own."""
+    runs = sorted(runs, key=lambda r: r.rps)
+    median = runs[len(runs) // 2]
     cpu_us = statistics.median(r.server_cpu_us for r in runs)
     postgres_us = statistics.median(r.postgres_cpu_us for r in runs)
     row = Row(
@@ -683,28 +702,17 @@ def run_smriti(
 
         print("growth (HTTP, 16 clients):", flush=True)
         short = max(2.0, args.seconds / 2)
-        for size, space in fixtures["log_spaces"].items():
-            measure(
-                report,
-                "growth",
-                f"growth: HEAD, {size:,} Checkpoints",
-                f"{smriti.url}/v4/repos/{space}/head",
-                16,
-                args,
-                seconds=short,
-                repeat=1,
-            )
-            # The same page size for every Space (the 10-Checkpoint Space has only 10).
-            measure(
-                report,
-                "growth",
-                f"growth: log 10, {size:,} Checkpoints",
-                f"{smriti.url}/v4/repos/{space}/commits?limit=10",
-                16,
-                args,
-                seconds=short,
-                repeat=1,
-            )
+        spaces = fixtures["log_spaces"].items()
+        heads = [
+            (f"growth: HEAD, {size:,} Checkpoints", f"{smriti.url}/v4/repos/{space}/head") for size, space in spaces
+        ]
+        measure_in_turn(report, "growth", heads, 16, args, seconds=short)
+        # The same page size for every Space (the 10-Checkpoint Space has only 10).
+        logs = [
+            (f"growth: log 10, {size:,} Checkpoints", f"{smriti.url}/v4/repos/{space}/commits?limit=10")
+            for size, space in spaces
+        ]
+        measure_in_turn(report, "growth", logs, 16, args, seconds=short)
         for kilobytes in (1, 100, 1000):
             body = {
                 "repo_id": fixtures["artifact_space"],
