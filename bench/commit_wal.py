@@ -12,6 +12,10 @@ alternating between them, runs a checkpoint and commits through Smriti's own sto
 connection, measuring the WAL written (bytes and full-page images, per commit) and the CPU time
 of that connection's PostgreSQL backend (/proc/<pid>/schedstat, so the database must run on
 this machine: the embedded one or a local DATABASE_URL). Median of the rounds.
+
+The WAL figures are the whole server's during a round, so nothing else may run on it meanwhile;
+autovacuum is switched off on the two databases' tables for that reason. CHECKPOINT needs a
+superuser or the pg_checkpoint role, and the full-page count PostgreSQL 15 or later.
 """
 
 from __future__ import annotations
@@ -56,6 +60,9 @@ async def fill(name: str, new_id: Callable[[], uuid.UUID], spaces: int, checkpoi
     url = await fresh_database(name)
     # Filled 8 at a time; measured on one connection (the backend whose CPU time is read).
     pool = await create_pool(url, size=8)
+    # The WAL figures are the server's: no vacuum of these tables may write during a round.
+    for table in ("repos", "commits"):
+        await pool.fetchval(f"ALTER TABLE {table} SET (autovacuum_enabled = false)")
     space_ids = [uuid.uuid4() for _ in range(spaces)]
     await pool.executemany(
         "INSERT INTO repos (id, name, description, created_at, updated_at) VALUES ($1, $2, '', now(), now())",
@@ -111,6 +118,11 @@ async def main(spaces: int, checkpoints: int, count: int, rounds: int) -> None:
                 )
                 images = await full_page_images(pool) - images
                 samples[label].append((wal_bytes / count, images / count, cpu_us))
+                print(
+                    f"  round {round_number + 1}, {label}: {wal_bytes / count:,.0f} WAL bytes, "
+                    f"{images / count:.2f} full pages, {cpu_us:.1f} µs per commit",
+                    flush=True,
+                )
         print(
             f"\n{count:,} commits right after a checkpoint, {spaces:,} Spaces holding {checkpoints:,} Checkpoints "
             f"(median of {rounds} rounds):"

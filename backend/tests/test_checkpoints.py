@@ -1,8 +1,8 @@
 from __future__ import annotations
 
 import asyncio
-import datetime
 import itertools
+import time
 import uuid
 from typing import Any
 
@@ -53,12 +53,13 @@ async def test_commit_then_head_log_and_fetch_by_every_ref(client: httpx.AsyncCl
 async def test_checkpoint_ids_are_time_ordered(client: httpx.AsyncClient) -> None:
     """Ids are UUIDv7, made when the commit arrives, so new rows append to the id indexes."""
     space = await create_space(client)
+    before = time.time_ns() // 1_000_000
     saved = [await commit(client, space["id"], f"c{n}") for n in range(3)]
+    after = time.time_ns() // 1_000_000
     ids = [uuid.UUID(item["id"]) for item in saved]
     assert [value.version for value in ids] == [7, 7, 7]
-    for value, item in zip(ids, saved, strict=True):
-        created_ms = datetime.datetime.fromisoformat(item["created_at"]).timestamp() * 1000
-        assert 0 <= created_ms - (value.int >> 80) < 5_000  # made just before the Space was locked
+    # Made by the server while these requests ran (one clock: this process's, as the server's).
+    assert all(before <= value.int >> 80 <= after for value in ids)
 
 
 async def test_parent_defaults_to_head_and_log_is_newest_first(client: httpx.AsyncClient) -> None:

@@ -1,12 +1,13 @@
 """Time-ordered ids for rows written on the hot path.
 
 A Checkpoint's id is a UUID version 7 (RFC 9562): 48 bits of Unix time in milliseconds, then 74
-random bits. Ids made later sort later, so each new Checkpoint lands at the right-hand edge of the
-primary-key index (and of the parent and per-Space indexes that hold ids) instead of on a random
-page of it. After every PostgreSQL checkpoint, the first change to a page writes the whole page to
-the WAL; with random ids nearly every commit touched a page not yet changed since. `make bench-wal`
-measures the difference. Nothing reads meaning into the order of ids: the log orders by
-`created_at`, which the commit statement takes after it locks the Space.
+random bits. Ids made in a later millisecond sort later (within one millisecond the order is
+random), so a new Checkpoint's id goes near the right-hand end of the primary-key index, of the
+per-Space index (at the end of its Space's range) and usually of the parent index, instead of on a
+random page of each. After every PostgreSQL checkpoint, the first change to a page writes the whole
+page to the WAL, so random ids cost extra full-page images; `make bench-wal` measures how many.
+Nothing reads meaning into the order of ids: the log orders by `created_at`, which the commit
+statement takes after it locks the Space.
 """
 
 from __future__ import annotations
