@@ -29,14 +29,12 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 
-import msgspec
-
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "backend"))
 
 from database import fresh_database  # noqa: E402
 from pg_cpu import backend_cpu_ns  # noqa: E402
-from run import STATE_4KB  # noqa: E402
+from run import spaces_to_commit_to  # noqa: E402
 
 from smriti.checkpoints.schemas import CommitCreate  # noqa: E402
 from smriti.checkpoints.store import CheckpointStore  # noqa: E402
@@ -63,12 +61,7 @@ async def fill(name: str, new_id: Callable[[], uuid.UUID], spaces: int, checkpoi
     # The WAL figures are the server's: no vacuum of these tables may write during a round.
     for table in ("repos", "commits"):
         await pool.fetchval(f"ALTER TABLE {table} SET (autovacuum_enabled = false)")
-    space_ids = [uuid.uuid4() for _ in range(spaces)]
-    await pool.executemany(
-        "INSERT INTO repos (id, name, description, created_at, updated_at) VALUES ($1, $2, '', now(), now())",
-        [(space, f"wal-{space}") for space in space_ids],
-    )
-    bodies = [msgspec.convert({"repo_id": str(s), "message": "c", **STATE_4KB}, CommitCreate) for s in space_ids]
+    bodies = await spaces_to_commit_to(pool, spaces, "wal")
     filled = Filled(pool, CheckpointStore(pool, page_cache_bytes=0, new_id=new_id), bodies)
 
     async def filler() -> None:

@@ -54,7 +54,7 @@ from smriti.chat.store import ChatStore
 from smriti.checkpoints.schemas import CommitCreate
 from smriti.checkpoints.store import CheckpointStore
 from smriti.config import Settings
-from smriti.db.pool import create_pool
+from smriti.db.pool import Pool, create_pool
 from smriti.providers.registry import ProviderRegistry
 
 HERE = Path(__file__).resolve().parent
@@ -769,6 +769,16 @@ def run_smriti(
     return fixtures
 
 
+async def spaces_to_commit_to(pool: Pool, count: int, label: str) -> list[CommitCreate]:
+    """`count` new empty Spaces, written directly, and a ~4 KB commit body for each."""
+    spaces = [uuid.uuid4() for _ in range(count)]
+    await pool.executemany(
+        "INSERT INTO repos (id, name, description, created_at, updated_at) VALUES ($1, $2, '', now(), now())",
+        [(space, f"{label}-{space}") for space in spaces],
+    )
+    return [msgspec.convert({"repo_id": str(space), "message": "c", **STATE_4KB}, CommitCreate) for space in spaces]
+
+
 async def smriti_commit_in_process(url: str, clients: int, seconds: float) -> tuple[float, float, float]:
     """Smriti's commit without HTTP, like for like with the peer's in-process aput: one Space per caller."""
     from peer_langgraph import throughput  # noqa: PLC0415
@@ -776,14 +786,7 @@ async def smriti_commit_in_process(url: str, clients: int, seconds: float) -> tu
     pool = await create_pool(url, size=max(2, clients))
     store = CheckpointStore(pool)
     try:
-        spaces = [uuid.uuid4() for _ in range(clients)]
-        await pool.executemany(
-            "INSERT INTO repos (id, name, description, created_at, updated_at) VALUES ($1, $2, '', now(), now())",
-            [(space, f"in-process-{space}") for space in spaces],
-        )
-        bodies = [
-            msgspec.convert({"repo_id": str(space), "message": "c", **STATE_4KB}, CommitCreate) for space in spaces
-        ]
+        bodies = await spaces_to_commit_to(pool, clients, "in-process")
 
         def make_call(index: int) -> Any:
             async def call() -> None:
