@@ -14,7 +14,9 @@ DECISION_CUES = re.compile(
 )
 # Every cue contains one of these words. Looking for them first is several times cheaper than the
 # case-insensitive regex on the usual exchange with no cue; the regex still decides when one is there.
-_CUE_WORDS = ("decided", "go with", "going with", "final answer", "settled on", "agreed", "decision")
+# "decision is" and "decision:" rather than "decision": a Checkpoint's "12 decisions" (which the
+# offline provider's replies mention) is no cue and should not cost the regex.
+_CUE_WORDS = ("decided", "go with", "going with", "final answer", "settled on", "agreed", "decision is", "decision:")
 
 
 def find_decision_cue(text: str) -> str | None:
