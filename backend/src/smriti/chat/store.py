@@ -14,8 +14,8 @@ import asyncpg
 
 from smriti.chat.context import HistoryTurn
 from smriti.checkpoints.schemas import Checkpoint
-from smriti.checkpoints.store import COLUMNS as CHECKPOINT_COLUMNS
 from smriti.checkpoints.store import to_checkpoint
+from smriti.checkpoints.writes import COLUMNS as CHECKPOINT_COLUMNS
 from smriti.db.pool import Pool
 from smriti.errors import BadRequest, Conflict, NotFound
 from smriti.sessions.schemas import Turn

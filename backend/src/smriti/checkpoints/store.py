@@ -19,26 +19,18 @@ import msgspec
 from smriti.checkpoints.hashing import (
     CONTENT_FIELDS,
     TIMESTAMP_FORMAT_SQL,
-    chain_hash_sql,
     compute_commit_hash,
     encode_content,
     format_timestamp,
 )
 from smriti.checkpoints.schemas import Checkpoint, CommitCreate, VerifyProblem, VerifyReport
+from smriti.checkpoints.writes import COLUMNS, CommitWriter, PendingCommit
 from smriti.db.pool import Pool
 from smriti.errors import BadRequest, Conflict, NotFound
 from smriti.ids import uuid7
 
-COLUMNS = (
-    "id, repo_id, parent_commit_id, commit_hash, message, summary, decisions, assumptions, tasks, "
-    "open_questions, entities, artifacts, metadata, created_at"
-)
-
 _NAMES = tuple(name.strip() for name in COLUMNS.split(","))
 _PREFIXED = ", ".join(f"c.{name}" for name in _NAMES)
-
-# The content columns other than message and summary (text) are JSONB: they get the encoded bytes.
-_JSONB_FIELDS = tuple(name for name in CONTENT_FIELDS if name not in {"message", "summary"})
 
 _HEX = re.compile(r"^[0-9a-f]{7,64}$")
 
@@ -61,42 +53,6 @@ def _page_json(items: str, total: int, limit: int, offset: int) -> bytes:
 def to_checkpoint(row: asyncpg.Record, prefix: str = "") -> Checkpoint:
     # convert, not Checkpoint(**row): nested tasks, entities and artifacts become Structs.
     return msgspec.convert({name: row[prefix + name] for name in _NAMES}, Checkpoint)
-
-
-_COMMIT_SQL = f"""
-WITH space AS (
-    SELECT id, head_commit_id, head_commit_hash, clock_timestamp() AS now
-    FROM repos WHERE id = $1 FOR UPDATE
-),
-named_parent AS (
-    SELECT id, repo_id, commit_hash FROM commits WHERE id = $2
-),
-plan AS (
-    SELECT space.id AS repo_id, space.now, space.head_commit_id,
-           CASE WHEN $2::uuid IS NULL THEN space.head_commit_id ELSE named_parent.id END AS parent_id,
-           CASE WHEN $2::uuid IS NULL THEN space.head_commit_hash ELSE named_parent.commit_hash END AS parent_hash,
-           $2::uuid IS NOT NULL AND named_parent.id IS NULL AS parent_missing,
-           $2::uuid IS NOT NULL AND named_parent.repo_id IS DISTINCT FROM space.id AS parent_foreign,
-           $3::bool AND space.head_commit_id IS DISTINCT FROM $4::uuid AS head_moved
-    FROM space LEFT JOIN named_parent ON true
-),
-inserted AS (
-    INSERT INTO commits ({COLUMNS})
-    SELECT $5, repo_id, parent_id,
-           {chain_hash_sql("$6::text", "now", "$5::uuid", "parent_hash", "repo_id")},
-           $7, $8, $9, $10, $11, $12, $13, $14, $15, now
-    FROM plan WHERE NOT (parent_missing OR parent_foreign OR head_moved)
-    RETURNING id, repo_id, parent_commit_id, commit_hash, created_at
-),
-moved AS (
-    UPDATE repos SET head_commit_id = inserted.id, head_commit_hash = inserted.commit_hash,
-                     updated_at = inserted.created_at, commit_count = commit_count + 1
-    FROM inserted WHERE repos.id = inserted.repo_id
-)
-SELECT plan.head_commit_id AS current_head, plan.parent_missing, plan.parent_foreign, plan.head_moved,
-       inserted.id, inserted.parent_commit_id, inserted.commit_hash, inserted.created_at
-FROM plan LEFT JOIN inserted ON true
-"""
 
 
 _HEAD_SQL = f"""
@@ -152,10 +108,18 @@ class PageCache:
 
 
 class CheckpointStore:
-    def __init__(self, pool: Pool, *, page_cache_bytes: int = 16 * 2**20, new_id: Callable[[], UUID] = uuid7) -> None:
+    def __init__(
+        self,
+        pool: Pool,
+        *,
+        page_cache_bytes: int = 16 * 2**20,
+        new_id: Callable[[], UUID] = uuid7,
+        writer: CommitWriter | None = None,
+    ) -> None:
         self._pool = pool
         self._pages = PageCache(page_cache_bytes)
         self._new_id = new_id  # time-ordered (smriti.ids); `make bench-wal` compares random ones
+        self.writer = writer or CommitWriter(pool)
 
     async def head_json(self, repo_id: UUID) -> bytes:
         """HEAD as JSON. 404 when the Space does not exist or has no Checkpoint yet."""
@@ -228,7 +192,8 @@ class CheckpointStore:
         return page
 
     async def commit(self, data: CommitCreate) -> bytes:
-        """Insert a Checkpoint and move HEAD to it: one statement, one round trip, atomic.
+        """Insert a Checkpoint and move HEAD to it: one statement, atomic, shared with concurrent
+        commits to other Spaces (`writes.CommitWriter`).
 
         The statement locks the Space's row, so commits to one Space serialise: "parent defaults
         to HEAD" never forks by accident, created_at (read after the lock) follows commit order,
@@ -236,19 +201,7 @@ class CheckpointStore:
         always the latest version even when the statement had to wait for another commit.
         """
         content = encode_content(data)
-        expected = data.expected_head_commit_id
-        row = await self._pool.fetchrow(
-            _COMMIT_SQL,
-            data.repo_id,
-            data.parent_commit_id,
-            expected is not msgspec.UNSET,
-            None if expected is msgspec.UNSET else expected,
-            self._new_id(),
-            content.sha256,
-            data.message,
-            data.summary,
-            *(content.fields[name] for name in _JSONB_FIELDS),
-        )
+        row = await self.writer.write(PendingCommit(data, content, self._new_id()))
         if row is None:
             raise NotFound(f"No Space with id {data.repo_id}.", field="repo_id")
         if row["id"] is None:

@@ -1,0 +1,259 @@
+"""Writing Checkpoints: one statement per commit, and group commit for concurrent ones.
+
+A commit locks its Space's row, checks the parent or the expected HEAD, inserts the Checkpoint
+with its chain hash and moves HEAD, all in one statement. When commits to different Spaces
+arrive while others are being written, they wait for a moment and then go to PostgreSQL
+together, as one statement over arrays: per commit, PostgreSQL's fixed cost of a statement and
+a transaction (planning, executor start-up, the commit record, the foreign keys checked at
+commit) is shared, which more than halves its CPU time per commit (`docs/performance.md`).
+
+What group commit must not change:
+- Each Space has at most one commit in flight, in one statement at a time, so commits to a
+  Space keep their arrival order and "parent defaults to HEAD" still never forks.
+- Each commit is checked on its own; a refused one (HEAD moved, bad parent, no such Space)
+  writes nothing and leaves the others in its statement alone.
+- A statement that fails as a whole (a lost connection, a timeout) wrote nothing; each of its
+  commits is then tried again alone, so one commit's failure is never another's.
+- A caller that gives up before its commit was sent is dropped from the queue, unwritten.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from uuid import UUID
+
+import asyncpg
+import msgspec
+
+from smriti.checkpoints.hashing import CONTENT_FIELDS, EncodedContent, chain_hash_sql
+from smriti.checkpoints.schemas import CommitCreate
+from smriti.db.pool import Pool
+
+COLUMNS = (
+    "id, repo_id, parent_commit_id, commit_hash, message, summary, decisions, assumptions, tasks, "
+    "open_questions, entities, artifacts, metadata, created_at"
+)
+
+# The content columns other than message and summary (text) are JSONB: they get the encoded bytes.
+JSONB_FIELDS = tuple(name for name in CONTENT_FIELDS if name not in {"message", "summary"})
+
+_COMMIT_SQL = f"""
+WITH space AS (
+    SELECT id, head_commit_id, head_commit_hash, clock_timestamp() AS now
+    FROM repos WHERE id = $1 FOR UPDATE
+),
+named_parent AS (
+    SELECT id, repo_id, commit_hash FROM commits WHERE id = $2
+),
+plan AS (
+    SELECT space.id AS repo_id, space.now, space.head_commit_id,
+           CASE WHEN $2::uuid IS NULL THEN space.head_commit_id ELSE named_parent.id END AS parent_id,
+           CASE WHEN $2::uuid IS NULL THEN space.head_commit_hash ELSE named_parent.commit_hash END AS parent_hash,
+           $2::uuid IS NOT NULL AND named_parent.id IS NULL AS parent_missing,
+           $2::uuid IS NOT NULL AND named_parent.repo_id IS DISTINCT FROM space.id AS parent_foreign,
+           $3::bool AND space.head_commit_id IS DISTINCT FROM $4::uuid AS head_moved
+    FROM space LEFT JOIN named_parent ON true
+),
+inserted AS (
+    INSERT INTO commits ({COLUMNS})
+    SELECT $5, repo_id, parent_id,
+           {chain_hash_sql("$6::text", "now", "$5::uuid", "parent_hash", "repo_id")},
+           $7, $8, $9, $10, $11, $12, $13, $14, $15, now
+    FROM plan WHERE NOT (parent_missing OR parent_foreign OR head_moved)
+    RETURNING id, repo_id, parent_commit_id, commit_hash, created_at
+),
+moved AS (
+    UPDATE repos SET head_commit_id = inserted.id, head_commit_hash = inserted.commit_hash,
+                     updated_at = inserted.created_at, commit_count = commit_count + 1
+    FROM inserted WHERE repos.id = inserted.repo_id
+)
+SELECT plan.head_commit_id AS current_head, plan.parent_missing, plan.parent_foreign, plan.head_moved,
+       inserted.id, inserted.parent_commit_id, inserted.commit_hash, inserted.created_at
+FROM plan LEFT JOIN inserted ON true
+"""
+
+# The same, for commits to distinct Spaces, one array element each. The Spaces are locked in id
+# order, as every group statement does, so that two such statements never wait on each other in
+# a cycle. `space.now` is read as each row is locked, like the single statement's.
+_GROUP_COMMIT_SQL = f"""
+WITH input AS (
+    SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::bool[], $4::uuid[], $5::uuid[], $6::text[], $7::text[],
+                         $8::text[], $9::jsonb[], $10::jsonb[], $11::jsonb[], $12::jsonb[], $13::jsonb[],
+                         $14::jsonb[], $15::jsonb[])
+        WITH ORDINALITY AS i(repo_id, named_parent_id, check_head, expected_head, new_id, sha256, message,
+                             summary, decisions, assumptions, tasks, open_questions, entities, artifacts,
+                             metadata, n)
+),
+space AS (
+    SELECT id, head_commit_id, head_commit_hash, clock_timestamp() AS now
+    FROM repos WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE
+),
+plan AS (
+    SELECT input.*, space.id AS space_id, space.now, space.head_commit_id,
+           CASE WHEN input.named_parent_id IS NULL THEN space.head_commit_id ELSE named_parent.id END AS parent_id,
+           CASE WHEN input.named_parent_id IS NULL THEN space.head_commit_hash
+                ELSE named_parent.commit_hash END AS parent_hash,
+           input.named_parent_id IS NOT NULL AND named_parent.id IS NULL AS parent_missing,
+           input.named_parent_id IS NOT NULL AND named_parent.repo_id IS DISTINCT FROM space.id AS parent_foreign,
+           input.check_head AND space.head_commit_id IS DISTINCT FROM input.expected_head AS head_moved
+    FROM input
+    LEFT JOIN space ON space.id = input.repo_id
+    LEFT JOIN commits named_parent ON named_parent.id = input.named_parent_id
+),
+inserted AS (
+    INSERT INTO commits ({COLUMNS})
+    SELECT new_id, repo_id, parent_id,
+           {chain_hash_sql("sha256", "now", "new_id", "parent_hash", "repo_id")},
+           message, summary, decisions, assumptions, tasks, open_questions, entities, artifacts, metadata, now
+    FROM plan WHERE space_id IS NOT NULL AND NOT (parent_missing OR parent_foreign OR head_moved)
+    RETURNING id, repo_id, parent_commit_id, commit_hash, created_at
+),
+moved AS (
+    UPDATE repos SET head_commit_id = inserted.id, head_commit_hash = inserted.commit_hash,
+                     updated_at = inserted.created_at, commit_count = commit_count + 1
+    FROM inserted WHERE repos.id = inserted.repo_id
+)
+SELECT plan.n, plan.space_id IS NULL AS space_missing,
+       plan.head_commit_id AS current_head, plan.parent_missing, plan.parent_foreign, plan.head_moved,
+       inserted.id, inserted.parent_commit_id, inserted.commit_hash, inserted.created_at
+FROM plan LEFT JOIN inserted ON inserted.id = plan.new_id
+"""
+
+
+@dataclass(slots=True)
+class PendingCommit:
+    data: CommitCreate
+    content: EncodedContent
+    new_id: UUID
+    result: asyncio.Future[asyncpg.Record | None] = field(default_factory=lambda: _loop().create_future())
+
+    def arguments(self) -> tuple[object, ...]:
+        expected = self.data.expected_head_commit_id
+        return (
+            self.data.repo_id,
+            self.data.parent_commit_id,
+            expected is not msgspec.UNSET,
+            None if expected is msgspec.UNSET else expected,
+            self.new_id,
+            self.content.sha256,
+            self.data.message,
+            self.data.summary,
+            *(self.content.fields[name] for name in JSONB_FIELDS),
+        )
+
+
+def _loop() -> asyncio.AbstractEventLoop:
+    return asyncio.get_running_loop()
+
+
+class CommitWriter:
+    """Writes commits, grouping those that arrive while earlier ones are being written.
+
+    `write` returns the statement's row for the commit: `id` set when it was written; otherwise
+    the reason it was refused (see `_COMMIT_SQL`'s last SELECT); None when the Space does not exist.
+    """
+
+    def __init__(self, pool: Pool, *, max_group: int = 32, max_statements: int = 2) -> None:
+        self._pool = pool
+        self._max_group = max_group
+        self._max_statements = max_statements
+        self._waiting: list[PendingCommit] = []
+        self._spaces_in_flight: set[UUID] = set()
+        self._statements = 0
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.groups_written = 0
+        """Statements that wrote more than one commit (for tests and benchmarks)."""
+
+    async def write(self, pending: PendingCommit) -> asyncpg.Record | None:
+        space = pending.data.repo_id
+        if self._statements < self._max_statements and not self._waiting and space not in self._spaces_in_flight:
+            # Nothing to share a statement with: write it from here, without a task (one caller
+            # at a time pays nothing for group commit).
+            self._statements += 1
+            self._spaces_in_flight.add(space)
+            try:
+                row: asyncpg.Record | None = await self._pool.fetchrow(_COMMIT_SQL, *pending.arguments())
+                return row
+            finally:
+                self._statements -= 1
+                self._spaces_in_flight.discard(space)
+                self._start()
+        self._waiting.append(pending)
+        self._start()
+        return await pending.result
+
+    def _start(self) -> None:
+        while self._statements < self._max_statements:
+            group = self._take_group()
+            if not group:
+                return
+            self._statements += 1
+            self._spaces_in_flight.update(p.data.repo_id for p in group)
+            task = asyncio.get_running_loop().create_task(self._write(group))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    def _take_group(self) -> list[PendingCommit]:
+        """The oldest waiting commits, at most one per Space and none for a Space in flight."""
+        group: list[PendingCommit] = []
+        spaces: set[UUID] = set()
+        kept: list[PendingCommit] = []
+        for pending in self._waiting:
+            if pending.result.done():  # the caller gave up before it was sent: not written
+                continue
+            space = pending.data.repo_id
+            if len(group) < self._max_group and space not in spaces and space not in self._spaces_in_flight:
+                group.append(pending)
+                spaces.add(space)
+            else:
+                kept.append(pending)
+        self._waiting = kept
+        return group
+
+    async def _write(self, group: list[PendingCommit]) -> None:
+        try:
+            if len(group) == 1:
+                await self._write_alone(group[0])
+            else:
+                await self._write_group(group)
+        finally:
+            for pending in group:  # only when this task itself was cancelled (shutdown)
+                if not pending.result.done():
+                    pending.result.cancel()
+            self._statements -= 1
+            self._spaces_in_flight.difference_update(p.data.repo_id for p in group)
+            self._start()
+
+    async def _write_alone(self, pending: PendingCommit) -> None:
+        try:
+            row = await self._pool.fetchrow(_COMMIT_SQL, *pending.arguments())
+        except Exception as exc:
+            _settle(pending, exception=exc)
+        else:
+            _settle(pending, row=row)
+
+    async def _write_group(self, group: Sequence[PendingCommit]) -> None:
+        columns = list(zip(*(p.arguments() for p in group), strict=True))
+        try:
+            rows = await self._pool.fetch(_GROUP_COMMIT_SQL, *(list(column) for column in columns))
+        except Exception:
+            # The statement wrote nothing. Each commit is tried alone, so that whatever failed
+            # fails only the commit it belongs to (or, for a lost connection, is retried once).
+            for pending in group:
+                await self._write_alone(pending)
+            return
+        self.groups_written += 1
+        for row in rows:
+            pending = group[row["n"] - 1]
+            _settle(pending, row=None if row["space_missing"] else row)
+
+
+def _settle(pending: PendingCommit, *, row: asyncpg.Record | None = None, exception: Exception | None = None) -> None:
+    if pending.result.done():  # the caller stopped waiting; the commit stands or fails all the same
+        return
+    if exception is not None:
+        pending.result.set_exception(exception)
+    else:
+        pending.result.set_result(row)

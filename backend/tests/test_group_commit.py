@@ -1,0 +1,200 @@
+"""Group commit: concurrent commits to different Spaces share one statement, and lose nothing by it.
+
+These drive `CheckpointStore` directly on a real pool, so that the tests can decide which commits
+meet in one statement: with `max_statements=1`, a first commit occupies the only statement and
+every commit started while it runs goes into the next one together.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import itertools
+import uuid
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import asyncpg
+import msgspec
+import pytest
+
+from smriti.checkpoints.hashing import CONTENT_FIELDS, compute_commit_hash
+from smriti.checkpoints.schemas import CommitCreate
+from smriti.checkpoints.store import CheckpointStore
+from smriti.checkpoints.writes import CommitWriter
+from smriti.db.pool import Pool, create_pool
+from smriti.errors import BadRequest, Conflict, NotFound
+from smriti.ids import uuid7
+
+AWKWARD_METADATA = {"z": 1, "a": 1.0, "exp": 1e2, "text": 'naïve ☃ "quoted"', "nested": {"b": [3, {"y": None}]}}
+
+
+@pytest.fixture
+async def pool(database_url: str, db: asyncpg.Connection) -> AsyncIterator[Pool]:
+    pool = await create_pool(database_url, size=4)
+    try:
+        yield pool
+    finally:
+        await pool.close()
+
+
+async def _spaces(db: asyncpg.Connection, count: int) -> list[uuid.UUID]:
+    ids = [uuid.uuid4() for _ in range(count)]
+    await db.execute(
+        "INSERT INTO repos (id, name, created_at, updated_at) "
+        "SELECT id, id::text, now(), now() FROM unnest($1::uuid[]) id",
+        ids,
+    )
+    return ids
+
+
+def _body(space: uuid.UUID, message: str, **fields: Any) -> CommitCreate:
+    return msgspec.convert({"repo_id": str(space), "message": message, **fields}, CommitCreate)
+
+
+def _one_statement_store(pool: Pool, new_id: Callable[[], uuid.UUID] = uuid7) -> CheckpointStore:
+    return CheckpointStore(pool, new_id=new_id, writer=CommitWriter(pool, max_statements=1))
+
+
+def _recomputed(saved: dict[str, Any], parent_hash: str | None) -> str:
+    return compute_commit_hash(
+        commit_id=uuid.UUID(saved["id"]),
+        repo_id=uuid.UUID(saved["repo_id"]),
+        parent_hash=parent_hash,
+        created_at=datetime.datetime.fromisoformat(saved["created_at"]),
+        content={name: saved[name] for name in CONTENT_FIELDS},
+    )
+
+
+async def test_concurrent_commits_to_many_spaces_share_statements_and_keep_every_line(
+    pool: Pool, db: asyncpg.Connection
+) -> None:
+    store = CheckpointStore(pool)
+    spaces = await _spaces(db, 12)
+    bodies = [
+        _body(space, f"c{n}", decisions=[f"d{n}"], metadata=AWKWARD_METADATA) for n in range(8) for space in spaces
+    ]
+    saved = [msgspec.json.decode(body) for body in await asyncio.gather(*(store.commit(b) for b in bodies))]
+
+    assert store.writer.groups_written > 0
+    by_id = {item["id"]: item for item in saved}
+    for space in spaces:
+        mine = [item for item in saved if item["repo_id"] == str(space)]
+        stored = await db.fetch(
+            "SELECT id, parent_commit_id, commit_hash FROM commits WHERE repo_id = $1 ORDER BY created_at", space
+        )
+        # One line, in the order the commits were written: each one's parent is the one before.
+        assert [row["parent_commit_id"] for row in stored] == [None, *(row["id"] for row in stored[:-1])]
+        assert sorted(str(row["id"]) for row in stored) == sorted(item["id"] for item in mine)
+        head = await db.fetchrow(
+            "SELECT head_commit_id, head_commit_hash, commit_count FROM repos WHERE id = $1", space
+        )
+        assert head is not None
+        assert (head["head_commit_id"], head["head_commit_hash"], head["commit_count"]) == (
+            stored[-1]["id"],
+            stored[-1]["commit_hash"],
+            8,
+        )
+        for row in stored:  # the answers match the rows, and the hashes recompute in Python
+            item = by_id[str(row["id"])]
+            assert item["commit_hash"] == row["commit_hash"]
+            parent = by_id[item["parent_commit_id"]]["commit_hash"] if item["parent_commit_id"] else None
+            assert _recomputed(item, parent) == item["commit_hash"]
+        report = await store.verify(space)
+        assert report.problems == []
+        assert report.checked == 8
+
+
+async def test_refused_commits_leave_the_rest_of_their_statement_alone(pool: Pool, db: asyncpg.Connection) -> None:
+    store = _one_statement_store(pool)
+    stale, missing_parent, foreign_parent, plain, with_parent, with_head, blocker = await _spaces(db, 7)
+    bases = {
+        space: msgspec.json.decode(await store.commit(_body(space, "base")))
+        for space in (stale, missing_parent, foreign_parent, plain, with_parent, with_head)
+    }
+    attempts = [
+        _body(blocker, "takes the only statement"),
+        _body(stale, "late", expected_head_commit_id=str(uuid.uuid4())),
+        _body(missing_parent, "orphan", parent_commit_id=str(uuid.uuid4())),
+        _body(foreign_parent, "stranger", parent_commit_id=bases[plain]["id"]),
+        _body(uuid.uuid4(), "nowhere"),
+        _body(plain, "fine"),
+        _body(with_parent, "fine", parent_commit_id=bases[with_parent]["id"]),
+        _body(with_head, "fine", expected_head_commit_id=bases[with_head]["id"]),
+    ]
+    results = await asyncio.gather(*(store.commit(a) for a in attempts), return_exceptions=True)
+
+    assert store.writer.groups_written == 1  # everything after the blocker went in one statement
+    for result, kind, field in (
+        (results[1], Conflict, "expected_head_commit_id"),
+        (results[2], NotFound, "parent_commit_id"),
+        (results[3], BadRequest, "parent_commit_id"),
+        (results[4], NotFound, "repo_id"),
+    ):
+        assert isinstance(result, kind)
+        assert [error.field for error in result.errors] == [field]
+    for result in (results[0], *results[5:]):
+        assert isinstance(result, bytes), result
+    for space, count in ((stale, 1), (missing_parent, 1), (foreign_parent, 1), (plain, 2), (with_parent, 2)):
+        head = await db.fetchrow("SELECT head_commit_id, commit_count FROM repos WHERE id = $1", space)
+        assert head is not None
+        assert head["commit_count"] == count, space
+        assert await db.fetchval("SELECT count(*) FROM commits WHERE repo_id = $1", space) == count
+        if count == 1:
+            assert str(head["head_commit_id"]) == bases[space]["id"]
+    written = msgspec.json.decode(results[7])  # type: ignore[arg-type]
+    assert written["parent_commit_id"] == bases[with_head]["id"]
+
+
+async def test_a_statement_that_fails_as_a_whole_is_retried_commit_by_commit(
+    pool: Pool, db: asyncpg.Connection
+) -> None:
+    """A duplicate id fails the shared statement (nothing of it is written); alone, only the
+    commit it belongs to fails."""
+    made: list[uuid.UUID] = []
+
+    def new_id() -> uuid.UUID:
+        made.append(made[0] if len(made) == 2 else uuid7())  # the third commit reuses the first's id
+        return made[-1]
+
+    store = _one_statement_store(pool, new_id)
+    spaces = await _spaces(db, 5)
+    results = await asyncio.gather(*(store.commit(_body(s, "c")) for s in spaces), return_exceptions=True)
+
+    assert store.writer.groups_written == 0
+    assert isinstance(results[2], asyncpg.UniqueViolationError)
+    for index, space in enumerate(spaces):
+        expected = 0 if index == 2 else 1
+        assert await db.fetchval("SELECT commit_count FROM repos WHERE id = $1", space) == expected
+        assert await db.fetchval("SELECT count(*) FROM commits WHERE repo_id = $1", space) == expected
+        if index != 2:
+            assert msgspec.json.decode(results[index])["id"] == str(made[index])  # type: ignore[arg-type]
+
+
+async def test_a_commit_given_up_before_it_is_sent_is_not_written(pool: Pool, db: asyncpg.Connection) -> None:
+    store = _one_statement_store(pool)
+    first, given_up, kept = await _spaces(db, 3)
+    running = asyncio.create_task(store.commit(_body(first, "runs")))
+    waiting = asyncio.create_task(store.commit(_body(given_up, "waits, then the caller leaves")))
+    staying = asyncio.create_task(store.commit(_body(kept, "waits")))
+    await asyncio.sleep(0)  # all three have been handed to the writer; only the first is sent
+    waiting.cancel()
+    await running
+    await staying
+    assert waiting.cancelled()
+    counts = {
+        space: await db.fetchval("SELECT count(*) FROM commits WHERE repo_id = $1", space)
+        for space in (first, given_up, kept)
+    }
+    assert counts == {first: 1, given_up: 0, kept: 1}
+
+
+async def test_commits_to_one_space_never_share_a_statement(pool: Pool, db: asyncpg.Connection) -> None:
+    store = _one_statement_store(pool)
+    (space,) = await _spaces(db, 1)
+    await asyncio.gather(*(store.commit(_body(space, f"c{n}")) for n in range(10)))
+    assert store.writer.groups_written == 0
+    stored = await db.fetch("SELECT id, parent_commit_id FROM commits WHERE repo_id = $1 ORDER BY created_at", space)
+    assert len(stored) == 10
+    for parent, child in itertools.pairwise(stored):
+        assert child["parent_commit_id"] == parent["id"]
