@@ -8,7 +8,6 @@ every commit started while it runs goes into the next one together.
 from __future__ import annotations
 
 import asyncio
-import datetime
 import itertools
 import uuid
 from collections.abc import AsyncIterator, Callable
@@ -18,13 +17,13 @@ import asyncpg
 import msgspec
 import pytest
 
-from smriti.checkpoints.hashing import CONTENT_FIELDS, compute_commit_hash
 from smriti.checkpoints.schemas import CommitCreate
 from smriti.checkpoints.store import CheckpointStore
 from smriti.checkpoints.writes import CommitWriter
 from smriti.db.pool import Pool, create_pool
 from smriti.errors import BadRequest, Conflict, NotFound
 from smriti.ids import uuid7
+from tests.support.api import recomputed_hash
 
 AWKWARD_METADATA = {"z": 1, "a": 1.0, "exp": 1e2, "text": 'naïve ☃ "quoted"', "nested": {"b": [3, {"y": None}]}}
 
@@ -54,16 +53,6 @@ def _body(space: uuid.UUID, message: str, **fields: Any) -> CommitCreate:
 
 def _one_statement_store(pool: Pool, new_id: Callable[[], uuid.UUID] = uuid7) -> CheckpointStore:
     return CheckpointStore(pool, new_id=new_id, writer=CommitWriter(pool, max_statements=1))
-
-
-def _recomputed(saved: dict[str, Any], parent_hash: str | None) -> str:
-    return compute_commit_hash(
-        commit_id=uuid.UUID(saved["id"]),
-        repo_id=uuid.UUID(saved["repo_id"]),
-        parent_hash=parent_hash,
-        created_at=datetime.datetime.fromisoformat(saved["created_at"]),
-        content={name: saved[name] for name in CONTENT_FIELDS},
-    )
 
 
 async def test_concurrent_commits_to_many_spaces_share_statements_and_keep_every_line(
@@ -99,7 +88,7 @@ async def test_concurrent_commits_to_many_spaces_share_statements_and_keep_every
             item = by_id[str(row["id"])]
             assert item["commit_hash"] == row["commit_hash"]
             parent = by_id[item["parent_commit_id"]]["commit_hash"] if item["parent_commit_id"] else None
-            assert _recomputed(item, parent) == item["commit_hash"]
+            assert recomputed_hash(item, parent) == item["commit_hash"]
         report = await store.verify(space)
         assert report.problems == []
         assert report.checked == 8

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import datetime
 import uuid
-from typing import Any
 
 import asyncpg
 import httpx
 
-from smriti.checkpoints.hashing import CONTENT_FIELDS, compute_commit_hash
-from tests.support.api import commit, create_space
+from tests.support.api import commit, create_space, recomputed_hash
 
 AWKWARD_METADATA = {
     # Values JSONB re-spells or reorders: key order, 1.0 vs 1, exponents, unicode, nesting.
@@ -24,16 +21,6 @@ AWKWARD_METADATA = {
 }
 
 
-def _recompute(checkpoint: dict[str, Any], parent_hash: str | None) -> str:
-    return compute_commit_hash(
-        commit_id=uuid.UUID(checkpoint["id"]),
-        repo_id=uuid.UUID(checkpoint["repo_id"]),
-        parent_hash=parent_hash,
-        created_at=datetime.datetime.fromisoformat(checkpoint["created_at"]),
-        content={name: checkpoint[name] for name in CONTENT_FIELDS},
-    )
-
-
 async def test_hash_survives_a_database_round_trip(client: httpx.AsyncClient) -> None:
     space = await create_space(client)
     first = await commit(client, space["id"], "one", metadata=AWKWARD_METADATA, decisions=["ä", "b"])
@@ -41,8 +28,8 @@ async def test_hash_survives_a_database_round_trip(client: httpx.AsyncClient) ->
     fetched_first = (await client.get(f"/v4/commits/{first['id']}")).json()
     fetched_second = (await client.get(f"/v4/commits/{second['id']}")).json()
     assert fetched_first["commit_hash"] == first["commit_hash"]
-    assert _recompute(fetched_first, None) == first["commit_hash"]
-    assert _recompute(fetched_second, first["commit_hash"]) == second["commit_hash"]
+    assert recomputed_hash(fetched_first, None) == first["commit_hash"]
+    assert recomputed_hash(fetched_second, first["commit_hash"]) == second["commit_hash"]
     report = (await client.get(f"/v4/repos/{space['id']}/verify")).json()
     assert report == {"repo_id": space["id"], "checked": 2, "ok": True, "problems": []}
 

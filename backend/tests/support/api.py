@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import datetime
+import uuid
 from typing import Any
 
 import httpx
+
+from smriti.checkpoints.hashing import CONTENT_FIELDS, compute_commit_hash
 
 
 def _ok(response: httpx.Response, status: int) -> dict[str, Any]:
@@ -32,3 +36,14 @@ async def commit(client: Any, repo_id: str, message: str = "Checkpoint", **field
 async def turns(client: Any, session_id: str) -> list[dict[str, Any]]:
     items: list[dict[str, Any]] = _ok(await client.get(f"/v4/sessions/{session_id}/turns?limit=1000"), 200)["items"]
     return items
+
+
+def recomputed_hash(checkpoint: dict[str, Any], parent_hash: str | None) -> str:
+    """A Checkpoint's hash recomputed in Python from its JSON form, as a client could."""
+    return compute_commit_hash(
+        commit_id=uuid.UUID(checkpoint["id"]),
+        repo_id=uuid.UUID(checkpoint["repo_id"]),
+        parent_hash=parent_hash,
+        created_at=datetime.datetime.fromisoformat(checkpoint["created_at"]),
+        content={name: checkpoint[name] for name in CONTENT_FIELDS},
+    )
