@@ -20,7 +20,7 @@ import pytest
 from smriti.checkpoints.schemas import CommitCreate
 from smriti.checkpoints.store import CheckpointStore
 from smriti.checkpoints.writes import CommitWriter
-from smriti.db.pool import Pool, create_pool
+from smriti.db.pool import Pool, PoolTimeout, create_pool
 from smriti.errors import BadRequest, Conflict, NotFound
 from smriti.ids import uuid7
 from tests.support.api import recomputed_hash
@@ -187,3 +187,90 @@ async def test_commits_to_one_space_never_share_a_statement(pool: Pool, db: asyn
     assert len(stored) == 10
     for parent, child in itertools.pairwise(stored):
         assert child["parent_commit_id"] == parent["id"]
+
+
+async def _waiting_backend(db: asyncpg.Connection, text: str) -> int:
+    """The pid of the backend queued behind a lock whose statement contains `text`."""
+    for _ in range(200):
+        pid = await db.fetchval(
+            "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database() "
+            "AND pid <> pg_backend_pid() AND position($1 in query) > 0",
+            text,
+        )
+        if pid is not None:
+            return int(pid)
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"no statement with {text!r} waited on a lock")
+
+
+async def test_a_busy_space_is_written_alone_and_holds_up_no_other(
+    database_url: str, pool: Pool, db: asyncpg.Connection
+) -> None:
+    store = _one_statement_store(pool)
+    blocker, busy, free_a, free_b = await _spaces(db, 4)
+    holder = await asyncpg.connect(database_url)
+    try:
+        await holder.execute("BEGIN")
+        await holder.execute("SELECT 1 FROM repos WHERE id = $1 FOR UPDATE", busy)  # another process's commit
+        first = asyncio.create_task(store.commit(_body(blocker, "first")))
+        others = [asyncio.create_task(store.commit(_body(s, "grouped"))) for s in (busy, free_a, free_b)]
+        done, _ = await asyncio.wait([first, *others[1:]], timeout=10)
+        assert len(done) == 3  # written while the busy Space stays locked
+        assert not others[0].done()
+        assert store.writer.groups_written == 1
+        await _waiting_backend(db, "WITH space AS (")  # the busy one now waits alone, as a single commit
+    finally:
+        await holder.execute("ROLLBACK")
+        await holder.close()
+    saved = msgspec.json.decode(await others[0])
+    assert saved["repo_id"] == str(busy)
+    assert await db.fetchval("SELECT count(*) FROM commits") == 4
+
+
+async def test_a_commit_that_waits_too_long_for_its_turn_is_refused_unwritten(
+    database_url: str, db: asyncpg.Connection
+) -> None:
+    short = await create_pool(database_url, size=4, acquire_timeout=0.5)
+    store = CheckpointStore(short, writer=CommitWriter(short, max_statements=1))
+    stuck, queued = await _spaces(db, 2)
+    holder = await asyncpg.connect(database_url)
+    try:
+        await holder.execute("BEGIN")
+        await holder.execute("SELECT 1 FROM repos WHERE id = $1 FOR UPDATE", stuck)
+        first = asyncio.create_task(store.commit(_body(stuck, "waits for the lock")))
+        await _waiting_backend(db, "WITH space AS (")
+        with pytest.raises(PoolTimeout):
+            await store.commit(_body(queued, "waits for a statement"))
+    finally:
+        await holder.execute("ROLLBACK")
+        await holder.close()
+    await first
+    await asyncio.sleep(0.1)
+    assert await db.fetchval("SELECT count(*) FROM commits WHERE repo_id = $1", queued) == 0
+    await short.close()
+
+
+async def test_a_group_whose_outcome_is_unknown_is_not_retried(
+    database_url: str, pool: Pool, db: asyncpg.Connection
+) -> None:
+    """A lost connection may come after PostgreSQL committed: every commit of the statement gets
+    the error and none is written again (here nothing was committed, so nothing may be found)."""
+    store = _one_statement_store(pool)
+    spaces = await _spaces(db, 4)
+    holder = await asyncpg.connect(database_url)
+    try:
+        await holder.execute("BEGIN")
+        await holder.execute("LOCK TABLE commits IN SHARE MODE")  # every insert into commits waits
+        tasks = [asyncio.create_task(store.commit(_body(s, "c"))) for s in spaces]
+        await db.execute("SELECT pg_terminate_backend($1)", await _waiting_backend(db, "WITH space AS ("))
+        await db.execute("SELECT pg_terminate_backend($1)", await _waiting_backend(db, "unnest("))
+        # A retry would queue behind the table lock again, and this would time out.
+        results = await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 10)
+    finally:
+        await holder.execute("ROLLBACK")
+        await holder.close()
+    assert all(isinstance(r, Exception) for r in results), results
+    assert not any(isinstance(r, Conflict | NotFound | BadRequest) for r in results)
+    assert store.writer.groups_written == 0
+    await asyncio.sleep(0.2)
+    assert await db.fetchval("SELECT count(*) FROM commits") == 0

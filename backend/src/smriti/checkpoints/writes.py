@@ -12,9 +12,17 @@ What group commit must not change:
   Space keep their arrival order and "parent defaults to HEAD" still never forks.
 - Each commit is checked on its own; a refused one (HEAD moved, bad parent, no such Space)
   writes nothing and leaves the others in its statement alone.
-- A statement that fails as a whole (a lost connection, a timeout) wrote nothing; each of its
-  commits is then tried again alone, so one commit's failure is never another's.
-- A caller that gives up before its commit was sent is dropped from the queue, unwritten.
+- A group statement never waits for a Space's lock (`SKIP LOCKED`): a Space that another
+  transaction holds (a commit from another process, a Space being deleted) is left out and its
+  commit written alone, so one busy Space never holds up the others, and group statements
+  cannot deadlock.
+- A statement that PostgreSQL refused as a whole rolled back: each of its commits is then
+  tried alone, so one commit's failure is never another's. When the outcome is unknown (the
+  connection was lost, a timeout), every commit of the statement gets that error, as a single
+  commit would; none is retried, since the statement may have been committed.
+- A caller that gives up before its commit was sent is dropped, unwritten, and a commit that
+  waited for its turn longer than the pool's acquire timeout is answered like a request that
+  found no free connection (`PoolTimeout`, 503), unwritten.
 """
 
 from __future__ import annotations
@@ -29,7 +37,7 @@ import msgspec
 
 from smriti.checkpoints.hashing import CONTENT_FIELDS, EncodedContent, chain_hash_sql
 from smriti.checkpoints.schemas import CommitCreate
-from smriti.db.pool import Pool
+from smriti.db.pool import Pool, PoolTimeout
 
 COLUMNS = (
     "id, repo_id, parent_commit_id, commit_hash, message, summary, decisions, assumptions, tasks, "
@@ -74,9 +82,9 @@ SELECT plan.head_commit_id AS current_head, plan.parent_missing, plan.parent_for
 FROM plan LEFT JOIN inserted ON true
 """
 
-# The same, for commits to distinct Spaces, one array element each. The Spaces are locked in id
-# order, as every group statement does, so that two such statements never wait on each other in
-# a cycle. `space.now` is read as each row is locked, like the single statement's.
+# The same, for commits to distinct Spaces, one array element each. Spaces whose rows another
+# transaction has locked are skipped, not waited for (`busy`: the caller writes those alone);
+# `space.now` is read as each row is locked, like the single statement's.
 _GROUP_COMMIT_SQL = f"""
 WITH input AS (
     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::bool[], $4::uuid[], $5::uuid[], $6::text[], $7::text[],
@@ -86,11 +94,11 @@ WITH input AS (
                              summary, decisions, assumptions, tasks, open_questions, entities, artifacts,
                              metadata, n)
 ),
-space AS (
+space AS MATERIALIZED (
     SELECT id, head_commit_id, head_commit_hash, clock_timestamp() AS now
-    FROM repos WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE
+    FROM repos WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE SKIP LOCKED
 ),
-plan AS (
+plan AS MATERIALIZED (
     SELECT input.*, space.id AS space_id, space.now, space.head_commit_id,
            CASE WHEN input.named_parent_id IS NULL THEN space.head_commit_id ELSE named_parent.id END AS parent_id,
            CASE WHEN input.named_parent_id IS NULL THEN space.head_commit_hash
@@ -115,7 +123,9 @@ moved AS (
                      updated_at = inserted.created_at, commit_count = commit_count + 1
     FROM inserted WHERE repos.id = inserted.repo_id
 )
-SELECT plan.n, plan.space_id IS NULL AS space_missing,
+SELECT plan.n,
+       plan.space_id IS NULL AND EXISTS (SELECT 1 FROM repos WHERE repos.id = plan.repo_id) AS busy,
+       plan.space_id IS NULL AS space_missing,
        plan.head_commit_id AS current_head, plan.parent_missing, plan.parent_foreign, plan.head_moved,
        inserted.id, inserted.parent_commit_id, inserted.commit_hash, inserted.created_at
 FROM plan LEFT JOIN inserted ON inserted.id = plan.new_id
@@ -128,6 +138,7 @@ class PendingCommit:
     content: EncodedContent
     new_id: UUID
     result: asyncio.Future[asyncpg.Record | None] = field(default_factory=lambda: _loop().create_future())
+    sent: bool = False
 
     def arguments(self) -> tuple[object, ...]:
         expected = self.data.expected_head_commit_id
@@ -182,7 +193,13 @@ class CommitWriter:
                 self._start()
         self._waiting.append(pending)
         self._start()
-        return await pending.result
+        # A caller that leaves cancels `result`, and an unsent commit whose result is settled is
+        # dropped; once sent, the statement's own timeout bounds the wait.
+        expiry = asyncio.get_running_loop().call_later(self._pool.acquire_timeout, _expire, pending)
+        try:
+            return await pending.result
+        finally:
+            expiry.cancel()
 
     def _start(self) -> None:
         while self._statements < self._max_statements:
@@ -205,6 +222,7 @@ class CommitWriter:
                 continue
             space = pending.data.repo_id
             if len(group) < self._max_group and space not in spaces and space not in self._spaces_in_flight:
+                pending.sent = True
                 group.append(pending)
                 spaces.add(space)
             else:
@@ -218,6 +236,9 @@ class CommitWriter:
                 await self._write_alone(group[0])
             else:
                 await self._write_group(group)
+        except Exception as exc:  # a fault of ours after the statement: every caller hears of it
+            for pending in group:
+                _settle(pending, exception=exc)
         finally:
             for pending in group:  # only when this task itself was cancelled (shutdown)
                 if not pending.result.done():
@@ -236,18 +257,47 @@ class CommitWriter:
 
     async def _write_group(self, group: Sequence[PendingCommit]) -> None:
         columns = list(zip(*(p.arguments() for p in group), strict=True))
+        alone: list[PendingCommit] = []
         try:
             rows = await self._pool.fetch(_GROUP_COMMIT_SQL, *(list(column) for column in columns))
-        except Exception:
-            # The statement wrote nothing. Each commit is tried alone, so that whatever failed
-            # fails only the commit it belongs to (or, for a lost connection, is retried once).
-            for pending in group:
-                await self._write_alone(pending)
+        except asyncpg.PostgresError as exc:
+            if not _rolled_back(exc):
+                _settle_all(group, exc)
+                return
+            alone = list(group)  # PostgreSQL refused the statement: it rolled back, nothing written
+        except Exception as exc:  # lost connection, timeout: it may or may not have been committed
+            _settle_all(group, exc)
             return
-        self.groups_written += 1
-        for row in rows:
-            pending = group[row["n"] - 1]
-            _settle(pending, row=None if row["space_missing"] else row)
+        else:
+            self.groups_written += 1
+            for row in rows:
+                pending = group[row["n"] - 1]
+                if row["busy"]:
+                    alone.append(pending)
+                else:
+                    _settle(pending, row=None if row["space_missing"] else row)
+        # Outside the handler, so that a retry's own error is not chained to the group's. The
+        # Spaces are distinct, so these cannot wait on one another.
+        await asyncio.gather(*(self._write_alone(p) for p in alone if not p.result.done()))
+
+
+def _expire(pending: PendingCommit) -> None:
+    if not pending.sent and not pending.result.done():
+        pending.result.set_exception(PoolTimeout("no commit statement became free within the acquire timeout"))
+
+
+def _rolled_back(exc: asyncpg.PostgresError) -> bool:
+    """Whether PostgreSQL's error means the statement surely wrote nothing. Not so for a lost
+    connection, nor for a server shutting the session down: with synchronous replication, that
+    can come after the commit was made locally."""
+    if isinstance(exc, asyncpg.QueryCanceledError):  # a statement timeout: cancelled, rolled back
+        return True
+    return not isinstance(exc, asyncpg.PostgresConnectionError | asyncpg.exceptions.OperatorInterventionError)
+
+
+def _settle_all(group: Sequence[PendingCommit], exception: Exception) -> None:
+    for pending in group:
+        _settle(pending, exception=exception)
 
 
 def _settle(pending: PendingCommit, *, row: asyncpg.Record | None = None, exception: Exception | None = None) -> None:

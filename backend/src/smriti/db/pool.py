@@ -148,6 +148,11 @@ class Pool:
     def open_connections(self) -> int:
         return self._open
 
+    @property
+    def acquire_timeout(self) -> float:
+        """The longest a request waits for a connection before `PoolTimeout`."""
+        return self._acquire_timeout
+
     async def _acquire(self) -> asyncpg.Connection:
         if self._closed:
             raise asyncpg.InterfaceError("the connection pool is closed")
