@@ -6,7 +6,8 @@
 - floor: a bare Litestar app on the same server and pool settings, returning a constant (pure
   HTTP) and doing one asyncpg primary-key SELECT of a ~4 KB JSONB row (the floor);
 - Smriti over HTTP: HEAD, one Checkpoint, the latest 20 of 10,000 Checkpoints, a ~4 KB commit
-  and a send with the offline provider, at 1 and 16 clients (wrk, its own process, loopback);
+  and two sends with the offline provider (unmounted Sessions that grow through the run, and
+  fresh mounted ones every run), at 1 and 16 clients (wrk, its own process, loopback);
 - peer: LangGraph's AsyncPostgresSaver (bench extra) in-process on the same PostgreSQL: aput,
   aget_tuple and alist(limit=20) on a 10,000-checkpoint thread, 1 and 16 callers, each run in
   turn with a run of Smriti's commit in-process and over HTTP;
