@@ -47,6 +47,14 @@ COLUMNS = (
 # The content columns other than message and summary (text) are JSONB: they get the encoded bytes.
 JSONB_FIELDS = tuple(name for name in CONTENT_FIELDS if name not in {"message", "summary"})
 
+# Both statements end alike: HEAD moves to each inserted Checkpoint, under the row lock taken first.
+_MOVE_HEAD = """moved AS (
+    UPDATE repos SET head_commit_id = inserted.id, head_commit_hash = inserted.commit_hash,
+                     updated_at = inserted.created_at, commit_count = commit_count + 1
+    FROM inserted WHERE repos.id = inserted.repo_id
+)
+"""
+
 _COMMIT_SQL = f"""
 WITH space AS (
     SELECT id, head_commit_id, head_commit_hash, clock_timestamp() AS now
@@ -72,12 +80,7 @@ inserted AS (
     FROM plan WHERE NOT (parent_missing OR parent_foreign OR head_moved)
     RETURNING id, repo_id, parent_commit_id, commit_hash, created_at
 ),
-moved AS (
-    UPDATE repos SET head_commit_id = inserted.id, head_commit_hash = inserted.commit_hash,
-                     updated_at = inserted.created_at, commit_count = commit_count + 1
-    FROM inserted WHERE repos.id = inserted.repo_id
-)
-SELECT plan.head_commit_id AS current_head, plan.parent_missing, plan.parent_foreign, plan.head_moved,
+{_MOVE_HEAD}SELECT plan.head_commit_id AS current_head, plan.parent_missing, plan.parent_foreign, plan.head_moved,
        inserted.id, inserted.parent_commit_id, inserted.commit_hash, inserted.created_at
 FROM plan LEFT JOIN inserted ON true
 """
@@ -118,12 +121,7 @@ inserted AS (
     FROM plan WHERE space_id IS NOT NULL AND NOT (parent_missing OR parent_foreign OR head_moved)
     RETURNING id, repo_id, parent_commit_id, commit_hash, created_at
 ),
-moved AS (
-    UPDATE repos SET head_commit_id = inserted.id, head_commit_hash = inserted.commit_hash,
-                     updated_at = inserted.created_at, commit_count = commit_count + 1
-    FROM inserted WHERE repos.id = inserted.repo_id
-)
-SELECT plan.n,
+{_MOVE_HEAD}SELECT plan.n,
        plan.space_id IS NULL AND EXISTS (SELECT 1 FROM repos WHERE repos.id = plan.repo_id) AS busy,
        plan.space_id IS NULL AS space_missing,
        plan.head_commit_id AS current_head, plan.parent_missing, plan.parent_foreign, plan.head_moved,
