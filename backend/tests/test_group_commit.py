@@ -274,3 +274,36 @@ async def test_a_group_whose_outcome_is_unknown_is_not_retried(
     assert store.writer.groups_written == 0
     await asyncio.sleep(0.2)
     assert await db.fetchval("SELECT count(*) FROM commits") == 0
+
+
+async def test_two_writers_on_the_same_spaces_lose_nothing_and_never_fork(
+    database_url: str, pool: Pool, db: asyncpg.Connection
+) -> None:
+    """Two server processes each group their own commits; their groups meet on the same Spaces'
+    rows. Whatever skips or waits, every Space must end as one line holding every commit."""
+    other = await create_pool(database_url, size=4)
+    try:
+        stores = [
+            CheckpointStore(pool, writer=CommitWriter(pool, max_group=8)),
+            CheckpointStore(other, writer=CommitWriter(other, max_group=8)),
+        ]
+        spaces = await _spaces(db, 6)
+        rounds = 12
+        bodies = [(n % 2, _body(space, f"c{n}")) for n in range(rounds) for space in spaces]
+        results = await asyncio.gather(*(stores[side].commit(body) for side, body in bodies))
+    finally:
+        await other.close()
+
+    assert all(store.writer.groups_written > 0 for store in stores)
+    saved = [msgspec.json.decode(result) for result in results]
+    for space in spaces:
+        stored = await db.fetch(
+            "SELECT id, parent_commit_id FROM commits WHERE repo_id = $1 ORDER BY created_at", space
+        )
+        assert len(stored) == rounds
+        assert [row["parent_commit_id"] for row in stored] == [None, *(row["id"] for row in stored[:-1])]
+        assert {str(row["id"]) for row in stored} == {item["id"] for item in saved if item["repo_id"] == str(space)}
+        head = await db.fetchrow("SELECT head_commit_id, commit_count FROM repos WHERE id = $1", space)
+        assert head is not None
+        assert (head["head_commit_id"], head["commit_count"]) == (stored[-1]["id"], rounds)
+        assert (await stores[0].verify(space)).problems == []
