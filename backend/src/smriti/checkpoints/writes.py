@@ -28,6 +28,7 @@ What group commit must not change:
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from uuid import UUID
@@ -168,7 +169,9 @@ class CommitWriter:
         self._pool = pool
         self._max_group = max_group
         self._max_statements = max_statements
-        self._waiting: list[PendingCommit] = []
+        # Waiting commits by Space, each Space's in arrival order. Taking a group looks at one
+        # commit per Space, so a hot Space with a long queue costs nothing to pass over.
+        self._waiting: dict[UUID, deque[PendingCommit]] = {}
         self._spaces_in_flight: set[UUID] = set()
         self._statements = 0
         self._tasks: set[asyncio.Task[None]] = set()
@@ -189,7 +192,7 @@ class CommitWriter:
                 self._statements -= 1
                 self._spaces_in_flight.discard(space)
                 self._start()
-        self._waiting.append(pending)
+        self._waiting.setdefault(space, deque()).append(pending)
         self._start()
         # A caller that leaves cancels `result`, and an unsent commit whose result is settled is
         # dropped; once sent, the statement's own timeout bounds the wait.
@@ -211,21 +214,26 @@ class CommitWriter:
             task.add_done_callback(self._tasks.discard)
 
     def _take_group(self) -> list[PendingCommit]:
-        """The oldest waiting commits, at most one per Space and none for a Space in flight."""
+        """The oldest waiting commit of each Space not in flight, Spaces taken in turn, at most
+        `max_group`. A Space that still has commits waiting goes to the back of the line."""
         group: list[PendingCommit] = []
-        spaces: set[UUID] = set()
-        kept: list[PendingCommit] = []
-        for pending in self._waiting:
-            if pending.result.done():  # the caller gave up before it was sent: not written
+        served: list[UUID] = []
+        for space, queue in self._waiting.items():
+            if len(group) == self._max_group:
+                break
+            if space in self._spaces_in_flight:
                 continue
-            space = pending.data.repo_id
-            if len(group) < self._max_group and space not in spaces and space not in self._spaces_in_flight:
-                pending.sent = True
-                group.append(pending)
-                spaces.add(space)
-            else:
-                kept.append(pending)
-        self._waiting = kept
+            served.append(space)
+            while queue:
+                pending = queue.popleft()
+                if not pending.result.done():  # else the caller gave up before it was sent: not written
+                    pending.sent = True
+                    group.append(pending)
+                    break
+        for space in served:
+            queue = self._waiting.pop(space)
+            if queue:
+                self._waiting[space] = queue
         return group
 
     async def _write(self, group: list[PendingCommit]) -> None:
