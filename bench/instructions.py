@@ -31,11 +31,48 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-ROWS = ("head", "checkpoint", "log", "commit", "send")
+ROWS = ("head", "checkpoint", "log", "commit", "send", "mounted_send")
 CONCURRENCY = 16
 HISTORY = 60
 """Turns already in each Session before the measured sends (the 16-client send row averages
 about this many over its run)."""
+
+
+def _scope(method: str, path: str, query: bytes, body: bytes) -> dict[str, Any]:
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": query,
+        "root_path": "",
+        "headers": [
+            (b"host", b"127.0.0.1"),
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+        ],
+        "client": ("127.0.0.1", 50000),
+        "server": ("127.0.0.1", 80),
+        "state": {},
+    }
+
+
+async def _sessions_with_history(
+    post: Callable[[str, dict[str, Any]], Awaitable[Any]], pool: Any, space: str
+) -> list[str]:
+    """64 Sessions in `space`, each with `HISTORY` Turns already stored."""
+    ids = [(await post(f"/v4/repos/{space}/sessions", {"title": "s"}))["id"] for _ in range(64)]
+    await pool.executemany("UPDATE sessions SET last_seq = $2 WHERE id = $1", [(uuid.UUID(s), HISTORY) for s in ids])
+    await pool.executemany(
+        "INSERT INTO turns (session_id, sequence_number, role, content) "
+        "SELECT $1, n, CASE WHEN n % 2 = 1 THEN 'user' ELSE 'assistant' END, "
+        "'turn ' || n || ': ' || repeat('words ', 20) FROM generate_series(1, $2) AS n",
+        [(uuid.UUID(s), HISTORY) for s in ids],
+    )
+    return ids
 
 
 async def _child(row: str, requests: int) -> None:
@@ -63,37 +100,9 @@ async def _child(row: str, requests: int) -> None:
         spaces = [(await post("/v4/repos", {"name": f"instructions-{uuid.uuid4()}"}))["id"] for _ in range(16)]
         for n in range(20):
             head = await post("/v4/chat/commit", {"repo_id": spaces[0], "message": f"c{n}", **STATE_4KB})
-        sessions = [(await post(f"/v4/repos/{spaces[1]}/sessions", {"title": "s"}))["id"] for _ in range(64)]
-        await app.state.services.pool.executemany(
-            "UPDATE sessions SET last_seq = $2 WHERE id = $1", [(uuid.UUID(s), HISTORY) for s in sessions]
-        )
-        await app.state.services.pool.executemany(
-            "INSERT INTO turns (session_id, sequence_number, role, content) "
-            "SELECT $1, n, CASE WHEN n % 2 = 1 THEN 'user' ELSE 'assistant' END, "
-            "'turn ' || n || ': ' || repeat('words ', 20) FROM generate_series(1, $2) AS n",
-            [(uuid.UUID(s), HISTORY) for s in sessions],
-        )
-
-    def scope(method: str, path: str, query: bytes, body: bytes) -> dict[str, Any]:
-        return {
-            "type": "http",
-            "asgi": {"version": "3.0"},
-            "http_version": "1.1",
-            "method": method,
-            "scheme": "http",
-            "path": path,
-            "raw_path": path.encode(),
-            "query_string": query,
-            "root_path": "",
-            "headers": [
-                (b"host", b"127.0.0.1"),
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-            ],
-            "client": ("127.0.0.1", 50000),
-            "server": ("127.0.0.1", 80),
-            "state": {},
-        }
+        pool = app.state.services.pool
+        sessions = await _sessions_with_history(post, pool, spaces[1])
+        mounted_sessions = await _sessions_with_history(post, pool, spaces[0])  # the Space of the Checkpoint they mount
 
     async def call(method: str, path: str, body: bytes = b"", query: bytes = b"") -> None:
         sent: list[dict[str, Any]] = []
@@ -110,18 +119,32 @@ async def _child(row: str, requests: int) -> None:
         async def send(message: dict[str, Any]) -> None:
             sent.append(message)
 
-        await app(scope(method, path, query, body), receive, send)  # type: ignore[arg-type]
+        await app(_scope(method, path, query, body), receive, send)  # type: ignore[arg-type]
         if sent[0]["status"] >= 300:
             raise RuntimeError(f"{method} {path}: {sent[0]['status']} {sent[1].get('body', b'')[:300]!r}")
 
     commit_bodies = [json.dumps({"repo_id": s, "message": "bench", **STATE_4KB}).encode() for s in spaces]
     send_bodies = [json.dumps({"session_id": s, "content": "What should we do next?"}).encode() for s in sessions]
+    # Mounted on the 4 KB Checkpoint 10 Turns before the end of its history: 10 Turns and the
+    # Checkpoint in context at first, as in `make bench`'s mounted send row.
+    mounted_bodies = [
+        json.dumps(
+            {
+                "session_id": s,
+                "content": "What should we do next?",
+                "checkpoint_id": head["id"],
+                "history_base_seq": HISTORY - 10,
+            }
+        ).encode()
+        for s in mounted_sessions
+    ]
     calls: dict[str, Callable[[int], Awaitable[None]]] = {
         "head": lambda i: call("GET", f"/v4/repos/{spaces[0]}/head"),
         "checkpoint": lambda i: call("GET", f"/v4/commits/{head['id']}"),
         "log": lambda i: call("GET", f"/v4/repos/{spaces[0]}/commits", query=b"limit=20"),
         "commit": lambda i: call("POST", "/v4/chat/commit", commit_bodies[i % len(commit_bodies)]),
         "send": lambda i: call("POST", "/v4/chat/send", send_bodies[i % len(send_bodies)]),
+        "mounted_send": lambda i: call("POST", "/v4/chat/send", mounted_bodies[i % len(mounted_bodies)]),
     }
     make = calls[row]
 
