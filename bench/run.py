@@ -551,7 +551,7 @@ async def context_growth(
                     context = await store.read_context(
                         session_id, checkpoint_id=uuid.UUID(checkpoint_id), history_base_seq=base
                     )
-                    assemble(context.checkpoint, context.history, "next message")
+                    assemble(context.mounted, context.history, "next message")
                 batches.append((time.perf_counter() - started) / iterations * 1e6)
             assert len(context.history) == 10
             results.append({"turns": size, "us_per_op": statistics.median(batches)})

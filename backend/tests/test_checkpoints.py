@@ -9,7 +9,6 @@ from typing import Any
 import asyncpg
 import httpx
 
-from smriti.checkpoints.store import PageCache
 from tests.support.api import commit, create_space
 
 FULL_STATE: dict[str, Any] = {
@@ -261,14 +260,3 @@ async def test_log_pages_follow_every_commit_and_delete(client: httpx.AsyncClien
     assert after["total"] == 2
     assert (await client.delete(f"/v4/repos/{space['id']}")).status_code == 204
     assert (await client.get(f"/v4/repos/{space['id']}/commits?limit=5")).status_code == 404
-
-
-def test_page_cache_stays_within_its_budget() -> None:
-    cache = PageCache(max_bytes=1000)
-    keys = [(uuid.uuid4(), 1, 20, 0) for _ in range(10)]
-    for key in keys:
-        cache.put(key, b"x" * 200)
-    assert cache.get(keys[0]) is None  # the oldest went first
-    assert cache.get(keys[-1]) == b"x" * 200
-    cache.put((uuid.uuid4(), 1, 20, 0), b"y" * 600)  # larger than a quarter of the budget: not kept
-    assert sum(cache.get(k) is not None for k in keys) == 5

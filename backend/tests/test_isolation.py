@@ -146,3 +146,28 @@ async def test_context_preview_sections_and_tokens(client: httpx.AsyncClient) ->
     assert preview["total_tokens"] == sum(s["tokens"] for s in preview["sections"])
     assert "before the mount" not in json.dumps(preview)
     assert preview["provider"] == "offline"
+
+
+async def test_a_kept_rendering_is_still_checked_on_every_send(
+    client: httpx.AsyncClient, fake_providers: FakeProviderServer
+) -> None:
+    """A mounted Checkpoint is rendered once and kept; whether it exists, and in the Session's
+    Space, is still read on every send."""
+    home, other = await create_space(client, "Home"), await create_space(client, "Other")
+    checkpoint = await commit(client, home["id"], "Kept", decisions=["D-KEPT"])
+    here, there = await create_session(client, home["id"]), await create_session(client, other["id"])
+    mount = {"checkpoint_id": checkpoint["id"], "history_base_seq": 0}
+    for content in ("rendered now", "rendered before"):
+        await send(client, here["id"], content, provider="openai", **mount)
+    first, second = fake_providers.state.bodies("/chat/completions")
+    assert "D-KEPT" in first["messages"][0]["content"]
+    assert second["messages"][0] == first["messages"][0]
+
+    async def refused() -> tuple[int, list[str]]:
+        response = await client.post("/v4/chat/send", json={"session_id": there["id"], "content": "x", **mount})
+        return response.status_code, [error["field"] for error in response.json()["errors"]]
+
+    assert await refused() == (400, ["checkpoint_id"])  # another Space's Checkpoint
+    assert (await client.delete(f"/v4/repos/{home['id']}")).status_code == 204
+    assert await refused() == (404, ["checkpoint_id"])  # gone with its Space
+    assert fake_providers.state.bodies("/chat/completions") == [first, second]

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from smriti.body_limit import _fits
-from smriti.chat.context import HistoryTurn, Section, assemble, cut_artifact
+from smriti.chat.context import HistoryTurn, MountedCheckpoint, Section, assemble, cut_artifact
 from smriti.chat.nudge import DECISION_CUES, find_decision_cue, suggest
 from smriti.checkpoints.hashing import (
     CONTENT_FIELDS,
@@ -33,6 +33,7 @@ from smriti.checkpoints.schemas import Artifact, Checkpoint, CheckpointContent, 
 from smriti.config import ConfigError, Settings
 from smriti.errors import BadRequest
 from smriti.ids import uuid7
+from smriti.lru import SizedLru
 from smriti.memory import tune_allocator
 from smriti.providers.base import ProviderRequest
 from smriti.providers.offline import describe_context
@@ -113,7 +114,7 @@ def test_checkpoint_renders_every_field_and_skips_empty_ones() -> None:
         entities=[Entity("Postgres", kind="db", description="the store"), Entity("Bob")],
         artifacts=[Artifact("a.md", "x" * 2500, "text/markdown")],
     )
-    context = assemble(checkpoint, [], "go")
+    context = assemble(MountedCheckpoint.render(checkpoint), [], "go")
     system = context.system or ""
     assert "## Checkpoint abcdef0: State" in system
     assert "### Decisions (2)\n1. D1\n2. D2" in system
@@ -136,7 +137,7 @@ def test_offline_reply_counts_every_kind_the_checkpoint_has() -> None:
         entities=[Entity("Postgres")],
         artifacts=[Artifact("a.md", "body", "text/markdown"), Artifact("b.md", "more")],
     )
-    context = assemble(checkpoint, [HistoryTurn("user", "hi", sequence_number=3)], "go")
+    context = assemble(MountedCheckpoint.render(checkpoint), [HistoryTurn("user", "hi", sequence_number=3)], "go")
     reply = describe_context(ProviderRequest(model="offline-1", system=context.system, messages=context.messages))
     assert reply.splitlines()[1:] == [
         "Mounted Checkpoint: abcdef0 «Plan: v2» with 3 decisions, 1 assumption, 2 tasks, 4 open questions, "
@@ -144,7 +145,7 @@ def test_offline_reply_counts_every_kind_the_checkpoint_has() -> None:
         "History: 1 Turn before your message.",
         "Your message: «go»",
     ]
-    bare = assemble(_checkpoint(), [], "go")
+    bare = assemble(MountedCheckpoint.render(_checkpoint()), [], "go")
     reply = describe_context(ProviderRequest(model="offline-1", system=bare.system, messages=bare.messages))
     assert "with 0 decisions, 0 assumptions, 0 tasks, 0 open questions, 0 entities, 0 artifacts." in reply
 
@@ -390,3 +391,16 @@ def test_uuid7_is_an_rfc_9562_version_7_id_that_sorts_by_time() -> None:
         time.sleep(0.001)
     later = uuid7()
     assert all(value < later for value in ids)  # a later millisecond sorts after every earlier id
+
+
+def test_sized_lru_keeps_the_recently_used_within_its_budget() -> None:
+    cache: SizedLru[int, bytes] = SizedLru(1000, len)
+    for key in range(5):
+        cache.put(key, b"x" * 200)
+    assert cache.get(0) == b"x" * 200  # read: now the most recently used
+    cache.put(5, b"x" * 200)  # over the budget: the least recently used goes
+    assert cache.get(1) is None
+    assert all(cache.get(key) is not None for key in (0, 2, 3, 4, 5))
+    cache.put(6, b"y" * 251)  # larger than a quarter of the budget: not kept, nothing evicted
+    assert cache.get(6) is None
+    assert all(cache.get(key) is not None for key in (0, 2, 3, 4, 5))

@@ -50,6 +50,20 @@ class Section:
 
 
 @dataclass(frozen=True, slots=True)
+class MountedCheckpoint:
+    """A Checkpoint rendered as the system part. Checkpoints never change, so this is rendered
+    once per Checkpoint and kept (`ChatStore`), not on every send."""
+
+    system: str
+    sections: tuple[Section, ...]
+
+    @classmethod
+    def render(cls, checkpoint: Checkpoint) -> MountedCheckpoint:
+        sections = checkpoint_sections(checkpoint)
+        return cls("\n\n".join(section.text for section in sections), tuple(sections))
+
+
+@dataclass(frozen=True, slots=True)
 class AssembledContext:
     system: str | None
     messages: list[ChatMessage]
@@ -116,13 +130,13 @@ def checkpoint_sections(checkpoint: Checkpoint) -> list[Section]:
 
 
 def assemble(
-    checkpoint: Checkpoint | None,
+    mounted: MountedCheckpoint | None,
     history: Sequence[HistoryTurn],
     new_message: str | None = None,
 ) -> AssembledContext:
     """The provider's whole input. `history` must already be cut at the boundary by the caller."""
-    sections = checkpoint_sections(checkpoint) if checkpoint is not None else []
-    system = "\n\n".join(section.text for section in sections) if sections else None
+    sections = list(mounted.sections) if mounted is not None else []
+    system = mounted.system if mounted is not None else None
     messages: list[ChatMessage] = list(history)
     history_chars = sum(map(len, map(_content, history)))
     sections.append(Section("history", "history", len(history), "", chars=history_chars))

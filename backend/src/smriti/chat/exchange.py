@@ -34,7 +34,7 @@ class ChatService:
         if context.replay_seq is not None and data.request_id is not None:
             user, assistant = await self.store.replay(data.session_id, data.request_id, data.content)
         else:
-            assembled = assemble(context.checkpoint, context.history, data.content)
+            assembled = assemble(context.mounted, context.history, data.content)
             reply = await choice.provider.complete(
                 ProviderRequest(model=choice.model, system=assembled.system, messages=assembled.messages)
             )
@@ -62,7 +62,7 @@ class ChatService:
         _check_mount(data)
         context = await self._read(data, request_id=None)
         choice = self._choose(data, context)
-        assembled = assemble(context.checkpoint, context.history)
+        assembled = assemble(context.mounted, context.history)
         return _preview(data, choice, assembled, context)
 
     async def _read(self, data: ContextRequest, *, request_id: str | None) -> SessionContext:

@@ -12,12 +12,12 @@ from uuid import UUID
 
 import asyncpg
 
-from smriti.chat.context import HistoryTurn
-from smriti.checkpoints.schemas import Checkpoint
+from smriti.chat.context import HistoryTurn, MountedCheckpoint
 from smriti.checkpoints.store import to_checkpoint
 from smriti.checkpoints.writes import COLUMNS as CHECKPOINT_COLUMNS
 from smriti.db.pool import Pool
 from smriti.errors import BadRequest, Conflict, NotFound
+from smriti.lru import SizedLru
 from smriti.sessions.schemas import Turn
 from smriti.sessions.service import TURN_COLUMNS, to_turn
 
@@ -31,7 +31,7 @@ class SessionContext:
     last_seq: int
     provider: str | None
     model: str | None
-    checkpoint: Checkpoint | None
+    mounted: MountedCheckpoint | None
     head_created_at: datetime.datetime | None
     history: list[HistoryTurn]
     turns_after_head: int
@@ -55,12 +55,13 @@ class Exchange:
 # The Session, its Space's HEAD time (for the nudge), a replayed request, the mounted Checkpoint
 # and the Turns after the boundary (a range of the primary key), all in one round trip. The nudge
 # only needs how many of those Turns are newer than HEAD, so PostgreSQL counts them.
-_CONTEXT_SQL = f"""
+def _context_sql(checkpoint_columns: str) -> str:
+    return f"""
 SELECT s.repo_id, s.last_seq, s.provider, s.model,
        head.created_at AS head_created_at,
        (SELECT t.sequence_number FROM turns t
          WHERE t.session_id = s.id AND t.request_id = $3 AND t.role = 'user') AS replay_seq,
-       {_CHECKPOINT_PREFIXED},
+       {checkpoint_columns},
        history.seqs, history.roles, history.contents, history.after_head
 FROM sessions s
 JOIN repos r ON r.id = s.repo_id
@@ -77,9 +78,20 @@ WHERE s.id = $1
 """
 
 
+_CONTEXT_SQL = _context_sql(_CHECKPOINT_PREFIXED)
+# No Checkpoint mounted, or one already rendered: only whether it exists, and in which Space.
+_CONTEXT_WITHOUT_CHECKPOINT_SQL = _context_sql("c.id AS c_id, c.repo_id AS c_repo_id")
+
+
 class ChatStore:
-    def __init__(self, pool: Pool) -> None:
+    def __init__(self, pool: Pool, *, rendered_checkpoints_bytes: int = 16 * 2**20) -> None:
         self._pool = pool
+        # Mounted Checkpoints as rendered for the provider, by id. A Checkpoint never changes, so
+        # a rendering stays right; whether the Checkpoint still exists, and in the Session's
+        # Space, is read on every send all the same. Sized by the system text and its sections.
+        self._rendered: SizedLru[UUID, MountedCheckpoint] = SizedLru(
+            rendered_checkpoints_bytes, lambda mounted: 2 * len(mounted.system)
+        )
 
     async def read_context(
         self,
@@ -90,16 +102,19 @@ class ChatStore:
         request_id: str | None = None,
     ) -> SessionContext:
         """The Session, the mounted Checkpoint and the Turns in scope, in one statement, then validated."""
-        row = await self._pool.fetchrow(_CONTEXT_SQL, session_id, checkpoint_id, request_id, history_base_seq or 0)
+        mounted = self._rendered.get(checkpoint_id) if checkpoint_id is not None else None
+        sql = _CONTEXT_SQL if checkpoint_id is not None and mounted is None else _CONTEXT_WITHOUT_CHECKPOINT_SQL
+        row = await self._pool.fetchrow(sql, session_id, checkpoint_id, request_id, history_base_seq or 0)
         if row is None:
             raise NotFound(f"No Session with id {session_id}.", field="session_id")
-        checkpoint: Checkpoint | None = None
         if checkpoint_id is not None:
             if row["c_id"] is None:
                 raise NotFound(f"No Checkpoint with id {checkpoint_id}.", field="checkpoint_id")
             if row["c_repo_id"] != row["repo_id"]:
                 raise BadRequest("checkpoint_id belongs to another Space than this Session.", field="checkpoint_id")
-            checkpoint = to_checkpoint(row, prefix="c_")
+            if mounted is None:
+                mounted = MountedCheckpoint.render(to_checkpoint(row, prefix="c_"))
+                self._rendered.put(checkpoint_id, mounted)
         last_seq: int = row["last_seq"]
         if history_base_seq is not None and history_base_seq > last_seq:
             raise BadRequest(
@@ -114,7 +129,7 @@ class ChatStore:
             last_seq=last_seq,
             provider=row["provider"],
             model=row["model"],
-            checkpoint=checkpoint,
+            mounted=mounted,
             head_created_at=row["head_created_at"],
             history=list(map(HistoryTurn, roles, contents, seqs)),
             turns_after_head=row["after_head"] or 0,

@@ -8,7 +8,6 @@ concurrent commits serialise instead of losing one another.
 from __future__ import annotations
 
 import re
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, NoReturn
 from uuid import UUID
@@ -28,6 +27,7 @@ from smriti.checkpoints.writes import COLUMNS, CommitWriter, PendingCommit
 from smriti.db.pool import Pool
 from smriti.errors import BadRequest, Conflict, NotFound
 from smriti.ids import uuid7
+from smriti.lru import SizedLru
 
 _NAMES = tuple(name.strip() for name in COLUMNS.split(","))
 _PREFIXED = ", ".join(f"c.{name}" for name in _NAMES)
@@ -83,30 +83,6 @@ def _refuse(data: CommitCreate, row: asyncpg.Record) -> NoReturn:
     raise BadRequest("parent_commit_id belongs to another Space.", field="parent_commit_id")
 
 
-class PageCache:
-    """Least recently used pages, bounded by their total size in bytes."""
-
-    def __init__(self, max_bytes: int) -> None:
-        self._pages: OrderedDict[tuple[UUID, int, int, int], bytes] = OrderedDict()
-        self._max_bytes = max_bytes
-        self._bytes = 0
-
-    def get(self, key: tuple[UUID, int, int, int]) -> bytes | None:
-        page = self._pages.get(key)
-        if page is not None:
-            self._pages.move_to_end(key)
-        return page
-
-    def put(self, key: tuple[UUID, int, int, int], page: bytes) -> None:
-        if len(page) > self._max_bytes // 4 or key in self._pages:
-            return
-        self._pages[key] = page
-        self._bytes += len(page)
-        while self._bytes > self._max_bytes:
-            _, dropped = self._pages.popitem(last=False)
-            self._bytes -= len(dropped)
-
-
 class CheckpointStore:
     def __init__(
         self,
@@ -117,7 +93,8 @@ class CheckpointStore:
         writer: CommitWriter | None = None,
     ) -> None:
         self._pool = pool
-        self._pages = PageCache(page_cache_bytes)
+        # Log pages by (Space, Checkpoint count, limit, offset): see `log_json`.
+        self._pages: SizedLru[tuple[UUID, int, int, int], bytes] = SizedLru(page_cache_bytes, len)
         self._new_id = new_id  # time-ordered (smriti.ids); `make bench-wal` compares random ones
         self.writer = writer or CommitWriter(pool)
 
