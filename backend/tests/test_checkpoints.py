@@ -9,7 +9,7 @@ from typing import Any
 import asyncpg
 import httpx
 
-from tests.support.api import commit, create_space
+from tests.support.api import commit, create_session, create_space
 
 FULL_STATE: dict[str, Any] = {
     "summary": "Planning the storage layer.",
@@ -49,14 +49,16 @@ async def test_commit_then_head_log_and_fetch_by_every_ref(client: httpx.AsyncCl
         assert response.json() == saved
 
 
-async def test_checkpoint_ids_are_time_ordered(client: httpx.AsyncClient) -> None:
-    """Ids are UUIDv7, made when the commit arrives, so new rows append to the id indexes."""
-    space = await create_space(client)
+async def test_ids_are_time_ordered(client: httpx.AsyncClient) -> None:
+    """Ids of Spaces, Sessions and Checkpoints are UUIDv7, made when the request arrives, so new
+    rows append to the id indexes (and a new Session's Turns to the end of the Turns' key)."""
     before = time.time_ns() // 1_000_000
-    saved = [await commit(client, space["id"], f"c{n}") for n in range(3)]
+    space = await create_space(client)
+    session = await create_session(client, space["id"])
+    saved = [space, session, *[await commit(client, space["id"], f"c{n}") for n in range(3)]]
     after = time.time_ns() // 1_000_000
     ids = [uuid.UUID(item["id"]) for item in saved]
-    assert [value.version for value in ids] == [7, 7, 7]
+    assert [value.version for value in ids] == [7, 7, 7, 7, 7]
     # Made by the server while these requests ran (one clock: this process's, as the server's).
     assert all(before <= value.int >> 80 <= after for value in ids)
 

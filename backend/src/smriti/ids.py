@@ -1,11 +1,14 @@
-"""Time-ordered ids for rows written on the hot path.
+"""Time-ordered ids for every row Smriti creates: Spaces, Sessions and Checkpoints.
 
-A Checkpoint's id is a UUID version 7 (RFC 9562): 48 bits of Unix time in milliseconds, then 74
-random bits. Ids made in a later millisecond sort later (within one millisecond the order is
-random), so a new Checkpoint's id goes near the right-hand end of the primary-key index, of the
-per-Space index (at the end of its Space's range) and usually of the parent index, instead of on a
-random page of each. After every PostgreSQL checkpoint, the first change to a page writes the whole
-page to the WAL, so random ids cost extra full-page images; `make bench-wal` measures how many.
+An id is a UUID version 7 (RFC 9562): 48 bits of Unix time in milliseconds, then 74 random
+bits. Ids made in a later millisecond sort later (within one millisecond the order is random), so
+a new row's id goes near the right-hand end of the indexes that start with it instead of on a
+random page of each: for a Checkpoint, the primary key, the per-Space index (at the end of its
+Space's range) and usually the parent index; for a Session, also the Turns' primary key, which
+starts with the Session's id. After every PostgreSQL checkpoint, the first change to a page writes
+the whole page to the WAL, so random ids cost extra full-page images; `make bench-wal` measures
+how many for Checkpoints.
+
 Nothing reads meaning into the order of ids: the log orders by `created_at`, which the commit
 statement takes after it locks the Space.
 """

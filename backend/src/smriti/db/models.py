@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime
 from typing import TYPE_CHECKING, Any
-from uuid import UUID, uuid4
+from uuid import UUID
 
 from advanced_alchemy.base import DefaultBase
 from advanced_alchemy.types import DateTimeUTC
@@ -23,6 +23,8 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, column_property, mapped_column
 
+from smriti.ids import uuid7
+
 
 def _now() -> datetime.datetime:
     return datetime.datetime.now(datetime.UTC)
@@ -33,7 +35,7 @@ class _Entity(DefaultBase):
 
     __abstract__ = True
 
-    id: Mapped[UUID] = mapped_column(primary_key=True, default=uuid4, sort_order=-100)
+    id: Mapped[UUID] = mapped_column(primary_key=True, default=uuid7, sort_order=-100)
     created_at: Mapped[datetime.datetime] = mapped_column(DateTimeUTC(timezone=True), default=_now, sort_order=900)
 
 
