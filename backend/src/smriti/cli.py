@@ -72,29 +72,22 @@ def serve(host: str, port: int | None, workers: int, server_name: str) -> None:
     """Migrate the database and serve the API (and the web app, when built)."""
     settings = _settings()
     port = port if port is not None else int(os.environ.get("PORT") or 8000)
+    from smriti.serving import AddressInUse, check_free, serve_granian, serve_uvicorn
+
+    try:
+        check_free(host, port)
+    except AddressInUse as exc:
+        raise click.ClickException(f"{exc.strerror}; stop the server that uses it, or choose another --port") from None
     url = _database_url(settings)
     _migrate(url, "head", settings)
     # Workers inherit the resolved database and skip the (already done) migration.
     os.environ["DATABASE_URL"] = url
     os.environ["SMRITI_SKIP_MIGRATIONS"] = "1"
     click.echo(f"smriti: serving on http://{host}:{port} with {workers} {server_name} worker(s)", err=True)
-    if server_name == "uvicorn":
-        import uvicorn
-
-        uvicorn.run("smriti.app:create_app", factory=True, host=host, port=port, workers=workers, log_level="warning")
-    else:
-        from granian import Granian
-        from granian.constants import Interfaces
-
-        Granian(
-            "smriti.app:create_app",
-            factory=True,
-            address=host,
-            port=port,
-            workers=workers,
-            interface=Interfaces.ASGI,
-            log_access=False,
-        ).serve()
+    if server_name == "granian":
+        serve_granian(host, port, workers)
+        return
+    sys.exit(serve_uvicorn(host, port, workers))
 
 
 @main.command()
