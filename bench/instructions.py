@@ -65,12 +65,13 @@ async def _sessions_with_history(
 ) -> list[str]:
     """64 Sessions in `space`, each with `HISTORY` Turns already stored."""
     ids = [(await post(f"/v4/repos/{space}/sessions", {"title": "s"}))["id"] for _ in range(64)]
-    await pool.executemany("UPDATE sessions SET last_seq = $2 WHERE id = $1", [(uuid.UUID(s), HISTORY) for s in ids])
+    lengths = [(uuid.UUID(s), HISTORY) for s in ids]
+    await pool.executemany("UPDATE sessions SET last_seq = $2 WHERE id = $1", lengths)
     await pool.executemany(
         "INSERT INTO turns (session_id, sequence_number, role, content) "
         "SELECT $1, n, CASE WHEN n % 2 = 1 THEN 'user' ELSE 'assistant' END, "
         "'turn ' || n || ': ' || repeat('words ', 20) FROM generate_series(1, $2) AS n",
-        [(uuid.UUID(s), HISTORY) for s in ids],
+        lengths,
     )
     return ids
 

@@ -52,20 +52,23 @@ def serve_uvicorn(host: str, port: int, workers: int) -> int:
     ]
     stopping = False
 
-    def stop(signum: int, frame: FrameType | None) -> None:
+    def stop_all() -> None:
         nonlocal stopping
         stopping = True
         for process in processes:
             if process.pid is not None and process.exitcode is None:
                 process.terminate()  # SIGTERM: uvicorn finishes its requests and runs the shutdown
 
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        stop_all()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
     for process in processes:
         if not stopping:
             process.start()
     if stopping:  # a signal came while the workers were starting: stop those that started
-        stop(signal.SIGTERM, None)
+        stop_all()
     failed = False
     running = [process for process in processes if process.pid is not None]
     while running:
@@ -79,7 +82,7 @@ def serve_uvicorn(host: str, port: int, workers: int) -> int:
                     file=sys.stderr,
                     flush=True,
                 )
-                stop(signal.SIGTERM, None)
+                stop_all()
     return 1 if failed else 0
 
 
