@@ -33,9 +33,11 @@ class SessionContext:
     model: str | None
     mounted: MountedCheckpoint | None
     head_created_at: datetime.datetime | None
+    """When the Space's HEAD was made; read for unmounted Sessions only (None when mounted)."""
     history: list[HistoryTurn]
     turns_after_head: int
-    """Turns in `history` created after the Space's HEAD (all of them when there is no HEAD)."""
+    """Turns in `history` created after the Space's HEAD (all of them when there is no HEAD);
+    read for unmounted Sessions only (0 when mounted: the nudge counts from the mount)."""
     replay_seq: int | None
 
 
@@ -52,35 +54,39 @@ class Exchange:
     request_id: str | None
 
 
-# The Session, its Space's HEAD time (for the nudge), a replayed request, the mounted Checkpoint
-# and the Turns after the boundary (a range of the primary key), all in one round trip. The nudge
-# only needs how many of those Turns are newer than HEAD, so PostgreSQL counts them.
-def _context_sql(checkpoint_columns: str) -> str:
+# The Session, a replayed request, the mounted Checkpoint and the Turns after the boundary (a
+# range of the primary key), all in one round trip. Without a mount, the nudge counts the Turns
+# newer than the Space's HEAD, so that statement also joins HEAD and PostgreSQL counts them; with
+# one, the nudge counts from the mount and those two joins are left out (~20% of the statement).
+def _context_sql(checkpoint_columns: str, *, since_head: bool) -> str:
+    head_join = "JOIN repos r ON r.id = s.repo_id LEFT JOIN commits head ON head.id = r.head_commit_id"
     return f"""
 SELECT s.repo_id, s.last_seq, s.provider, s.model,
-       head.created_at AS head_created_at,
+       {"head.created_at" if since_head else "NULL::timestamptz"} AS head_created_at,
        (SELECT t.sequence_number FROM turns t
          WHERE t.session_id = s.id AND t.request_id = $3 AND t.role = 'user') AS replay_seq,
        {checkpoint_columns},
        history.seqs, history.roles, history.contents, history.after_head
 FROM sessions s
-JOIN repos r ON r.id = s.repo_id
-LEFT JOIN commits head ON head.id = r.head_commit_id
+{head_join if since_head else ""}
 LEFT JOIN commits c ON c.id = $2
 LEFT JOIN LATERAL (
     SELECT array_agg(t.sequence_number ORDER BY t.sequence_number) AS seqs,
            array_agg(t.role ORDER BY t.sequence_number) AS roles,
            array_agg(t.content ORDER BY t.sequence_number) AS contents,
-           count(*) FILTER (WHERE head.created_at IS NULL OR t.created_at > head.created_at) AS after_head
+           {"count(*) FILTER (WHERE head.created_at IS NULL OR t.created_at > head.created_at)" if since_head else "0"}
+               AS after_head
     FROM turns t WHERE t.session_id = s.id AND t.sequence_number > $4
 ) history ON true
 WHERE s.id = $1
 """
 
 
-_CONTEXT_SQL = _context_sql(_CHECKPOINT_PREFIXED)
-# No Checkpoint mounted, or one already rendered: only whether it exists, and in which Space.
-_CONTEXT_WITHOUT_CHECKPOINT_SQL = _context_sql("c.id AS c_id, c.repo_id AS c_repo_id")
+_CHECKPOINT_ID_ONLY = "c.id AS c_id, c.repo_id AS c_repo_id"
+_UNMOUNTED_SQL = _context_sql(_CHECKPOINT_ID_ONLY, since_head=True)
+_MOUNTING_SQL = _context_sql(_CHECKPOINT_PREFIXED, since_head=False)
+# A Checkpoint already rendered: only whether it still exists, and in which Space.
+_MOUNTED_SQL = _context_sql(_CHECKPOINT_ID_ONLY, since_head=False)
 
 
 class ChatStore:
@@ -102,8 +108,11 @@ class ChatStore:
         request_id: str | None = None,
     ) -> SessionContext:
         """The Session, the mounted Checkpoint and the Turns in scope, in one statement, then validated."""
-        mounted = self._rendered.get(checkpoint_id) if checkpoint_id is not None else None
-        sql = _CONTEXT_SQL if checkpoint_id is not None and mounted is None else _CONTEXT_WITHOUT_CHECKPOINT_SQL
+        if checkpoint_id is None:
+            mounted, sql = None, _UNMOUNTED_SQL
+        else:
+            mounted = self._rendered.get(checkpoint_id)
+            sql = _MOUNTED_SQL if mounted is not None else _MOUNTING_SQL
         row = await self._pool.fetchrow(sql, session_id, checkpoint_id, request_id, history_base_seq or 0)
         if row is None:
             raise NotFound(f"No Session with id {session_id}.", field="session_id")
