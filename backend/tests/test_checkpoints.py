@@ -50,15 +50,19 @@ async def test_commit_then_head_log_and_fetch_by_every_ref(client: httpx.AsyncCl
 
 
 async def test_ids_are_time_ordered(client: httpx.AsyncClient) -> None:
-    """Ids of Spaces, Sessions and Checkpoints are UUIDv7, made when the request arrives, so new
-    rows append to the id indexes (and a new Session's Turns to the end of the Turns' key)."""
+    """Ids of Spaces, Sessions (made or imported) and Checkpoints are UUIDv7, made when the
+    request arrives, so new rows append to the id indexes (and a new Session's Turns to the end of
+    the Turns' key)."""
     before = time.time_ns() // 1_000_000
     space = await create_space(client)
     session = await create_session(client, space["id"])
+    imported = await client.post(
+        "/v1/transcripts", json={"transcript": "User: hi\nAssistant: hello", "repo_id": space["id"]}
+    )
     saved = [space, session, *[await commit(client, space["id"], f"c{n}") for n in range(3)]]
     after = time.time_ns() // 1_000_000
-    ids = [uuid.UUID(item["id"]) for item in saved]
-    assert [value.version for value in ids] == [7, 7, 7, 7, 7]
+    ids = [uuid.UUID(item["id"]) for item in saved] + [uuid.UUID(imported.json()["session_id"])]
+    assert [value.version for value in ids] == [7, 7, 7, 7, 7, 7]
     # Made by the server while these requests ran (one clock: this process's, as the server's).
     assert all(before <= value.int >> 80 <= after for value in ids)
 

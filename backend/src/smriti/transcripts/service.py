@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from uuid import UUID, uuid4
+from uuid import UUID
 
 from smriti.db.pool import Pool
 from smriti.drafting.extract import Extraction, SourceTurn, extract
 from smriti.errors import BadRequest, NotFound
+from smriti.ids import uuid7
 from smriti.transcripts.parse import ParsedTurn, TranscriptError, parse_transcript
 from smriti.transcripts.schemas import ImportedTurn, TranscriptImport, TranscriptResult
 
@@ -61,7 +62,7 @@ class TranscriptService:
 
     async def _backfill(self, repo_id: UUID, title: str, turns: list[ParsedTurn]) -> UUID:
         """One new Session holding the Turns numbered 1..n, written in one transaction."""
-        session_id = uuid4()
+        session_id = uuid7()
         async with self.pool.acquire() as conn, conn.transaction():
             created = await conn.fetchval(
                 "INSERT INTO sessions (id, repo_id, title, provider, last_seq, created_at, updated_at) "
