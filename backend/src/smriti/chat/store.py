@@ -57,25 +57,28 @@ class Exchange:
 # The Session, a replayed request, the mounted Checkpoint and the Turns after the boundary (a
 # range of the primary key), all in one round trip. Without a mount, the nudge counts the Turns
 # newer than the Space's HEAD, so that statement also joins HEAD and PostgreSQL counts them; with
-# one, the nudge counts from the mount and those two joins are left out (~20% of the statement).
+# one, the nudge counts from the mount, and leaving HEAD out saves ~17% of the statement's CPU.
 def _context_sql(checkpoint_columns: str, *, since_head: bool) -> str:
-    head_join = "JOIN repos r ON r.id = s.repo_id LEFT JOIN commits head ON head.id = r.head_commit_id"
+    if since_head:
+        head_time = "head.created_at"
+        head_join = "JOIN repos r ON r.id = s.repo_id LEFT JOIN commits head ON head.id = r.head_commit_id"
+        after_head = "count(*) FILTER (WHERE head.created_at IS NULL OR t.created_at > head.created_at)"
+    else:
+        head_time, head_join, after_head = "NULL::timestamptz", "", "0"
     return f"""
-SELECT s.repo_id, s.last_seq, s.provider, s.model,
-       {"head.created_at" if since_head else "NULL::timestamptz"} AS head_created_at,
+SELECT s.repo_id, s.last_seq, s.provider, s.model, {head_time} AS head_created_at,
        (SELECT t.sequence_number FROM turns t
          WHERE t.session_id = s.id AND t.request_id = $3 AND t.role = 'user') AS replay_seq,
        {checkpoint_columns},
        history.seqs, history.roles, history.contents, history.after_head
 FROM sessions s
-{head_join if since_head else ""}
+{head_join}
 LEFT JOIN commits c ON c.id = $2
 LEFT JOIN LATERAL (
     SELECT array_agg(t.sequence_number ORDER BY t.sequence_number) AS seqs,
            array_agg(t.role ORDER BY t.sequence_number) AS roles,
            array_agg(t.content ORDER BY t.sequence_number) AS contents,
-           {"count(*) FILTER (WHERE head.created_at IS NULL OR t.created_at > head.created_at)" if since_head else "0"}
-               AS after_head
+           {after_head} AS after_head
     FROM turns t WHERE t.session_id = s.id AND t.sequence_number > $4
 ) history ON true
 WHERE s.id = $1
