@@ -88,7 +88,9 @@ def settings(database_url: str, fake_providers: FakeProviderServer, tmp_path: Pa
 
 
 @asynccontextmanager
-async def make_client(settings: Settings, **changes: Any) -> AsyncIterator[httpx.AsyncClient]:
+async def make_client(
+    settings: Settings, *, base_url: str = "http://smriti.test", **changes: Any
+) -> AsyncIterator[httpx.AsyncClient]:
     """The app in this event loop, behind httpx's ASGI transport.
 
     Unlike Litestar's test client (which runs the app through a blocking portal), requests made
@@ -96,7 +98,8 @@ async def make_client(settings: Settings, **changes: Any) -> AsyncIterator[httpx
     """
     app = create_app(dataclasses.replace(settings, **changes) if changes else settings)
     transport = httpx.ASGITransport(app=cast("Any", app))  # Litestar's ASGI types are narrower than httpx's
-    async with running(app), httpx.AsyncClient(transport=transport, base_url="http://smriti.test") as client:
+    # The ASGI scope's `server` is the URL's host: a loopback URL is a server reached on loopback.
+    async with running(app), httpx.AsyncClient(transport=transport, base_url=base_url) as client:
         yield client
 
 

@@ -209,6 +209,16 @@ def test_commit_from_stdin_and_files(server: LiveServer, tmp_path: Path) -> None
     assert "tasks[0].done" in wrong_type.error_line()
     assert "Expected `bool`, got `str`" in wrong_type.error_line()
 
+    # Decoding would keep the last of two equal names; the CLI refuses, as the server does.
+    repeated = cli(server, "commit", name, "--file", "-", stdin='{"message": "x", "message": "y"}')
+    assert repeated.code == 2
+    assert "'message' twice" in repeated.error_line()
+    deep = cli(
+        server, "commit", name, "--file", "-", stdin='{"message": "x", "metadata": ' + "[" * 5000 + "]" * 5000 + "}"
+    )
+    assert deep.code == 2
+    assert "nested too deeply" in deep.error_line()
+
     unknown_field = cli(server, "commit", name, stdin='{"message": "x", "mood": "good"}')
     assert unknown_field.code == 2
     assert "unknown field `mood`" in unknown_field.error_line()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import asyncpg
 import pytest
@@ -28,7 +29,7 @@ async def test_real_provider_answers_with_the_mounted_state(
         api_key=key,
         default_model=model or (DEFAULT_OPENAI_MODEL if provider == "openai" else DEFAULT_ANTHROPIC_MODEL),
     )
-    changes = {"provider_timeout_s": 60.0, "provider_max_retries": 1, provider: real}
+    changes: dict[str, Any] = {"provider_timeout_s": 60.0, "provider_max_retries": 1, provider: real}
     async with make_client(settings, **changes) as client:
         space = await create_space(client)
         decisions = ["The project codename is HELIOTROPE."]

@@ -38,6 +38,7 @@ from smriti.memory import tune_allocator
 from smriti.providers.base import ProviderRequest
 from smriti.providers.offline import describe_context
 from smriti.providers.registry import ProviderRegistry
+from smriti.text import is_blank
 
 
 def _checkpoint(**fields: object) -> Checkpoint:
@@ -259,7 +260,7 @@ _STORABLE_JSON = st.recursive(
     lambda children: st.lists(children, max_size=4) | st.dictionaries(_TEXT, children, max_size=4),
     max_leaves=20,
 )
-_REQUIRED = _TEXT.filter(lambda text: not text.isspace() and text != "")
+_REQUIRED = _TEXT.filter(lambda text: not is_blank(text))
 _CONTENT = st.builds(
     CheckpointContent,
     message=_REQUIRED,

@@ -33,6 +33,11 @@ async def test_web_app_with_history_fallback(settings: Settings, db: asyncpg.Con
             assert missing.status_code == 404
             assert missing.json()["status_code"] == 404
         assert (await client.get("/v4/repos")).status_code == 200
+        # Not a path at all: a NUL (a 500 before), a name longer than the file system takes.
+        for odd in ("/%00", "/spaces/%00x", "/assets/a%00.js", "/" + "a" * 5000, "/assets/" + "b/" * 3000):
+            page = await client.get(odd)
+            assert page.status_code == 200, (odd[:40], page.status_code)
+            assert "<title>Smriti</title>" in page.text
 
 
 async def test_without_a_build_the_root_says_so(settings: Settings, db: asyncpg.Connection, tmp_path: Path) -> None:

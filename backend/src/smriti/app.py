@@ -15,7 +15,6 @@ from advanced_alchemy.extensions.litestar import (
     SQLAlchemyPlugin,
 )
 from litestar import Litestar, Router
-from litestar.config.allowed_hosts import AllowedHostsConfig
 from litestar.config.cors import CORSConfig
 from litestar.datastructures import State
 from litestar.openapi.config import OpenAPIConfig
@@ -34,12 +33,14 @@ from smriti.db.urls import sqlalchemy_url
 from smriti.drafting.controller import draft_checkpoint
 from smriti.errors import to_error_response
 from smriti.health import health
+from smriti.json_body import StrictRequest
 from smriti.logging import configure_logging
 from smriti.memory import tune_allocator
 from smriti.openapi import refine_openapi
 from smriti.pagination import page_dependency
 from smriti.providers.controller import list_providers
 from smriti.providers.registry import ProviderRegistry
+from smriti.request_rules import request_rules
 from smriti.review.controller import review_checkpoint
 from smriti.security import require_token
 from smriti.services import Services
@@ -136,9 +137,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         middleware=_middleware(settings),
         # No CORS headers at all unless origins are configured: same origin only.
         cors_config=CORSConfig(allow_origins=list(settings.cors_origins)) if settings.cors_origins else None,
-        allowed_hosts=AllowedHostsConfig(allowed_hosts=list(settings.allowed_hosts))
-        if settings.allowed_hosts
-        else None,
+        request_class=StrictRequest,
         logging_config=None,
         debug=settings.debug,
     )
@@ -147,6 +146,10 @@ def create_app(settings: Settings | None = None) -> Litestar:
 
 
 def _middleware(settings: Settings) -> list[Any]:
-    # The token check runs first, before any body is read.
+    # Outermost first: the Host and the body's type, then the token, all before any body is read.
     guard = [require_token(settings.api_token)] if settings.api_token else []
-    return [*guard, drain_rejected_bodies(settings.max_body_bytes)]
+    return [
+        request_rules(settings.allowed_hosts),
+        *guard,
+        drain_rejected_bodies(settings.max_body_bytes),
+    ]

@@ -18,6 +18,7 @@ from sqlalchemy.exc import TimeoutError as OrmPoolTimeout
 from sqlalchemy.orm.exc import StaleDataError
 
 from smriti.db.pool import PoolTimeout
+from smriti.schemas import say_patterns
 
 log = structlog.get_logger("smriti.errors")
 
@@ -111,19 +112,12 @@ _DESCRIPTIONS = {
     504: "The provider did not answer in time.",
 }
 
-# msgspec names a failed pattern by its regex; say what the regex means instead.
-_PATTERN_WORDS = {
-    r"^[^\\x00]*$": "text without NUL (\\u0000) characters",
-    r"^[^\\x00]*[^\\x00\\s][^\\x00]*$": "non-empty text without NUL (\\u0000) characters",
-    r"^[A-Za-z0-9._:-]+$": "letters, digits and . _ : - only",
-}
-_PATTERN = re.compile(r"`str` matching regex '((?:[^'\\]|\\.)*)'")
 _AT = re.compile(r" - at `\$\.?([^`]*)`")
 _NAMED_FIELD = re.compile(r"(?:unknown|missing required) field `([^`]*)`")
 
 
 def _clean_message(message: str) -> str:
-    return _PATTERN.sub(lambda m: _PATTERN_WORDS.get(m.group(1), f"`str` matching {m.group(1)}"), message)
+    return say_patterns(message)
 
 
 def _field_path(message: str, key: str | None = None) -> str | None:
@@ -136,6 +130,14 @@ def _field_path(message: str, key: str | None = None) -> str | None:
     return path or None
 
 
+_NO_BODY = "This request needs a JSON body (Content-Type: application/json)."
+
+
+def _source(value: Any) -> str:
+    """Where the field was: Litestar gives an enum member (`ParamType.QUERY`) or a string."""
+    return str(getattr(value, "value", value) or "body")
+
+
 def _validation_errors(exc: ValidationException) -> list[FieldError]:
     extra: Any = exc.extra
     items = extra if isinstance(extra, list) else [extra] if isinstance(extra, dict) else []
@@ -145,12 +147,24 @@ def _validation_errors(exc: ValidationException) -> list[FieldError]:
             continue
         message = _clean_message(str(item.get("message", exc.detail)))
         key = item.get("key")
+        if message == "'data'" and key in (None, "data"):
+            # Litestar's word for a handler's missing body: the KeyError of its `data` argument.
+            found.append(FieldError(field="body", message=_NO_BODY))
+            continue
         field = _field_path(message, str(key) if key else None) or "body"
-        found.append(FieldError(field=field, message=message, source=str(item.get("source") or "body")))
+        found.append(FieldError(field=field, message=message, source=_source(item.get("source"))))
     if not found:
         message = _clean_message(str(exc.detail))
         found.append(FieldError(field=_field_path(message) or "body", message=message))
     return found
+
+
+def _invalid_request(exc: ValidationException) -> Response[ErrorResponse]:
+    errors = _validation_errors(exc)
+    if [e.message for e in errors] == [_NO_BODY]:
+        return _body(400, _NO_BODY, errors=errors)
+    detail = "; ".join(f"{e.field}: {e.message}" for e in errors)
+    return _body(400, f"Invalid request. {detail}", errors=errors)
 
 
 def _body(
@@ -203,9 +217,7 @@ def to_error_response(request: Request[Any, Any, Any], exc: Exception) -> Respon
     if isinstance(exc, SmritiError):
         return _body(exc.status_code, exc.detail, errors=exc.errors)
     if isinstance(exc, ValidationException):
-        errors = _validation_errors(exc)
-        detail = "; ".join(f"{e.field}: {e.message}" for e in errors)
-        return _body(400, f"Invalid request. {detail}", errors=errors)
+        return _invalid_request(exc)
     if isinstance(exc, HTTPException) and isinstance(exc.__cause__, SerializationException):
         message = f"The body is not valid JSON: {exc.__cause__}"
         return _body(400, message, errors=[FieldError("body", message)])
@@ -220,6 +232,7 @@ def to_error_response(request: Request[Any, Any, Any], exc: Exception) -> Respon
     if isinstance(exc, msgspec.ValidationError):
         message = _clean_message(str(exc))
         field = _field_path(message) or "body"
+        message = _AT.sub("", message)
         return _body(400, f"Invalid request. {field}: {message}", errors=[FieldError(field, message)])
     if isinstance(exc, PoolTimeout) or caused_by(exc, OrmPoolTimeout):
         log.warning("no free database connection", path=request.url.path)

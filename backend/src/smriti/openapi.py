@@ -41,6 +41,7 @@ def _requires_together(first: str, first_type: OpenAPIType, second: str, second_
 
 def refine_openapi(app: Litestar) -> None:
     add_links(app)
+    add_media_type_refusals(app)
     components = app.openapi_schema.components.schemas or {}
     request_names = {cls.__name__ for cls in _subclasses(Request)}
     for name, schema in components.items():
@@ -101,6 +102,20 @@ LINKS: dict[tuple[str, str], dict[str, Link]] = {
         ),
     },
 }
+
+
+def add_media_type_refusals(app: Litestar) -> None:
+    """Every operation with a body answers 415 to a body that is not JSON (`request_rules`)."""
+    for item in (app.openapi_schema.paths or {}).values():
+        for operation in (item.post, item.put, item.patch):
+            if operation is None or operation.request_body is None or not operation.responses:
+                continue
+            refusal = operation.responses.get("400")
+            if isinstance(refusal, OpenAPIResponse) and "415" not in operation.responses:
+                operation.responses["415"] = OpenAPIResponse(
+                    description="The body is not declared as JSON (Content-Type: application/json).",
+                    content=refusal.content,
+                )
 
 
 def add_links(app: Litestar) -> None:

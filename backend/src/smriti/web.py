@@ -27,8 +27,8 @@ def web_router(web_dir: Path) -> Router:
     def serve(path: str) -> File:
         if path.split("/", 1)[0] in API_PREFIXES:
             raise NotFoundException()
-        candidate = (root / path).resolve()
-        if path and candidate.is_file() and root in candidate.parents:
+        candidate = _asset(root, path)
+        if candidate is not None:
             # Vite fingerprints everything under assets/, so those never change under one name.
             immutable = candidate.parent.name == "assets"
             cache = "public, max-age=31536000, immutable" if immutable else "no-cache"
@@ -44,6 +44,19 @@ def web_router(web_dir: Path) -> Router:
         return serve(path.lstrip("/"))
 
     return Router(path="/", route_handlers=[web_index, web_path])
+
+
+def _asset(root: Path, path: str) -> Path | None:
+    """The build's file at `path`, or None: outside the build, not a file, or not a path at all
+    (a NUL, a name too long for the file system) is simply not one of its files."""
+    if not path or "\x00" in path:
+        return None
+    try:
+        candidate = (root / path).resolve()
+        found = candidate.is_file() and root in candidate.parents
+    except (OSError, ValueError):
+        return None
+    return candidate if found else None
 
 
 def _file(path: Path, cache_control: str) -> File:

@@ -26,6 +26,7 @@ import msgspec
 
 from smriti.agent import render
 from smriti.agent.errors import EXIT_FAILED, ClientError, InvalidInput
+from smriti.json_checks import duplicate_key
 
 if TYPE_CHECKING:
     from smriti.agent.client import SmritiClient
@@ -426,8 +427,14 @@ def _read_json(source: IO[bytes] | None, *, use_stdin: bool) -> tuple[dict[str, 
         raise InvalidInput(f"{label} is empty; expected a Checkpoint as a JSON object.")
     try:
         data = msgspec.json.decode(raw)
+        repeated = duplicate_key(raw)
     except msgspec.DecodeError as exc:
         raise InvalidInput(f"{label} is not valid JSON: {_where(exc, raw)}") from None
+    except RecursionError:
+        raise InvalidInput(f"{label} is JSON nested too deeply to read.") from None
+    if repeated is not None:
+        # Decoding keeps the last of two equal names; say so rather than send one of them silently.
+        raise InvalidInput(f"{label} has the key {repeated!r} twice in one object; each name may appear once.")
     if not isinstance(data, dict):
         raise InvalidInput(f"{label} must hold a JSON object with the Checkpoint's fields, not {_json_kind(data)}.")
     from smriti.agent.operations import from_saved  # noqa: PLC0415

@@ -42,6 +42,7 @@ from smriti.agent.client import DEFAULT_TIMEOUT, SmritiClient
 from smriti.agent.errors import ClientError, Conflict, InvalidInput, NotFound, Unreachable
 from smriti.checkpoints.diff import CheckpointDiff
 from smriti.checkpoints.schemas import Artifact, Checkpoint, Entity, Task, VerifyReport
+from smriti.json_checks import duplicate_key
 from smriti.review.schemas import ReviewResult
 from smriti.schemas import Page
 from smriti.spaces.schemas import Space
@@ -395,8 +396,10 @@ def _prepare(arguments: dict[str, Any]) -> dict[str, Any]:
     for key in _STRUCTURED_FIELDS & prepared.keys():
         value = prepared[key]
         if isinstance(value, str) and value.strip()[:1] in {"[", "{"}:
-            with contextlib.suppress(msgspec.DecodeError):  # else left as is: validation names the field
-                prepared[key] = msgspec.json.decode(value)
+            # Else left as is: validation names the field (too deep, or a name twice, included).
+            with contextlib.suppress(msgspec.DecodeError, RecursionError):
+                if duplicate_key(value) is None:
+                    prepared[key] = msgspec.json.decode(value)
     return prepared
 
 

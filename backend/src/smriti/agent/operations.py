@@ -19,6 +19,7 @@ from smriti.agent.client import SmritiClient
 from smriti.agent.errors import InvalidInput
 from smriti.checkpoints.schemas import Checkpoint, CheckpointContent, CommitCreate
 from smriti.review.schemas import ReviewResult
+from smriti.schemas import say_patterns
 from smriti.spaces.schemas import Space
 
 NO_HEAD = "none"
@@ -66,12 +67,7 @@ def with_author(metadata: dict[str, Any], author: str) -> dict[str, Any]:
     return {**metadata, "author": {"kind": "agent", "name": author}}
 
 
-_PATTERNS = {
-    r"^[^\\x00]*[^\\x00\\s][^\\x00]*$": "non-empty text (without NUL characters)",
-    r"^[^\\x00]*$": "text without NUL characters",
-}
 _AT = re.compile(r" - at `\$\.?([^`]*)`$")
-_REGEX = re.compile(r"`str` matching regex '((?:[^'\\]|\\.)*)'")
 
 
 def describe_invalid(exc: msgspec.ValidationError) -> str:
@@ -80,7 +76,7 @@ def describe_invalid(exc: msgspec.ValidationError) -> str:
     at = _AT.search(message)
     field = at.group(1) if at else ""
     problem = message[: at.start()] if at else message
-    problem = _REGEX.sub(lambda m: _PATTERNS.get(m.group(1), f"`str` matching {m.group(1)}"), problem)
+    problem = say_patterns(problem)
     return f"{field}: {problem}" if field else problem
 
 
@@ -116,12 +112,18 @@ def draft_from(data: Any, *, source: str) -> CommitDraft:
         raise InvalidInput(f"Invalid Checkpoint in {source}: {describe_invalid(exc)}") from None
 
 
+_BARE_HEX = re.compile(r"[0-9a-fA-F]+")
+
+
 async def resolve_commit_id(client: SmritiClient, ref: str) -> UUID:
-    """A Checkpoint id from an id, a full hash or a unique hash prefix."""
-    try:
-        return UUID(ref.strip())
-    except ValueError:
-        return (await client.get_checkpoint(ref)).id
+    """A Checkpoint id from an id, a full hash or a unique hash prefix. Bare hex digits are a hash
+    (prefix) even when there are 32 of them, which `UUID()` would also read as an id."""
+    if not _BARE_HEX.fullmatch(ref.strip()):
+        try:
+            return UUID(ref.strip())
+        except ValueError:
+            pass
+    return (await client.get_checkpoint(ref)).id
 
 
 async def expected_head(client: SmritiClient, ref: str) -> UUID | None:

@@ -31,6 +31,7 @@ import rfc8785
 
 from smriti.checkpoints.schemas import CheckpointContent
 from smriti.errors import BadRequest
+from smriti.text import BLANK, is_blank
 
 CONTENT_FIELDS = (
     "message",
@@ -61,6 +62,7 @@ _ESCAPED_NUL = b"\\u0000"
 _text = operator.attrgetter("text")
 _name = operator.attrgetter("name")
 _media_type = operator.attrgetter("media_type")
+_strip_blank = operator.methodcaller("strip", BLANK)
 
 # The canonical document's keys in RFC 8785 order (all ASCII, so plain sorting is that order).
 _DOCUMENT_ORDER = tuple(sorted(CONTENT_FIELDS))
@@ -97,17 +99,18 @@ def encode_content(checkpoint: CheckpointContent) -> EncodedContent:
 
 
 def _required_text_present(content: CheckpointContent) -> bool:
-    """True when no required text is empty or blank (`str.strip` strips what `isspace` sees);
-    iterated in C, as this runs on every commit and the exact walk only when it fails."""
+    """True when no required text is empty or blank (white space or invisible characters only,
+    `smriti.text.BLANK`); iterated in C, as this runs on every commit and the exact walk only
+    when it fails."""
     return (
-        bool(content.message.strip())
-        and all(map(str.strip, content.decisions))
-        and all(map(str.strip, content.assumptions))
-        and all(map(str.strip, content.open_questions))
-        and all(map(str.strip, map(_text, content.tasks)))
-        and all(map(str.strip, map(_name, content.entities)))
-        and all(map(str.strip, map(_name, content.artifacts)))
-        and all(map(str.strip, map(_media_type, content.artifacts)))
+        bool(content.message.strip(BLANK))
+        and all(map(_strip_blank, content.decisions))
+        and all(map(_strip_blank, content.assumptions))
+        and all(map(_strip_blank, content.open_questions))
+        and all(map(_strip_blank, map(_text, content.tasks)))
+        and all(map(_strip_blank, map(_name, content.entities)))
+        and all(map(_strip_blank, map(_name, content.artifacts)))
+        and all(map(_strip_blank, map(_media_type, content.artifacts)))
     )
 
 
@@ -152,7 +155,7 @@ def _check_text_value(
     if value is None:
         return
     has_nul = "\x00" in value
-    if not has_nul and not (required and (not value or value.isspace())):
+    if not has_nul and not (required and is_blank(value)):
         return
     field = name + ("" if index is None else f"[{index}]") + ("" if part is None else f".{part}")
     # Worded like the validation errors of the other fields: "Invalid request. <field>: <rule>".

@@ -117,10 +117,12 @@ class CheckpointStore:
 
     async def _find(self, ref: str, columns: str) -> asyncpg.Record:
         ref = ref.strip().lower()
-        try:
-            commit_id = UUID(ref)
-        except ValueError:
-            commit_id = None
+        commit_id = None
+        if not _HEX.match(ref):  # 32 bare hex digits are a hash prefix, not a UUID without dashes
+            try:
+                commit_id = UUID(ref)
+            except ValueError:
+                commit_id = None
         if commit_id is not None:
             row = await self._pool.fetchrow(f"SELECT {columns} FROM commits WHERE id = $1", commit_id)
             if row is None:

@@ -2,16 +2,15 @@
 # names Litestar resolves string annotations with, so "Session" would name the wrong type.
 # Real annotation objects leave no doubt.
 
-from typing import Annotated
 from uuid import UUID
 
 from advanced_alchemy.extensions.litestar.providers import create_service_provider
 from litestar import Controller, get, post
 from litestar.di import NamedDependency, Provide
-from litestar.params import FromPath, JSONBody, QueryParameter
+from litestar.params import FromPath, JSONBody
 
 from smriti.errors import error_responses
-from smriti.pagination import PageParams
+from smriti.pagination import PageParams, int_query, query_int
 from smriti.providers.registry import ProviderRegistry
 from smriti.schemas import MAX_INT4, Page
 from smriti.sessions.schemas import Session, SessionCreate, Turn
@@ -79,8 +78,13 @@ class SessionController(Controller):
         self,
         session_id: FromPath[UUID],
         turns: NamedDependency[TurnStore],
-        after_seq: Annotated[int, QueryParameter(ge=0, le=MAX_INT4)] = 0,
-        limit: Annotated[int, QueryParameter(ge=1, le=TURN_PAGE_LIMIT)] = 200,
-        offset: Annotated[int, QueryParameter(ge=0, le=MAX_INT4)] = 0,
+        after_seq: int_query(0, MAX_INT4, 0) = "0",  # type: ignore[valid-type]
+        limit: int_query(1, TURN_PAGE_LIMIT, 200) = "200",  # type: ignore[valid-type]
+        offset: int_query(0, MAX_INT4, 0) = "0",  # type: ignore[valid-type]
     ) -> Page[Turn]:
-        return await turns.page(session_id, after_seq=after_seq, limit=limit, offset=offset)
+        return await turns.page(
+            session_id,
+            after_seq=query_int("after_seq", after_seq, minimum=0, maximum=MAX_INT4),
+            limit=query_int("limit", limit, minimum=1, maximum=TURN_PAGE_LIMIT),
+            offset=query_int("offset", offset, minimum=0, maximum=MAX_INT4),
+        )
