@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 import uuid
 from typing import Any
 
@@ -172,3 +174,120 @@ async def test_junk_and_bad_input(client: httpx.AsyncClient, db: asyncpg.Connect
         headers={"content-type": "application/json"},
     )
     assert big.status_code == 413
+
+
+def _node(node_id: str, role: str | None, text: str, parent: str | None, children: list[str]) -> dict[str, Any]:
+    message = None if role is None else {"author": {"role": role}, "content": {"content_type": "text", "parts": [text]}}
+    return {"id": node_id, "message": message, "parent": parent, "children": children}
+
+
+async def test_a_cycle_in_a_chatgpt_export_ends_the_walk_not_the_server(
+    client: httpx.AsyncClient, db: asyncpg.Connection
+) -> None:
+    # No usable current_node, and the children point back up: the walk from the root used to
+    # follow children[-1] for ever on the event loop, and /health never answered again.
+    cyclic = {
+        "mapping": {
+            "root": _node("root", None, "", None, ["a"]),
+            "a": _node("a", "user", "Where to?", "root", ["b"]),
+            "b": _node("b", "assistant", "Lisbon.", "a", ["a"]),
+        },
+        "current_node": None,
+    }
+    response, health = await asyncio.wait_for(
+        asyncio.gather(_ingest(client, json.dumps(cyclic)), client.get("/health")), timeout=10
+    )
+    assert health.status_code == 200
+    assert response.status_code == 201, response.text
+    assert [t["content"] for t in response.json()["turns"]] == ["Where to?", "Lisbon."]
+    # A cycle through parents, with current_node on it: each node once.
+    parents = {
+        "mapping": {"a": _node("a", "user", "one", "b", []), "b": _node("b", "assistant", "two", "a", [])},
+        "current_node": "a",
+    }
+    response = await asyncio.wait_for(_ingest(client, json.dumps(parents)), timeout=10)
+    assert response.status_code == 201, response.text
+    assert [t["content"] for t in response.json()["turns"]] == ["two", "one"]
+
+
+@pytest.mark.parametrize(
+    ("document", "named"),
+    [
+        ({"mapping": {"a": 1}}, "mapping['a']"),
+        ({"mapping": []}, "mapping"),
+        ({"mapping": {"a": _node("a", "user", "x", None, ["zz"])}}, "zz"),
+        ({"mapping": {"a": _node("a", "user", "x", None, [])}, "current_node": []}, "current_node"),
+        (
+            {"mapping": {"a": {"message": {"author": "user", "content": "hi"}, "parent": None, "children": []}}},
+            "author",
+        ),
+        ({"mapping": {"a": {"message": [], "parent": None, "children": []}}, "current_node": "a"}, "message"),
+        ({"mapping": {"a": {"message": None, "parent": ["x"], "children": []}}}, "parent"),
+        ({"mapping": {"a": {"message": None, "parent": None, "children": "b"}}}, "children"),
+        (
+            {
+                "mapping": {"a": _node("a", "user", "x", None, [])}
+                | {
+                    "b": {
+                        "message": {"author": {"role": "user"}, "content": {"parts": 5}},
+                        "parent": "a",
+                        "children": [],
+                    }
+                },
+                "current_node": "b",
+            },
+            "parts",
+        ),
+        ({"chat_messages": [1, 2]}, "chat_messages[0]"),
+        ({"chat_messages": {"a": 1}}, "chat_messages"),
+        ({"chat_messages": [{"sender": "human", "text": 5}]}, "text"),
+        ([{"role": "user", "content": 5}], "content"),
+        ([{"role": "user", "content": "ok"}, 3], "the list[1]"),
+    ],
+)
+async def test_malformed_exports_are_a_400_that_says_where(
+    client: httpx.AsyncClient, db: asyncpg.Connection, document: Any, named: str
+) -> None:
+    for repo in (None, (await create_space(client, f"s-{uuid.uuid4().hex[:6]}"))["id"]):
+        response = await _ingest(client, json.dumps(document), **({"repo_id": repo} if repo else {}))
+        assert response.status_code == 400, response.text
+        body = response.json()
+        assert body["errors"][0]["field"] == "transcript"
+        assert named in body["detail"], body["detail"]
+    assert await db.fetchval("SELECT count(*) FROM sessions") == 0
+
+
+@pytest.mark.parametrize("escape", ["\\u0000", "\\ud800", "\\udfff"])
+async def test_nul_and_lone_surrogates_inside_the_json_are_a_400(
+    client: httpx.AsyncClient, db: asyncpg.Connection, escape: str
+) -> None:
+    space = await create_space(client)
+    inner = f'[{{"role": "user", "content": "a{escape}b"}}, {{"role": "assistant", "content": "ok"}}]'
+    for extra in ({}, {"repo_id": space["id"]}):
+        response = await _ingest(client, inner, **extra)
+        assert response.status_code == 400, response.text
+        assert "Message 1" in response.json()["detail"]
+    assert await db.fetchval("SELECT count(*) FROM sessions") == 0
+
+
+async def test_deeply_nested_inner_json_is_a_400(client: httpx.AsyncClient, db: asyncpg.Connection) -> None:
+    for depth in (1000, 5000, 200_000):
+        response = await _ingest(client, "[" * depth + "]" * depth)
+        assert response.status_code == 400, (depth, response.text[:200])
+    nested = '{"mapping": {"a": ' + '{"x":' * 5000 + "1" + "}" * 5000 + "}}"
+    assert (await _ingest(client, nested)).status_code == 400
+
+
+async def test_a_large_transcript_does_not_stop_the_server(client: httpx.AsyncClient, db: asyncpg.Connection) -> None:
+    # ~900 KB of text: parsing and extraction take a second or more, off the event loop.
+    line = "User: We decided to use the Baixa hotel because it is cheap, and I'll book the trains. " * 20
+    big = "\n".join([line, "Assistant: " + "ok " * 100] * 250)[:900_000]
+    task = asyncio.create_task(_ingest(client, big))
+    await asyncio.sleep(0.05)
+    started = time.monotonic()
+    health = await client.get("/health")
+    waited = time.monotonic() - started
+    response = await task
+    assert response.status_code == 201, response.text[:300]
+    assert health.status_code == 200
+    assert waited < 0.5, f"/health waited {waited:.2f} s behind a transcript"

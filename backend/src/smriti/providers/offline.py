@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 
+from smriti.cpu import off_loop
 from smriti.drafting.extract import Extraction, extract
 from smriti.drafting.prompt import DRAFT_SCHEMA_NAME, parse_transcript
 from smriti.providers.base import ProviderReply, ProviderRequest
@@ -49,10 +50,14 @@ class OfflineProvider:
         if request.json_schema_name == DRAFT_SCHEMA_NAME and request.messages:
             # Drafting offline: the same deterministic rules, applied to the Turns it was sent.
             # Its own earlier replies describe what it was sent, not the work: leave them out.
-            turns = [
-                t for t in parse_transcript(request.messages[-1].content) if not t.content.startswith(OFFLINE_MARK)
-            ]
-            return ProviderReply(content=draft_json(extract(turns)), model=request.model)
+            # A long Session takes a while to read, so it is read off the event loop.
+            transcript = request.messages[-1].content
+
+            def draft() -> str:
+                turns = [t for t in parse_transcript(transcript) if not t.content.startswith(OFFLINE_MARK)]
+                return draft_json(extract(turns))
+
+            return ProviderReply(content=await off_loop(draft), model=request.model)
         return ProviderReply(content=describe_context(request), model=request.model)
 
     async def close(self) -> None:

@@ -11,6 +11,7 @@ Each check is deliberately narrow, so that what it reports is worth a person's a
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 
@@ -43,10 +44,16 @@ _RELIANCE = re.compile(
 )
 
 
+MAX_COMPARED = 300
+"""Items per field the pairwise rules compare: 300 decisions and 300 assumptions are ~135,000
+pairs, well under a second; a Checkpoint's size is bounded only by the body limit."""
+
+
 def _words(text: str) -> list[str]:
     return re.findall(r"[a-z0-9][a-z0-9'+#.-]*", text.lower())
 
 
+@functools.lru_cache(maxsize=4096)
 def _polarity(text: str) -> tuple[frozenset[str], bool]:
     """The statement's content words with antonyms folded together, and whether it is negated."""
     negated = False
@@ -87,14 +94,10 @@ def _quote(text: str, limit: int = 90) -> str:
 
 
 def contradictions(checkpoint: Checkpoint) -> Iterator[Finding]:
-    decisions = checkpoint.decisions
-    pairs = [
-        (("decisions", i), ("decisions", j)) for i in range(len(decisions)) for j in range(i + 1, len(decisions))
-    ] + [
-        (("decisions", i), ("assumptions", j))
-        for i in range(len(decisions))
-        for j in range(len(checkpoint.assumptions))
-    ]
+    decisions = checkpoint.decisions[:MAX_COMPARED]
+    assumptions = checkpoint.assumptions[:MAX_COMPARED]
+    pairs = [(("decisions", i), ("decisions", j)) for i in range(len(decisions)) for j in range(i + 1, len(decisions))]
+    pairs += [(("decisions", i), ("assumptions", j)) for i in range(len(decisions)) for j in range(len(assumptions))]
     for (left_field, i), (right_field, j) in pairs:
         left, right = getattr(checkpoint, left_field)[i], getattr(checkpoint, right_field)[j]
         how = _contradicts(right, left)
@@ -111,8 +114,10 @@ def contradictions(checkpoint: Checkpoint) -> Iterator[Finding]:
 
 
 def hidden_assumptions(checkpoint: Checkpoint) -> Iterator[Finding]:
-    recorded = [content_words(text) for text in [*checkpoint.assumptions, *checkpoint.decisions]]
-    for index, decision in enumerate(checkpoint.decisions):
+    recorded = [
+        content_words(text) for text in [*checkpoint.assumptions[:MAX_COMPARED], *checkpoint.decisions[:MAX_COMPARED]]
+    ]
+    for index, decision in enumerate(checkpoint.decisions[:MAX_COMPARED]):
         for match in _RELIANCE.finditer(decision):
             clause = match["clause"].strip(" ,")
             words = content_words(clause)
@@ -134,9 +139,11 @@ def hidden_assumptions(checkpoint: Checkpoint) -> Iterator[Finding]:
 
 
 def resolved_questions(checkpoint: Checkpoint) -> Iterator[Finding]:
-    for q_index, question in enumerate(checkpoint.open_questions):
-        for d_index, decision in enumerate(checkpoint.decisions):
-            if answers(content_words(decision), question):
+    decision_words = [content_words(decision) for decision in checkpoint.decisions[:MAX_COMPARED]]
+    for q_index, question in enumerate(checkpoint.open_questions[:MAX_COMPARED]):
+        for d_index, words in enumerate(decision_words):
+            decision = checkpoint.decisions[d_index]
+            if answers(words, question):
                 yield Finding(
                     kind="resolved_question",
                     detail=(
@@ -176,6 +183,25 @@ def disconnected_entities(checkpoint: Checkpoint) -> Iterator[Finding]:
 
 def _label(field: str, index: int) -> str:
     return {"decisions": "Decision", "assumptions": "Assumption"}.get(field, field) + f" {index + 1}"
+
+
+def limits_reached(checkpoint: Checkpoint) -> list[str]:
+    """What the rules did not compare, said plainly rather than left out in silence."""
+    over = [
+        f"{len(items):,} {name}"
+        for name, items in (
+            ("decisions", checkpoint.decisions),
+            ("assumptions", checkpoint.assumptions),
+            ("open questions", checkpoint.open_questions),
+        )
+        if len(items) > MAX_COMPARED
+    ]
+    if not over:
+        return []
+    return [
+        f"This Checkpoint has {' and '.join(over)}: the rules compared the first {MAX_COMPARED} of each "
+        "(items are compared in pairs, so every further item costs as much as all the others together)."
+    ]
 
 
 def run_rules(checkpoint: Checkpoint) -> list[Finding]:

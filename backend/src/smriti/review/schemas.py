@@ -39,3 +39,5 @@ class ReviewResult(msgspec.Struct):
     commit_id: UUID
     findings: list[Finding]
     reviewed_by: ReviewedBy
+    limits: list[str] = []
+    """What the review did not look at (a very large Checkpoint), in words; empty when nothing."""

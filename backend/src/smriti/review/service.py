@@ -10,11 +10,13 @@ import structlog
 
 from smriti.checkpoints.schemas import Checkpoint
 from smriti.checkpoints.store import CheckpointStore
+from smriti.cpu import off_loop
 from smriti.drafting.parse import UnusableOutput, json_payload
 from smriti.providers.base import json_request, upstream_error
 from smriti.providers.registry import ProviderChoice, ProviderRegistry
-from smriti.review.rules import run_rules
+from smriti.review.rules import limits_reached, run_rules
 from smriti.review.schemas import Finding, ItemRef, ReviewedBy, ReviewRequest, ReviewResult
+from smriti.text import storable
 
 log = structlog.get_logger(__name__)
 
@@ -119,13 +121,15 @@ class ReviewService:
     async def review(self, ref: str, data: ReviewRequest) -> ReviewResult:
         checkpoint = await self.checkpoints.get(ref)
         choice = self.providers.choose(data.provider, data.model)
-        findings = run_rules(checkpoint)
+        # Pairwise rules over a large Checkpoint take a while: off the event loop.
+        findings = await off_loop(lambda: run_rules(checkpoint))
         if choice.provider.name != "offline":
             findings = merge(findings, await self._model_findings(choice, checkpoint))
         return ReviewResult(
             commit_id=checkpoint.id,
             findings=findings,
             reviewed_by=ReviewedBy(provider=choice.provider.name, model=choice.model),
+            limits=limits_reached(checkpoint),
         )
 
     async def _model_findings(self, choice: ProviderChoice, checkpoint: Checkpoint) -> list[Finding]:
@@ -145,8 +149,9 @@ class ReviewService:
         kept = []
         for finding in parsed.findings:
             refs = list(dict.fromkeys(finding.refs))
-            if refs and all(_valid_ref(checkpoint, ref) for ref in refs) and finding.detail.strip():
-                kept.append(Finding(kind=finding.kind, detail=finding.detail.strip(), refs=refs, source="model"))
+            detail = storable(finding.detail).strip()
+            if refs and all(_valid_ref(checkpoint, ref) for ref in refs) and detail:
+                kept.append(Finding(kind=finding.kind, detail=detail, refs=refs, source="model"))
             else:
                 log.info("dropped a model finding that points at no item", kind=finding.kind)
         return kept

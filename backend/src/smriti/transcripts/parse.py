@@ -8,14 +8,22 @@
 - A Claude conversation export (an object with `chat_messages`, or a one-element list of them).
 - A plain list of `{role, content}` messages.
 System and tool messages are left out: a Turn is from the user or the assistant.
+
+The JSON shapes come from whoever pasted them, so nothing here trusts them: every value is
+checked for its type before use, a shape that is wrong says where (`TranscriptError`, a 400),
+and the walk over ChatGPT's node graph visits each node at most once, so a cycle in `children`
+or `parent` ends the walk instead of the server (`chatgpt_branch`).
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from smriti.text import unstorable_reason
 
 USER_NAMES = ("user", "human", "me", "you")
 ASSISTANT_NAMES = ("assistant", "ai", "chatgpt", "gpt", "claude", "model", "bot")
@@ -34,7 +42,7 @@ EXPECTED_SHAPES = (
 
 
 class TranscriptError(ValueError):
-    """The text is not a transcript in any shape Smriti knows."""
+    """The text is not a transcript in any shape Smriti knows, or a JSON export is malformed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +51,9 @@ class ParsedTurn:
     content: str
 
 
-def _role(name: str) -> str | None:
+def _role(name: Any) -> str | None:
+    if not isinstance(name, str):
+        return None
     name = name.strip().lower()
     if name in USER_NAMES:
         return "user"
@@ -84,91 +94,166 @@ def _from_prefixed_text(text: str) -> list[ParsedTurn]:
     return turns
 
 
-def _text_of(content: Any) -> str:
-    """Message text from the several content shapes the exports use."""
+def _text_of(content: Any, where: str) -> str:
+    """Message text from the content shapes the exports use: a string, `{parts: […]}`,
+    `{text: …}`, or a list of those. Anything else (images, tool payloads) contributes nothing;
+    a value of the wrong kind where text is expected is an error."""
+    if content is None:
+        return ""
     if isinstance(content, str):
         return content
     if isinstance(content, dict):
-        if isinstance(content.get("parts"), list):
-            return "\n".join(part for part in content["parts"] if isinstance(part, str))
-        if isinstance(content.get("text"), str):
-            return str(content["text"])
+        parts = content.get("parts")
+        if parts is not None:
+            if not isinstance(parts, list):
+                raise TranscriptError(f"{where}.parts must be a list.")
+            return "\n".join(part for part in parts if isinstance(part, str))
+        text = content.get("text")
+        if text is not None and not isinstance(text, str):
+            raise TranscriptError(f"{where}.text must be text.")
+        return text or ""
     if isinstance(content, list):
-        return "\n".join(_text_of(part) for part in content)
-    return ""
+        # Parts are flat in every export: a part that is itself a list is not followed.
+        parts = [_text_of(part, f"{where}[{i}]") for i, part in enumerate(content) if not isinstance(part, list)]
+        return "\n".join(parts)
+    raise TranscriptError(f"{where} must be text, an object or a list, not {_kind(content)}.")
+
+
+def _kind(value: Any) -> str:
+    return {dict: "an object", list: "a list", str: "text", bool: "a boolean", type(None): "null"}.get(
+        type(value), "a number"
+    )
+
+
+def _object(value: Any, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise TranscriptError(f"{where} must be an object, not {_kind(value)}.")
+    return value
+
+
+def chatgpt_branch(mapping: Mapping[str, Any], current_node: Any) -> list[dict[str, Any]]:
+    """The nodes from the root to `current_node`, oldest first: ChatGPT keeps every edited or
+    regenerated branch, and `current_node` is the one the user last saw.
+
+    Without a usable `current_node`, the branch runs from the root down the last child of each
+    node. Either walk visits a node at most once, so it takes at most `len(mapping)` steps
+    whatever the links say (a cycle ends it).
+    """
+    for key, node in mapping.items():
+        _object(node, f"mapping[{key!r}]")
+        parent, children = node.get("parent"), node.get("children")
+        if parent is not None and not isinstance(parent, str):
+            raise TranscriptError(f"mapping[{key!r}].parent must be a node id (text) or null.")
+        if children is not None and not (isinstance(children, list) and all(isinstance(c, str) for c in children)):
+            raise TranscriptError(f"mapping[{key!r}].children must be a list of node ids.")
+    if current_node is not None and not isinstance(current_node, str):
+        raise TranscriptError(f"current_node must be a node id (text), not {_kind(current_node)}.")
+    if current_node is None or current_node not in mapping:
+        current_node = _last_leaf(mapping)
+    chain: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    node_id: Any = current_node
+    while isinstance(node_id, str) and node_id in mapping and node_id not in seen:
+        seen.add(node_id)
+        node = mapping[node_id]
+        chain.append(node)
+        node_id = node.get("parent")
+    chain.reverse()
+    return chain
+
+
+def _last_leaf(mapping: Mapping[str, Any]) -> str | None:
+    """The end of the last-child path from the root (a node whose parent is not in `mapping`);
+    a child seen before ends the path where it turned back."""
+    node_id = next((key for key, node in mapping.items() if node.get("parent") not in mapping), None)
+    seen: set[str] = set()
+    while node_id is not None:
+        seen.add(node_id)
+        children = mapping[node_id].get("children") or []  # checked by chatgpt_branch
+        if not children or children[-1] in seen:
+            return node_id
+        child = children[-1]
+        if child not in mapping:
+            raise TranscriptError(f"mapping[{node_id!r}] names the child {child!r}, which is not in mapping.")
+        node_id = child
+    return None
 
 
 def _from_chatgpt(conversation: dict[str, Any]) -> list[ParsedTurn]:
-    mapping: dict[str, Any] = conversation["mapping"]
-    node_id = conversation.get("current_node")
-    if node_id not in mapping:
-        # No pointer to the last message: follow the first child from the root.
-        node_id = next((key for key, node in mapping.items() if not node.get("parent")), None)
-        while node_id is not None and mapping[node_id].get("children"):
-            node_id = mapping[node_id]["children"][-1]
-    chain = []
-    seen: set[str] = set()
-    while node_id is not None and node_id in mapping and node_id not in seen:
-        seen.add(node_id)
-        chain.append(mapping[node_id])
-        node_id = mapping[node_id].get("parent")
     turns = []
-    for node in reversed(chain):
-        message = node.get("message") or {}
-        role = _role(str((message.get("author") or {}).get("role", "")))
+    for index, node in enumerate(chatgpt_branch(conversation["mapping"], conversation.get("current_node"))):
+        where = f"the branch's node {index + 1}"
+        message = node.get("message")
+        if message is None:
+            continue
+        message = _object(message, f"{where}'s message")
+        author = message.get("author")
+        role = _role(_object(author, f"{where}'s message.author").get("role")) if author is not None else None
         if role is not None:
-            turns.append(ParsedTurn(role, _text_of(message.get("content"))))
+            turns.append(ParsedTurn(role, _text_of(message.get("content"), f"{where}'s message.content")))
     return turns
 
 
 def _from_claude(conversation: dict[str, Any]) -> list[ParsedTurn]:
     turns = []
-    for message in conversation["chat_messages"]:
-        role = _role(str(message.get("sender", "")))
+    for index, item in enumerate(conversation["chat_messages"]):
+        message = _object(item, f"chat_messages[{index}]")
+        role = _role(message.get("sender"))
         if role is not None:
-            text = message.get("text") or _text_of(message.get("content"))
-            turns.append(ParsedTurn(role, str(text)))
+            text = message.get("text")
+            if text is not None and not isinstance(text, str):
+                raise TranscriptError(f"chat_messages[{index}].text must be text.")
+            turns.append(ParsedTurn(role, text or _text_of(message.get("content"), f"chat_messages[{index}].content")))
     return turns
 
 
-def _from_messages(messages: list[Any]) -> list[ParsedTurn]:
+def _from_messages(messages: list[Any], where: str) -> list[ParsedTurn]:
     turns = []
-    for message in messages:
-        if isinstance(message, dict):
-            role = _role(str(message.get("role", "")))
-            if role is not None:
-                turns.append(ParsedTurn(role, _text_of(message.get("content"))))
+    for index, item in enumerate(messages):
+        message = _object(item, f"{where}[{index}]")
+        role = _role(message.get("role"))
+        if role is not None:
+            turns.append(ParsedTurn(role, _text_of(message.get("content"), f"{where}[{index}].content")))
     return turns
 
 
 def _from_json(document: Any) -> list[ParsedTurn]:
-    if isinstance(document, list) and document and all(isinstance(item, dict) for item in document):
-        if all("mapping" in item or "chat_messages" in item for item in document):
+    if isinstance(document, list) and any(isinstance(item, dict) for item in document):
+        if all(isinstance(item, dict) and ("mapping" in item or "chat_messages" in item) for item in document):
             if len(document) != 1:
                 raise TranscriptError(
                     f"This export holds {len(document)} conversations; paste one conversation at a time."
                 )
             document = document[0]
         else:
-            return _from_messages(document)
+            return _from_messages(document, "the list")
     if isinstance(document, dict):
-        if isinstance(document.get("mapping"), dict):
+        if "mapping" in document:
+            _object(document["mapping"], "mapping")
             return _from_chatgpt(document)
-        if isinstance(document.get("chat_messages"), list):
+        if "chat_messages" in document:
+            if not isinstance(document["chat_messages"], list):
+                raise TranscriptError("chat_messages must be a list.")
             return _from_claude(document)
         if isinstance(document.get("messages"), list):
-            return _from_messages(document["messages"])
+            return _from_messages(document["messages"], "messages")
     return []
+
+
+def _load(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return None  # not JSON after all: read it as text
+    except RecursionError:
+        raise TranscriptError("The JSON is nested too deeply to read.") from None
 
 
 def parse_transcript(text: str) -> list[ParsedTurn]:
     stripped = text.strip()
     turns: list[ParsedTurn] = []
     if stripped[:1] in ("{", "["):
-        try:
-            document = json.loads(stripped)
-        except json.JSONDecodeError:
-            document = None
+        document = _load(stripped)
         if document is not None:
             turns = _from_json(document)
     if not turns:
@@ -176,4 +261,9 @@ def parse_transcript(text: str) -> list[ParsedTurn]:
     turns = _merge(turns)
     if not turns:
         raise TranscriptError(f"No conversation turns found. {EXPECTED_SHAPES}")
+    for number, turn in enumerate(turns, start=1):
+        # JSON escapes can spell what PostgreSQL cannot store (\u0000) or UTF-8 cannot hold (\ud800).
+        reason = unstorable_reason(turn.content)
+        if reason is not None:
+            raise TranscriptError(f"Message {number} {reason}.")
     return turns

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from uuid import UUID
 
+from smriti.cpu import off_loop
 from smriti.db.pool import Pool
 from smriti.drafting.extract import Extraction, SourceTurn, extract
 from smriti.errors import BadRequest, NotFound
@@ -48,15 +49,19 @@ class TranscriptService:
     pool: Pool
 
     async def ingest(self, data: TranscriptImport) -> TranscriptResult:
-        try:
+        def read() -> tuple[list[ParsedTurn], str]:
             turns = parse_transcript(data.transcript)
+            found = extract([SourceTurn(n, t.role, t.content) for n, t in enumerate(turns, start=1)])
+            return turns, context_pack(turns, found)
+
+        try:
+            turns, pack = await off_loop(read)
         except TranscriptError as exc:
             raise BadRequest(str(exc), field="transcript") from None
-        found = extract([SourceTurn(n, t.role, t.content) for n, t in enumerate(turns, start=1)])
         session_id = await self._backfill(data.repo_id, data.title, turns) if data.repo_id else None
         return TranscriptResult(
             turns=[ImportedTurn(role=t.role, content=t.content) for t in turns],  # type: ignore[arg-type]
-            context_pack=context_pack(turns, found),
+            context_pack=pack,
             session_id=session_id,
         )
 
