@@ -71,8 +71,8 @@ class Unavailable(SmritiError):
 class ProviderFailure(SmritiError):
     """A provider did not give a usable answer. `status_code` says how: 502, 504 or 429."""
 
-    def __init__(self, provider: str, status_code: int, detail: str) -> None:
-        super().__init__(detail)
+    def __init__(self, provider: str, status_code: int, detail: str, *, field: str | None = None) -> None:
+        super().__init__(detail, field=field)
         self.provider = provider
         self.status_code = status_code
 
@@ -213,7 +213,7 @@ def to_error_response(request: Request[Any, Any, Any], exc: Exception) -> Respon
     else is logged with its traceback and answered with a bare 500 that reveals nothing.
     """
     if isinstance(exc, ProviderFailure):
-        return _body(exc.status_code, exc.detail, provider=exc.provider)
+        return _body(exc.status_code, exc.detail, errors=exc.errors, provider=exc.provider)
     if isinstance(exc, SmritiError):
         return _body(exc.status_code, exc.detail, errors=exc.errors)
     if isinstance(exc, ValidationException):

@@ -10,6 +10,7 @@ from typing import Any
 import structlog
 
 from smriti.config import Settings
+from smriti.redaction import real_secrets, redact
 
 
 def _scrubber(secrets: tuple[str, ...]) -> structlog.types.Processor:
@@ -20,22 +21,14 @@ def _scrubber(secrets: tuple[str, ...]) -> structlog.types.Processor:
             return event
         for key, value in event.items():
             if isinstance(value, str) and any(secret in value for secret in secrets):
-                event[key] = _redacted(value, secrets)
+                event[key] = redact(value, secrets)
         return event
 
     return scrub
 
 
-def _redacted(text: str, secrets: tuple[str, ...]) -> str:
-    for secret in secrets:
-        text = text.replace(secret, "[redacted]")
-    return text
-
-
 def configure_logging(settings: Settings, *, extra_secrets: tuple[str | None, ...] = ()) -> None:
-    secrets = tuple(
-        s for s in (settings.openai.api_key, settings.anthropic.api_key, *extra_secrets) if s and len(s) >= 4
-    )
+    secrets = real_secrets((settings.openai.api_key, settings.anthropic.api_key, settings.api_token, *extra_secrets))
     level = logging.getLevelNamesMapping().get(settings.log_level, logging.INFO)
     renderer: structlog.types.Processor = (
         structlog.processors.JSONRenderer() if settings.log_json else structlog.dev.ConsoleRenderer(colors=False)

@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Literal
 
-Mode = Literal["ok", "error500", "ratelimit", "hang", "malformed", "redirect", "empty", "echo_key"]
+Mode = Literal[
+    "ok", "error500", "ratelimit", "hang", "malformed", "redirect", "empty", "echo_key", "unknown_model", "not_found"
+]
 
 
 @dataclass
@@ -28,6 +30,16 @@ class FakeProviderState:
     mode: Mode = "ok"
     reply: str = "Fake provider reply."
     hang_seconds: float = 5.0
+    delay_seconds: float = 0.0
+    """Every answer waits this long first (a slow model), without timing out."""
+    raw_reply: str | None = None
+    """When set, the exact JSON text of the reply's message content (escapes such as \\u0000 and
+    \\ud800 survive as written, which a Python string could not carry through json.dumps)."""
+    reply_fields: dict[str, Any] = field(default_factory=dict)
+    """Top-level fields of the reply replaced as given (a `model`, a `usage`)."""
+    refuse_formats: tuple[str, ...] = ()
+    """OpenAI `response_format` types refused, as llama.cpp's servers do."""
+    refuse_status: int = 400
     requests: list[RecordedRequest] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -35,6 +47,11 @@ class FakeProviderState:
         with self.lock:
             self.mode = "ok"
             self.reply = "Fake provider reply."
+            self.delay_seconds = 0.0
+            self.raw_reply = None
+            self.reply_fields = {}
+            self.refuse_formats = ()
+            self.refuse_status = 400
             self.requests.clear()
 
     def bodies(self, path_suffix: str) -> list[dict[str, Any]]:
@@ -82,7 +99,7 @@ def make_handler(state: FakeProviderState) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(payload)
 
-        def do_POST(self) -> None:
+        def do_POST(self) -> None:  # noqa: PLR0912 (one branch per way of failing)
             length = int(self.headers.get("Content-Length") or 0)
             raw = self.rfile.read(length)
             body = json.loads(raw or b"{}")
@@ -91,6 +108,14 @@ def make_handler(state: FakeProviderState) -> type[BaseHTTPRequestHandler]:
                 mode, reply = state.mode, state.reply
             model = str(body.get("model", "fake-model"))
             is_openai = self.path.endswith("/chat/completions")
+            if state.delay_seconds:
+                time.sleep(state.delay_seconds)
+            response_format = (body.get("response_format") or {}).get("type")
+            if is_openai and response_format in state.refuse_formats:
+                # llama.cpp's server: 400; llama-cpp-python's: 500 with a validation error naming it.
+                detail = f"response_format: Input should be 'text' or 'json_object', got {response_format!r}"
+                self._send(state.refuse_status, json.dumps({"error": {"message": detail, "type": "invalid"}}).encode())
+                return
             if mode == "hang":
                 time.sleep(state.hang_seconds)
                 mode = "ok"
@@ -111,12 +136,26 @@ def make_handler(state: FakeProviderState) -> type[BaseHTTPRequestHandler]:
                 key = self.headers.get("Authorization", "") + " " + self.headers.get("x-api-key", "")
                 message = json.dumps({"error": {"message": f"Incorrect API key provided: {key}", "type": "auth"}})
                 self._send(401, message.encode())
+            elif mode == "unknown_model":
+                error: dict[str, Any]
+                if is_openai:
+                    message = f"The model `{model}` does not exist or you do not have access to it."
+                    error = {"error": {"message": message, "type": "invalid_request_error", "code": "model_not_found"}}
+                else:
+                    error = {"type": "error", "error": {"type": "not_found_error", "message": f"model: {model}"}}
+                self._send(404, json.dumps(error).encode())
+            elif mode == "not_found":
+                self._send(404, b'{"error": {"message": "Not Found", "type": "not_found"}}')
             elif mode == "empty":
                 payload = _openai_reply(model, "") if is_openai else _anthropic_reply(model, "")
                 self._send(200, json.dumps(payload).encode())
             else:
                 payload = _openai_reply(model, reply) if is_openai else _anthropic_reply(model, reply)
-                self._send(200, json.dumps(payload).encode())
+                payload.update(state.reply_fields)
+                encoded = json.dumps(payload)
+                if state.raw_reply is not None:
+                    encoded = encoded.replace(json.dumps(reply), state.raw_reply, 1)
+                self._send(200, encoded.encode())
 
     return Handler
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import anthropic
@@ -11,9 +12,10 @@ from smriti.config import ProviderSettings
 from smriti.providers.base import (
     ProviderReply,
     ProviderRequest,
+    describe_upstream,
     rate_limited_error,
-    redact,
     timeout_error,
+    unknown_model_error,
     upstream_error,
 )
 
@@ -27,6 +29,7 @@ class AnthropicProvider:
         self.models = settings.models
         self._settings = settings
         self._timeout_s = timeout_s
+        self._attempts = 1 + max_retries
         self._client: anthropic.AsyncAnthropic | None = None
         if self.configured:
             self._client = anthropic.AsyncAnthropic(
@@ -64,12 +67,21 @@ class AnthropicProvider:
                 }
             ]
             kwargs["tool_choice"] = {"type": "tool", "name": request.json_schema_name}
+        started = time.monotonic()
         try:
             message = await self._client.messages.create(**kwargs)
         except anthropic.APITimeoutError:
-            raise timeout_error(self.name, self._timeout_s) from None
+            raise timeout_error(
+                self.name, per_attempt_s=self._timeout_s, attempts=self._attempts, started=started
+            ) from None
         except anthropic.RateLimitError as exc:
             raise rate_limited_error(self.name, self._describe(exc)) from None
+        except anthropic.NotFoundError as exc:
+            # Anthropic answers an unknown model with 404 `not_found_error` naming "model: …".
+            detail = f"HTTP 404: {self._describe(exc)}"
+            if "model" in detail.lower():
+                raise unknown_model_error(self.name, request.model, detail) from None
+            raise upstream_error(self.name, detail) from None
         except anthropic.APIStatusError as exc:
             raise upstream_error(self.name, f"HTTP {exc.status_code}: {self._describe(exc)}") from None
         except anthropic.APIConnectionError:
@@ -82,13 +94,13 @@ class AnthropicProvider:
         usage = getattr(message, "usage", None)
         return ProviderReply(
             content=content,
-            model=str(getattr(message, "model", None) or request.model),
+            model=getattr(message, "model", None) or request.model,
             input_tokens=getattr(usage, "input_tokens", None),
             output_tokens=getattr(usage, "output_tokens", None),
         )
 
     def _describe(self, exc: anthropic.APIError) -> str:
-        return redact(str(getattr(exc, "message", None) or exc), (self._settings.api_key,))
+        return describe_upstream(str(getattr(exc, "message", None) or exc), (self._settings.api_key,))
 
     async def close(self) -> None:
         if self._client is not None:

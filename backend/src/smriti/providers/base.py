@@ -2,16 +2,19 @@
 
 A provider is a stateless renderer: it gets the whole context (system text plus messages) on
 every call, built by Smriti from its own records, and answers once. No streaming, no provider
-side sessions.
+side sessions. What an adapter returns is checked and normalised in one place for all of them
+(`providers/guard.py`) before anything is stored or answered.
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any, Literal, Protocol
 
 import msgspec
 
 from smriti.errors import ProviderFailure
+from smriti.redaction import redact
 
 Role = Literal["user", "assistant"]
 
@@ -70,17 +73,33 @@ def upstream_error(provider: str, detail: str) -> ProviderFailure:
     return ProviderFailure(provider, 502, f"Provider {provider} failed: {detail}")
 
 
-def timeout_error(provider: str, seconds: float) -> ProviderFailure:
-    return ProviderFailure(provider, 504, f"Provider {provider} did not answer within {seconds:g} s.")
+def timeout_error(provider: str, *, per_attempt_s: float, attempts: int, started: float) -> ProviderFailure:
+    """The truth about a timeout: how long the client waited in all since `started` (a
+    `time.monotonic()` reading), not only one attempt's limit."""
+    elapsed_s = time.monotonic() - started
+    tries = f"{attempts} attempts of up to {per_attempt_s:g} s each" if attempts > 1 else f"{per_attempt_s:g} s"
+    return ProviderFailure(
+        provider,
+        504,
+        f"Provider {provider} did not answer in time: gave up after {elapsed_s:.1f} s ({tries}; "
+        "SMRITI_PROVIDER_TIMEOUT and SMRITI_PROVIDER_MAX_RETRIES set these).",
+    )
 
 
 def rate_limited_error(provider: str, detail: str) -> ProviderFailure:
     return ProviderFailure(provider, 429, f"Provider {provider} is rate limiting requests: {detail}")
 
 
-def redact(text: str, secrets: tuple[str | None, ...]) -> str:
-    """Remove any configured secret from text that came back from upstream, and keep it short."""
-    for secret in secrets:
-        if secret:
-            text = text.replace(secret, "[redacted]")
+def unknown_model_error(provider: str, model: str, detail: str) -> ProviderFailure:
+    return ProviderFailure(
+        provider,
+        400,
+        f"Provider {provider} does not know the model {model!r}: {detail}",
+        field="model",
+    )
+
+
+def describe_upstream(message: str, secrets: tuple[str | None, ...]) -> str:
+    """An upstream error's text with configured secrets removed, kept short."""
+    text = redact(message, secrets)
     return text if len(text) <= 300 else text[:297] + "..."

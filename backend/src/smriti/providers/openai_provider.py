@@ -1,8 +1,19 @@
-"""OpenAI (and any OpenAI-compatible server: Ollama, vLLM, LM Studio) through Chat Completions."""
+"""OpenAI (and any OpenAI-compatible server: Ollama, vLLM, LM Studio, llama.cpp) through Chat Completions.
+
+JSON requests (drafting, review) ask for the strictest structured output the server takes:
+`response_format: json_schema`, else `json_object` with the schema in the prompt, else plain
+text with the schema in the prompt. llama.cpp's servers accept only `text` or `json_object`
+(llama-cpp-python's refuses json_schema with a 500 naming `response_format`, llama.cpp's own with
+a 400); a refusal that names the response format moves to the next way, and the way that worked
+is remembered per model, so the next request starts there. The caller's parse stays strict
+whichever way was used.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import json
+import time
+from typing import Any, Literal
 
 import openai
 
@@ -10,11 +21,17 @@ from smriti.config import ProviderSettings
 from smriti.providers.base import (
     ProviderReply,
     ProviderRequest,
+    describe_upstream,
     rate_limited_error,
-    redact,
     timeout_error,
+    unknown_model_error,
     upstream_error,
 )
+
+JsonMode = Literal["json_schema", "json_object", "text"]
+_JSON_MODES: tuple[JsonMode, ...] = ("json_schema", "json_object", "text")
+_REMEMBERED_MODELS = 256
+_FORMAT_WORDS = ("response_format", "json_schema", "json_object", "response format")
 
 
 class OpenAIProvider:
@@ -26,6 +43,9 @@ class OpenAIProvider:
         self.models = settings.models
         self._settings = settings
         self._timeout_s = timeout_s
+        self._attempts = 1 + max_retries
+        self._json_modes: dict[str, JsonMode] = {}
+        # The structured-output way that last worked, per model.
         self._client: openai.AsyncOpenAI | None = None
         if self.configured:
             self._client = openai.AsyncOpenAI(
@@ -46,22 +66,52 @@ class OpenAIProvider:
     def unavailable_reason(self) -> str | None:
         return None if self.configured else "Set OPENAI_API_KEY (or OPENAI_BASE_URL for a local server)."
 
+    def json_mode(self, model: str) -> JsonMode:
+        return self._json_modes.get(model, "json_schema")
+
     async def complete(self, request: ProviderRequest) -> ProviderReply:
-        assert self._client is not None, "complete() called on an unconfigured provider"
-        messages: list[dict[str, str]] = []
-        if request.system:
-            messages.append({"role": "system", "content": request.system})
+        if request.json_schema is None:
+            try:
+                return await self._create(request, self._messages(request, None), {})
+            except openai.APIStatusError as exc:
+                raise self._failure(exc, request.model) from None
+        first = _JSON_MODES.index(self.json_mode(request.model))
+        for mode in _JSON_MODES[first:]:
+            try:
+                reply = await self._create(request, self._messages(request, mode), _response_format(request, mode))
+            except openai.APIStatusError as exc:
+                if mode == "text" or not _refuses_format(exc):
+                    raise self._failure(exc, request.model) from None
+                continue  # this server does not take that response format: try the next way
+            self._remember(request.model, mode)
+            return reply
+        raise AssertionError("unreachable: the text mode raises or returns")
+
+    def _remember(self, model: str, mode: JsonMode) -> None:
+        """Only a fallback is worth remembering; a client can name any number of models, so at
+        most `_REMEMBERED_MODELS` are kept (the oldest goes first)."""
+        self._json_modes.pop(model, None)
+        if mode != "json_schema":
+            self._json_modes[model] = mode
+            while len(self._json_modes) > _REMEMBERED_MODELS:
+                del self._json_modes[next(iter(self._json_modes))]
+
+    def _messages(self, request: ProviderRequest, mode: JsonMode | None) -> list[dict[str, str]]:
+        system = request.system or ""
+        if mode in ("json_object", "text") and request.json_schema is not None:
+            system += (
+                "\n\nAnswer with one JSON object, and nothing else, that matches this JSON Schema:\n"
+                + json.dumps(request.json_schema, separators=(",", ":"))
+            )
+        messages = [{"role": "system", "content": system}] if system else []
         messages.extend({"role": m.role, "content": m.content} for m in request.messages)
-        extra: dict[str, Any] = {}
-        if request.json_schema is not None:
-            extra["response_format"] = {
-                "type": "json_schema",
-                "json_schema": {
-                    "name": request.json_schema_name,
-                    "schema": request.json_schema,
-                    "strict": False,
-                },
-            }
+        return messages
+
+    async def _create(
+        self, request: ProviderRequest, messages: list[dict[str, str]], extra: dict[str, Any]
+    ) -> ProviderReply:
+        assert self._client is not None, "complete() called on an unconfigured provider"
+        started = time.monotonic()
         try:
             response = await self._client.chat.completions.create(
                 model=request.model,
@@ -69,11 +119,11 @@ class OpenAIProvider:
                 **extra,
             )
         except openai.APITimeoutError:
-            raise timeout_error(self.name, self._timeout_s) from None
-        except openai.RateLimitError as exc:
-            raise rate_limited_error(self.name, self._describe(exc)) from None
-        except openai.APIStatusError as exc:
-            raise upstream_error(self.name, f"HTTP {exc.status_code}: {self._describe(exc)}") from None
+            raise timeout_error(
+                self.name, per_attempt_s=self._timeout_s, attempts=self._attempts, started=started
+            ) from None
+        except openai.APIStatusError:
+            raise  # `complete` decides: another response format, or a failure
         except openai.APIConnectionError:
             raise upstream_error(self.name, "could not connect to the provider") from None
         except (openai.OpenAIError, ValueError, TypeError, KeyError) as exc:
@@ -87,14 +137,54 @@ class OpenAIProvider:
         usage = getattr(response, "usage", None)
         return ProviderReply(
             content=content,
-            model=str(getattr(response, "model", None) or request.model),
+            model=getattr(response, "model", None) or request.model,
             input_tokens=getattr(usage, "prompt_tokens", None),
             output_tokens=getattr(usage, "completion_tokens", None),
         )
 
+    def _failure(self, exc: openai.APIStatusError, model: str) -> Exception:
+        detail = self._describe(exc)
+        if isinstance(exc, openai.RateLimitError):
+            return rate_limited_error(self.name, detail)
+        if _names_unknown_model(exc, model):
+            return unknown_model_error(self.name, model, f"HTTP {exc.status_code}: {detail}")
+        return upstream_error(self.name, f"HTTP {exc.status_code}: {detail}")
+
     def _describe(self, exc: openai.APIError) -> str:
-        return redact(str(getattr(exc, "message", None) or exc), (self._settings.api_key,))
+        return describe_upstream(str(getattr(exc, "message", None) or exc), (self._settings.api_key,))
 
     async def close(self) -> None:
         if self._client is not None:
             await self._client.close()
+
+
+def _response_format(request: ProviderRequest, mode: JsonMode) -> dict[str, Any]:
+    if mode == "json_schema":
+        return {
+            "response_format": {
+                "type": "json_schema",
+                "json_schema": {"name": request.json_schema_name, "schema": request.json_schema, "strict": False},
+            }
+        }
+    if mode == "json_object":
+        return {"response_format": {"type": "json_object"}}
+    return {}
+
+
+def _error_text(exc: openai.APIStatusError) -> str:
+    return f"{getattr(exc, 'message', '')} {exc.body!r}".lower()
+
+
+def _refuses_format(exc: openai.APIStatusError) -> bool:
+    """A refusal of the request's response format (llama.cpp: 400, llama-cpp-python: 500, both
+    naming it), not a failure of the server."""
+    return exc.status_code in (400, 422, 500) and any(word in _error_text(exc) for word in _FORMAT_WORDS)
+
+
+def _names_unknown_model(exc: openai.APIStatusError, model: str) -> bool:
+    """OpenAI answers 404 `model_not_found`; Ollama and vLLM 404 naming the model. A 404 that does
+    not mention the model is another fault (a wrong OPENAI_BASE_URL path), not the model's."""
+    text = _error_text(exc)
+    if exc.status_code == 404:
+        return "model" in text or model.lower() in text
+    return exc.status_code == 400 and "model_not_found" in text

@@ -10,6 +10,7 @@ from smriti.config import ConfigError, Settings
 from smriti.errors import BadRequest
 from smriti.providers.anthropic_provider import AnthropicProvider
 from smriti.providers.base import Provider
+from smriti.providers.guard import GuardedProvider
 from smriti.providers.offline import OfflineProvider
 from smriti.providers.openai_provider import OpenAIProvider
 
@@ -37,10 +38,11 @@ class ProviderChoice(msgspec.Struct, frozen=True):
 class ProviderRegistry:
     def __init__(self, settings: Settings) -> None:
         timeout, retries = settings.provider_timeout_s, settings.provider_max_retries
+        # Every adapter is guarded: its replies are checked before anything is stored (guard.py).
         providers: list[Provider] = [
-            OpenAIProvider(settings.openai, timeout_s=timeout, max_retries=retries),
-            AnthropicProvider(settings.anthropic, timeout_s=timeout, max_retries=retries),
-            OfflineProvider(),
+            GuardedProvider(OpenAIProvider(settings.openai, timeout_s=timeout, max_retries=retries)),
+            GuardedProvider(AnthropicProvider(settings.anthropic, timeout_s=timeout, max_retries=retries)),
+            GuardedProvider(OfflineProvider()),
         ]
         self._by_name = {p.name: p for p in providers}
         self.default_name = self._pick_default(settings.default_provider)
@@ -68,7 +70,14 @@ class ProviderRegistry:
                 f"Provider {provider.name} is not configured on this server. {provider.unavailable_reason}",
                 field=field,
             )
-        return ProviderChoice(provider=provider, model=model or provider.default_model)
+        model = model or provider.default_model
+        if provider.name == "offline" and model not in provider.models:
+            # The built-in provider has one model; any other name would be remembered as if it answered.
+            raise BadRequest(
+                f"The offline provider has no model {model!r}; its models: {', '.join(provider.models)}.",
+                field="model",
+            )
+        return ProviderChoice(provider=provider, model=model)
 
     def for_session(
         self,
@@ -80,12 +89,22 @@ class ProviderRegistry:
     ) -> ProviderChoice:
         """The request's provider, else the Session's last one (if still configured), else the default."""
         if provider is not None:
-            same = provider == session_provider
-            return self.choose(provider, model or (session_model if same else None))
+            same = provider == session_provider and provider in self._by_name
+            return self.choose(
+                provider, model or (self._known(self._by_name[provider], session_model) if same else None)
+            )
         last = self._by_name.get(session_provider or "")
         if last is not None and last.configured:
-            return self.choose(last.name, model or session_model)
+            return self.choose(last.name, model or self._known(last, session_model))
         return self.choose(None, model)
+
+    @staticmethod
+    def _known(provider: Provider, remembered: str | None) -> str | None:
+        """A Session's remembered model, unless it is one the offline provider refuses (a Session
+        could remember any name before names were checked): the default then."""
+        if provider.name == "offline" and remembered not in provider.models:
+            return None
+        return remembered
 
     def describe(self) -> ProviderList:
         return ProviderList(
