@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 import asyncpg
 import httpx
+import pytest
 
 from tests.support.api import commit, create_space, recomputed_hash
 
@@ -112,3 +114,95 @@ async def test_verify_reports_a_tampered_copy_of_heads_hash(client: httpx.AsyncC
     await db.execute("UPDATE repos SET head_commit_hash = $1 WHERE id = $2", "0" * 64, uuid.UUID(space["id"]))
     report = (await client.get(f"/v4/repos/{space['id']}/verify")).json()
     assert [(p["commit_id"], p["kind"]) for p in report["problems"]] == [(saved["id"], "head_hash_mismatch")]
+
+
+async def _verify(client: httpx.AsyncClient, space_id: str, **params: Any) -> dict[str, Any]:
+    response = await client.get(f"/v4/repos/{space_id}/verify", params=params)
+    assert response.status_code == 200, response.text
+    report: dict[str, Any] = response.json()
+    return report
+
+
+async def test_verify_sees_a_deleted_tip(client: httpx.AsyncClient, db: asyncpg.Connection) -> None:
+    # Someone deletes HEAD in the database and points HEAD (and its hash) at the parent: every
+    # remaining hash is still right, but the Space recorded one Checkpoint more.
+    space = await create_space(client)
+    first = await commit(client, space["id"], "one")
+    second = await commit(client, space["id"], "two")
+    async with db.transaction():
+        await db.execute(
+            "UPDATE repos SET head_commit_id = $1, head_commit_hash = $2 WHERE id = $3",
+            uuid.UUID(first["id"]),
+            first["commit_hash"],
+            uuid.UUID(space["id"]),
+        )
+        await db.execute("DELETE FROM commits WHERE id = $1", uuid.UUID(second["id"]))
+    report = await _verify(client, space["id"])
+    assert report["ok"] is False
+    assert [(p["commit_id"], p["kind"]) for p in report["problems"]] == [(None, "count_mismatch")]
+    log = (await client.get(f"/v4/repos/{space['id']}/commits")).json()
+    assert log["total"] != len(log["items"])  # what the count mismatch means for a reader
+    # The hash the user kept from that tip shows it too.
+    with_anchor = await _verify(client, space["id"], anchor=second["commit_hash"])
+    assert "anchor_missing" in {p["kind"] for p in with_anchor["problems"]}
+
+
+async def test_verify_sees_an_emptied_head(client: httpx.AsyncClient, db: asyncpg.Connection) -> None:
+    space = await create_space(client)
+    await commit(client, space["id"], "one")
+    await db.execute(
+        "UPDATE repos SET head_commit_id = NULL, head_commit_hash = NULL WHERE id = $1", uuid.UUID(space["id"])
+    )
+    report = await _verify(client, space["id"])
+    assert [(p["commit_id"], p["kind"]) for p in report["problems"]] == [(None, "head_missing")]
+
+
+async def test_an_anchor_shows_a_history_rewritten_with_consistent_hashes(
+    client: httpx.AsyncClient, db: asyncpg.Connection
+) -> None:
+    space = await create_space(client)
+    first = await commit(client, space["id"], "one", decisions=["Use PostgreSQL"])
+    second = await commit(client, space["id"], "two")
+    kept = second["commit_hash"]  # what a careful user noted somewhere else
+    assert (await _verify(client, space["id"], anchor=kept))["ok"] is True
+    assert (await _verify(client, space["id"], anchor=first["commit_hash"].upper()))["ok"] is True
+    # Someone with write access changes the decision and recomputes every hash after it, and HEAD's copy.
+    changed = {**first, "decisions": ["Use MongoDB"]}
+    first_hash = recomputed_hash(changed, None)
+    second_hash = recomputed_hash({**second}, first_hash)
+    async with db.transaction():
+        await db.execute(
+            "UPDATE commits SET decisions = '[\"Use MongoDB\"]'::jsonb, commit_hash = $1 WHERE id = $2",
+            first_hash,
+            uuid.UUID(first["id"]),
+        )
+        await db.execute("UPDATE commits SET commit_hash = $1 WHERE id = $2", second_hash, uuid.UUID(second["id"]))
+        await db.execute("UPDATE repos SET head_commit_hash = $1 WHERE id = $2", second_hash, uuid.UUID(space["id"]))
+    # Without an anchor, nothing can tell: the chain is consistent again (docs/reliability.md says so).
+    assert (await _verify(client, space["id"]))["ok"] is True
+    report = await _verify(client, space["id"], anchor=kept)
+    assert report["ok"] is False
+    assert [(p["commit_id"], p["kind"]) for p in report["problems"]] == [(None, "anchor_missing")]
+    assert kept in report["problems"][0]["detail"]
+
+
+@pytest.mark.parametrize("anchor", ["abc", "g" * 64, "0" * 63, "0" * 65])
+async def test_an_anchor_must_be_a_full_hash(client: httpx.AsyncClient, db: asyncpg.Connection, anchor: str) -> None:
+    space = await create_space(client)
+    response = await client.get(f"/v4/repos/{space['id']}/verify", params={"anchor": anchor})
+    assert response.status_code == 400
+    assert response.json()["errors"][0] == {"field": "anchor", "message": response.json()["detail"], "source": "query"}
+
+
+async def test_stored_json_tampered_into_deep_nesting_is_a_problem_not_a_500(
+    client: httpx.AsyncClient, db: asyncpg.Connection
+) -> None:
+    space = await create_space(client)
+    first = await commit(client, space["id"], "one")
+    second = await commit(client, space["id"], "two")
+    deep = '{"a":' * 5000 + "1" + "}" * 5000
+    await db.execute("UPDATE commits SET metadata = $1::text::jsonb WHERE id = $2", deep, uuid.UUID(first["id"]))
+    report = await _verify(client, space["id"])
+    assert [(p["commit_id"], p["kind"]) for p in report["problems"]] == [(first["id"], "unreadable")]
+    assert report["checked"] == 2
+    assert second["id"] not in {p["commit_id"] for p in report["problems"]}

@@ -169,5 +169,7 @@ def verify(report: VerifyReport, space: Space) -> str:
     if report.ok:
         return f"OK: {count} of {_one_line(space.name)} checked; every hash and parent link matches."
     lines = [f"PROBLEMS in {_one_line(space.name)} ({count} checked):"]
-    lines += [f"- {p.kind} at {p.commit_id}: {_one_line(p.detail)}" for p in report.problems]
+    lines += [
+        f"- {p.kind}{f' at {p.commit_id}' if p.commit_id else ''}: {_one_line(p.detail)}" for p in report.problems
+    ]
     return "\n".join(lines)

@@ -1,10 +1,12 @@
 from __future__ import annotations
 
+import re
+from typing import Annotated
 from uuid import UUID
 
 from litestar import Controller, Response, get, post
 from litestar.di import NamedDependency
-from litestar.params import FromPath, JSONBody
+from litestar.params import FromPath, JSONBody, QueryParameter
 
 from smriti.checkpoints.diff import CheckpointDiff, diff_checkpoints
 from smriti.checkpoints.schemas import Checkpoint, CommitCreate, VerifyReport
@@ -13,6 +15,8 @@ from smriti.errors import BadRequest, error_responses
 from smriti.pagination import PageParams
 from smriti.responses import EncodedJSON
 from smriti.schemas import Page
+
+_FULL_HASH = re.compile(r"[0-9a-f]{64}")
 
 
 class CheckpointController(Controller):
@@ -75,12 +79,32 @@ class CheckpointController(Controller):
         "/repos/{repo_id:uuid}/verify",
         operation_id="verifySpace",
         summary="Recompute every Checkpoint hash and parent link of a Space",
+        description=(
+            "Also compares the Space's record (its Checkpoint count, HEAD and its copy of HEAD's hash) "
+            "with the Checkpoints, and checks that each `anchor` (a full hash you kept elsewhere) is still "
+            "the hash of a Checkpoint of this Space. Someone who can write the database can recompute "
+            "every hash consistently; only an anchor kept outside it shows that."
+        ),
         responses=error_responses(404),
     )
     async def verify_space(
-        self, repo_id: FromPath[UUID], checkpoints: NamedDependency[CheckpointStore]
+        self,
+        repo_id: FromPath[UUID],
+        checkpoints: NamedDependency[CheckpointStore],
+        anchor: Annotated[
+            list[str] | None,
+            QueryParameter(description="A full Checkpoint hash (64 hex digits) kept elsewhere; repeatable."),
+        ] = None,
     ) -> VerifyReport:
-        return await checkpoints.verify(repo_id)
+        anchors = [value.strip().lower() for value in anchor or []]
+        for value in anchors:
+            if not _FULL_HASH.fullmatch(value):
+                raise BadRequest(
+                    f"anchor must be a full Checkpoint hash (64 hex digits), got {value[:80]!r}.",
+                    field="anchor",
+                    source="query",
+                )
+        return await checkpoints.verify(repo_id, anchors)
 
 
 @get(

@@ -79,9 +79,11 @@ class Checkpoint(msgspec.Struct, kw_only=True):
 
 
 class VerifyProblem(msgspec.Struct):
-    commit_id: UUID
+    commit_id: UUID | None
+    """The Checkpoint the problem is about; null for a problem of the Space as a whole."""
     kind: str
-    """`hash_mismatch`, `missing_parent`, `foreign_parent`, `head_missing` or `head_hash_mismatch`."""
+    """`hash_mismatch`, `unreadable`, `missing_parent`, `foreign_parent`, `head_missing`,
+    `head_hash_mismatch`, `count_mismatch` or `anchor_missing`."""
     detail: str
 
 

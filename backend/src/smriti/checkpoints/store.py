@@ -8,7 +8,7 @@ concurrent commits serialise instead of losing one another.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 from uuid import UUID
 
@@ -23,7 +23,7 @@ from smriti.checkpoints.hashing import (
     format_timestamp,
 )
 from smriti.checkpoints.schemas import Checkpoint, CommitCreate, VerifyProblem, VerifyReport
-from smriti.checkpoints.writes import COLUMNS, CommitWriter, PendingCommit
+from smriti.checkpoints.writes import COLUMNS, JSONB_FIELDS, CommitWriter, PendingCommit
 from smriti.db.pool import Pool
 from smriti.errors import BadRequest, Conflict, NotFound
 from smriti.ids import uuid7
@@ -197,13 +197,22 @@ class CheckpointStore:
             }
         )
 
-    async def verify(self, repo_id: UUID) -> VerifyReport:
-        """Recompute every hash and parent link of a Space from the stored values."""
+    async def verify(self, repo_id: UUID, anchors: Sequence[str] = ()) -> VerifyReport:
+        """Recompute every hash and parent link of a Space from the stored values, compare the
+        Space's own record (its Checkpoint count, HEAD, its copy of HEAD's hash) with them, and
+        check that each anchor (a hash kept elsewhere) is still in the history.
+
+        The content columns are read as text and decoded here, one row at a time, so that a row
+        whose stored JSON was damaged (nested too deeply to decode, say) is reported as a
+        problem instead of failing the whole check.
+        """
         async with self._pool.acquire() as conn:
-            head = await conn.fetchrow("SELECT head_commit_id, head_commit_hash FROM repos WHERE id = $1", repo_id)
-            if head is None:
+            space = await conn.fetchrow(
+                "SELECT head_commit_id, head_commit_hash, commit_count FROM repos WHERE id = $1", repo_id
+            )
+            if space is None:
                 raise NotFound(f"No Space with id {repo_id}.")
-            rows = await conn.fetch(f"SELECT {COLUMNS} FROM commits WHERE repo_id = $1", repo_id)
+            rows = await conn.fetch(f"SELECT {_AS_TEXT} FROM commits WHERE repo_id = $1", repo_id)
             by_id: dict[UUID, asyncpg.Record] = {row["id"]: row for row in rows}
             foreign_parents = {
                 row["parent_commit_id"]
@@ -218,41 +227,90 @@ class CheckpointStore:
                         "SELECT id, repo_id FROM commits WHERE id = ANY($1::uuid[])", list(foreign_parents)
                     )
                 }
-        problems: list[VerifyProblem] = []
-        for row in rows:
-            parent_id = row["parent_commit_id"]
-            parent_hash: str | None = None
-            if parent_id is not None:
-                parent = by_id.get(parent_id)
-                if parent is None:
-                    kind = "foreign_parent" if parent_id in outside else "missing_parent"
-                    problems.append(
-                        VerifyProblem(row["id"], kind, f"Parent {parent_id} is not a Checkpoint of this Space.")
-                    )
-                    continue
-                parent_hash = parent["commit_hash"]
-            expected = compute_commit_hash(
-                commit_id=row["id"],
-                repo_id=row["repo_id"],
-                parent_hash=parent_hash,
-                created_at=row["created_at"],
-                content={name: row[name] for name in CONTENT_FIELDS},
+        problems = [problem for row in rows if (problem := _check_row(row, by_id, outside)) is not None]
+        problems += _check_space(space, by_id)
+        hashes = {row["commit_hash"] for row in rows}
+        problems += [
+            VerifyProblem(
+                None,
+                "anchor_missing",
+                f"The anchor {anchor} is not the hash of any Checkpoint of this Space: the history it "
+                "belonged to was changed or removed.",
             )
-            if expected != row["commit_hash"]:
-                problems.append(
-                    VerifyProblem(
-                        row["id"],
-                        "hash_mismatch",
-                        f"Stored hash {row['commit_hash'][:12]}… does not match its content "
-                        f"({expected[:12]}…): the Checkpoint or its parent link was changed.",
-                    )
-                )
-        head_id = head["head_commit_id"]
-        # The database's own key keeps HEAD inside its Space (migration 0002); this still reports
-        # it if that key was dropped or bypassed.
-        if head_id is not None and head_id not in by_id:
-            problems.append(VerifyProblem(head_id, "head_missing", "HEAD points outside this Space."))
-        elif head_id is not None and by_id[head_id]["commit_hash"] != head["head_commit_hash"]:
-            # The next commit chains onto this copy of HEAD's hash, so it must be the real one.
-            problems.append(VerifyProblem(head_id, "head_hash_mismatch", "The Space's copy of HEAD's hash differs."))
+            for anchor in dict.fromkeys(anchors)
+            if anchor not in hashes
+        ]
         return VerifyReport(repo_id=repo_id, checked=len(rows), ok=not problems, problems=problems)
+
+
+# The content columns as PostgreSQL's text, decoded by `_content` row by row.
+_AS_TEXT = ", ".join(f"{name}::text AS {name}" if name in JSONB_FIELDS else name for name in _NAMES)
+
+
+def _content(row: asyncpg.Record) -> dict[str, Any]:
+    return {name: msgspec.json.decode(row[name]) if name in JSONB_FIELDS else row[name] for name in CONTENT_FIELDS}
+
+
+def _check_row(
+    row: asyncpg.Record, by_id: dict[UUID, asyncpg.Record], outside: dict[UUID, Any]
+) -> VerifyProblem | None:
+    parent_id = row["parent_commit_id"]
+    parent_hash: str | None = None
+    if parent_id is not None:
+        parent = by_id.get(parent_id)
+        if parent is None:
+            kind = "foreign_parent" if parent_id in outside else "missing_parent"
+            return VerifyProblem(row["id"], kind, f"Parent {parent_id} is not a Checkpoint of this Space.")
+        parent_hash = parent["commit_hash"]
+    try:
+        expected = compute_commit_hash(
+            commit_id=row["id"],
+            repo_id=row["repo_id"],
+            parent_hash=parent_hash,
+            created_at=row["created_at"],
+            content=_content(row),
+        )
+    except (RecursionError, msgspec.DecodeError, TypeError, ValueError) as exc:
+        return VerifyProblem(
+            row["id"],
+            "unreadable",
+            f"The stored content cannot be read back ({type(exc).__name__}): it was changed in the database.",
+        )
+    if expected != row["commit_hash"]:
+        return VerifyProblem(
+            row["id"],
+            "hash_mismatch",
+            f"Stored hash {row['commit_hash'][:12]}… does not match its content "
+            f"({expected[:12]}…): the Checkpoint or its parent link was changed.",
+        )
+    return None
+
+
+def _check_space(space: asyncpg.Record, by_id: dict[UUID, asyncpg.Record]) -> list[VerifyProblem]:
+    """The Space's own record against its Checkpoints: what a deleted Checkpoint leaves behind."""
+    problems: list[VerifyProblem] = []
+    head_id = space["head_commit_id"]
+    # The database's own key keeps HEAD inside its Space (migration 0002); this still reports
+    # it if that key was dropped or bypassed.
+    if head_id is not None and head_id not in by_id:
+        problems.append(VerifyProblem(head_id, "head_missing", "HEAD points outside this Space."))
+    elif head_id is not None and by_id[head_id]["commit_hash"] != space["head_commit_hash"]:
+        # The next commit chains onto this copy of HEAD's hash, so it must be the real one.
+        problems.append(VerifyProblem(head_id, "head_hash_mismatch", "The Space's copy of HEAD's hash differs."))
+    elif head_id is None and by_id:
+        problems.append(
+            VerifyProblem(None, "head_missing", f"HEAD is empty, but the Space has {len(by_id)} Checkpoints.")
+        )
+    if space["commit_count"] != len(by_id):
+        # Every commit adds one to the count in the statement that writes it, and Checkpoints are
+        # never deleted one by one: a difference means Checkpoints were removed (or added) behind
+        # Smriti's back, a deleted tip included.
+        problems.append(
+            VerifyProblem(
+                None,
+                "count_mismatch",
+                f"The Space records {space['commit_count']} Checkpoints but {len(by_id)} are stored: "
+                "Checkpoints were deleted or added outside Smriti.",
+            )
+        )
+    return problems
