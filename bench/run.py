@@ -48,6 +48,7 @@ import msgspec
 import psutil
 from database import fresh_database
 
+from smriti.chat.claims import SendClaims
 from smriti.chat.context import assemble
 from smriti.chat.exchange import ChatService
 from smriti.chat.schemas import SendRequest
@@ -591,7 +592,9 @@ async def send_growth(url: str, sessions: dict[int, uuid.UUID], checkpoint_id: s
     Every Session gets the same number of sends, so every window grows the same way.
     """
     pool = await create_pool(url, size=2)
-    service = ChatService(ChatStore(pool), ProviderRegistry(Settings()), nudge_after_turns=12)
+    service = ChatService(
+        ChatStore(pool), ProviderRegistry(Settings()), nudge_after_turns=12, claims=SendClaims(pool, ttl_s=60)
+    )
     results = []
     try:
         for size, session_id in sessions.items():

@@ -23,6 +23,7 @@ from litestar.openapi.plugins import SwaggerRenderPlugin
 from smriti import __version__
 from smriti.agent.mcp_server import McpEndpoint
 from smriti.body_limit import drain_rejected_bodies
+from smriti.chat.claims import claim_ttl_s
 from smriti.chat.controller import ChatController
 from smriti.checkpoints.controller import CheckpointController, diff_checkpoints_handler
 from smriti.config import Settings
@@ -35,6 +36,7 @@ from smriti.errors import to_error_response
 from smriti.health import health
 from smriti.json_body import StrictRequest
 from smriti.logging import configure_logging
+from smriti.json_body import StrictRequest
 from smriti.memory import tune_allocator
 from smriti.openapi import refine_openapi
 from smriti.pagination import page_dependency
@@ -42,6 +44,7 @@ from smriti.providers.controller import list_providers
 from smriti.providers.registry import ProviderRegistry
 from smriti.request_rules import request_rules
 from smriti.review.controller import review_checkpoint
+from smriti.request_rules import request_rules
 from smriti.security import require_token
 from smriti.services import Services
 from smriti.sessions.controller import SessionController
@@ -57,7 +60,11 @@ def create_app(settings: Settings | None = None) -> Litestar:
     configure_logging(settings)
     database_url = settings.database_url or start_embedded_postgres(settings.data_dir)
     providers = ProviderRegistry(settings)
-    services = Services(providers, nudge_after_turns=settings.nudge_after_turns)
+    services = Services(
+        providers,
+        nudge_after_turns=settings.nudge_after_turns,
+        claim_ttl_s=claim_ttl_s(settings.provider_timeout_s, settings.provider_max_retries),
+    )
     mcp = McpEndpoint(settings)
     sqlalchemy = SQLAlchemyAsyncConfig(
         connection_string=sqlalchemy_url(database_url),

@@ -14,6 +14,7 @@ from typing import Any
 
 from litestar.di import Provide
 
+from smriti.chat.claims import SendClaims
 from smriti.chat.exchange import ChatService
 from smriti.chat.store import ChatStore
 from smriti.checkpoints.store import CheckpointStore
@@ -37,16 +38,22 @@ class Services:
     reviews: ReviewService
     transcripts: TranscriptService
 
-    def __init__(self, providers: ProviderRegistry, *, nudge_after_turns: int) -> None:
+    def __init__(self, providers: ProviderRegistry, *, nudge_after_turns: int, claim_ttl_s: float) -> None:
         self.providers = providers
         self._nudge_after_turns = nudge_after_turns
+        self._claim_ttl_s = claim_ttl_s
 
     def start(self, pool: Pool) -> None:
         self.pool = pool
         self.checkpoints = CheckpointStore(pool)
         self.turns = TurnStore(pool)
         chat_store = ChatStore(pool)
-        self.chat = ChatService(store=chat_store, providers=self.providers, nudge_after_turns=self._nudge_after_turns)
+        self.chat = ChatService(
+            store=chat_store,
+            providers=self.providers,
+            nudge_after_turns=self._nudge_after_turns,
+            claims=SendClaims(pool, ttl_s=self._claim_ttl_s),
+        )
         self.drafts = DraftService(store=chat_store, providers=self.providers)
         self.reviews = ReviewService(checkpoints=self.checkpoints, providers=self.providers)
         self.transcripts = TranscriptService(pool=pool)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import asyncio
+import contextlib
+from dataclasses import dataclass, field
 
+from smriti.chat.claims import InFlight, Outcome, SendClaims
 from smriti.chat.context import AssembledContext, assemble
 from smriti.chat.nudge import suggest
 from smriti.chat.schemas import (
@@ -16,9 +19,10 @@ from smriti.chat.schemas import (
     Suggestion,
 )
 from smriti.chat.store import ChatStore, Exchange, SessionContext
-from smriti.errors import BadRequest
+from smriti.errors import BadRequest, NotFound
 from smriti.providers.base import ProviderRequest
 from smriti.providers.registry import ProviderChoice, ProviderRegistry
+from smriti.sessions.schemas import Turn
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,36 +30,64 @@ class ChatService:
     store: ChatStore
     providers: ProviderRegistry
     nudge_after_turns: int
+    claims: SendClaims
+    in_flight: InFlight = field(default_factory=InFlight)
 
     async def send(self, data: SendRequest) -> SendResponse:
         _check_mount(data)
-        context = await self._read(data, request_id=data.request_id)
+        if data.request_id is None:
+            return await self._send(data, None)
+        request_id = data.request_id
+        # One provider call per key, whatever the number of retries in flight (chat/claims.py).
+        return await self.in_flight.one_at_a_time((data.session_id, request_id), lambda: self._send(data, request_id))
+
+    async def _send(self, data: SendRequest, request_id: str | None) -> SendResponse:
+        context = await self._read(data, request_id=request_id)
         choice = self._choose(data, context)
-        if context.replay_seq is not None and data.request_id is not None:
-            user, assistant = await self.store.replay(data.session_id, data.request_id, data.content)
+        if request_id is not None and context.replay_seq is None:
+            outcome = await self.claims.claim(data.session_id, request_id, data.content)
+            if outcome is Outcome.GONE:
+                raise NotFound(f"No Session with id {data.session_id}.", field="session_id")
+            if outcome is Outcome.CLAIMED:
+                try:
+                    user, assistant = await self._exchange(data, context, choice)
+                except BaseException:
+                    with contextlib.suppress(Exception):  # best effort; an expired claim is taken over
+                        await asyncio.shield(self.claims.release(data.session_id, request_id, data.content))
+                    raise
+                return self._response(data, context, user, assistant)
+        if request_id is not None:
+            user, assistant = await self.store.replay(data.session_id, request_id, data.content)
         else:
-            assembled = assemble(context.mounted, context.history, data.content)
-            reply = await choice.provider.complete(
-                ProviderRequest(model=choice.model, system=assembled.system, messages=assembled.messages)
-            )
-            user, assistant = await self.store.write_exchange(
-                data.session_id,
-                Exchange(
-                    user_content=data.content,
-                    assistant_content=reply.content,
-                    provider=choice.provider.name,
-                    model=reply.model,
-                    checkpoint_id=data.checkpoint_id,
-                    history_base_seq=data.history_base_seq,
-                    input_tokens=reply.input_tokens,
-                    output_tokens=reply.output_tokens,
-                    request_id=data.request_id,
-                ),
-            )
+            user, assistant = await self._exchange(data, context, choice)
+        return self._response(data, context, user, assistant)
+
+    def _response(self, data: SendRequest, context: SessionContext, user: Turn, assistant: Turn) -> SendResponse:
         return SendResponse(
             user_turn=user,
             assistant_turn=assistant,
             suggestion=self._suggest(data, context, user.content + "\n" + assistant.content),
+        )
+
+    async def _exchange(self, data: SendRequest, context: SessionContext, choice: ProviderChoice) -> tuple[Turn, Turn]:
+        """Ask the provider, then store both Turns (nothing is stored when it fails)."""
+        assembled = assemble(context.mounted, context.history, data.content)
+        reply = await choice.provider.complete(
+            ProviderRequest(model=choice.model, system=assembled.system, messages=assembled.messages)
+        )
+        return await self.store.write_exchange(
+            data.session_id,
+            Exchange(
+                user_content=data.content,
+                assistant_content=reply.content,
+                provider=choice.provider.name,
+                model=reply.model,
+                checkpoint_id=data.checkpoint_id,
+                history_base_seq=data.history_base_seq,
+                input_tokens=reply.input_tokens,
+                output_tokens=reply.output_tokens,
+                request_id=data.request_id,
+            ),
         )
 
     async def preview(self, data: ContextRequest) -> ContextPreview:

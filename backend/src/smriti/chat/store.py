@@ -92,6 +92,29 @@ _MOUNTING_SQL = _context_sql(_CHECKPOINT_PREFIXED, since_head=False)
 _MOUNTED_SQL = _context_sql(_CHECKPOINT_ID_ONLY, since_head=False)
 
 
+# Both Turns and the Session's counter in one statement. A send with a `request_id` also gives
+# up its claim on that key (`chat/claims.py`) in the same statement.
+def _write_sql(*, release_claim: bool) -> str:
+    release = (
+        "released AS (DELETE FROM send_claims WHERE session_id = $1 AND request_id = $7), " if release_claim else ""
+    )
+    return (
+        f"WITH {release}s AS (UPDATE sessions SET last_seq = last_seq + 2, provider = $2, model = $3, "
+        f"updated_at = clock_timestamp() WHERE id = $1 RETURNING last_seq) "
+        f"INSERT INTO turns ({TURN_COLUMNS}) "
+        f"SELECT $1, s.last_seq - 1, 'user', $4::text, $2::text, $3::text, $5::uuid, $6::int, "
+        f"NULL::int, NULL::int, $7::text, clock_timestamp() FROM s "
+        f"UNION ALL "
+        f"SELECT $1, s.last_seq, 'assistant', $8::text, $2, $3, $5, $6, $9::int, $10::int, $7, "
+        f"clock_timestamp() FROM s "
+        f"RETURNING sequence_number, created_at"
+    )
+
+
+_WRITE_SQL = _write_sql(release_claim=False)
+_WRITE_CLAIMED_SQL = _write_sql(release_claim=True)
+
+
 class ChatStore:
     def __init__(self, pool: Pool, *, rendered_checkpoints_bytes: int = 16 * 2**20) -> None:
         self._pool = pool
@@ -157,15 +180,7 @@ class ChatStore:
         """
         try:
             rows = await self._pool.fetch(
-                f"WITH s AS (UPDATE sessions SET last_seq = last_seq + 2, provider = $2, model = $3, "
-                f"updated_at = clock_timestamp() WHERE id = $1 RETURNING last_seq) "
-                f"INSERT INTO turns ({TURN_COLUMNS}) "
-                f"SELECT $1, s.last_seq - 1, 'user', $4::text, $2::text, $3::text, $5::uuid, $6::int, "
-                f"NULL::int, NULL::int, $7::text, clock_timestamp() FROM s "
-                f"UNION ALL "
-                f"SELECT $1, s.last_seq, 'assistant', $8::text, $2, $3, $5, $6, $9::int, $10::int, $7, "
-                f"clock_timestamp() FROM s "
-                f"RETURNING sequence_number, created_at",
+                _WRITE_CLAIMED_SQL if exchange.request_id is not None else _WRITE_SQL,
                 session_id,
                 exchange.provider,
                 exchange.model,

@@ -14,6 +14,7 @@ from sqlalchemy import (
     ForeignKeyConstraint,
     Index,
     Integer,
+    LargeBinary,
     String,
     Text,
     UniqueConstraint,
@@ -147,6 +148,18 @@ class TurnModel(DefaultBase):
     created_at: Mapped[datetime.datetime] = mapped_column(
         DateTimeUTC(timezone=True), server_default=text("clock_timestamp()")
     )
+
+
+class SendClaimModel(DefaultBase):
+    """A send with a `request_id` whose provider call is under way (migration 0003): others with
+    the same key wait for its pair instead of calling the provider again."""
+
+    __tablename__ = "send_claims"
+
+    session_id: Mapped[UUID] = mapped_column(ForeignKey("sessions.id", ondelete="CASCADE"), primary_key=True)
+    request_id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    content_sha256: Mapped[bytes] = mapped_column(LargeBinary)
+    expires_at: Mapped[datetime.datetime] = mapped_column(DateTimeUTC(timezone=True))
 
 
 # A Space lists with its HEAD's message, read in the same query as the Space itself.
