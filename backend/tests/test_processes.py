@@ -216,3 +216,63 @@ def test_serve_refuses_an_address_in_use(tmp_path: Path) -> None:
     assert result.returncode == 1
     assert f"127.0.0.1:{port} is already in use" in result.stderr
     assert not (tmp_path / "unused").exists()  # refused before starting a database
+
+
+def _postmaster(data_dir: Path) -> psutil.Process | None:
+    pid_file = data_dir / "pgdata" / "postmaster.pid"
+    if not pid_file.exists():
+        return None
+    return psutil.Process(int(pid_file.read_text().split()[0]))
+
+
+def _stopped(postmaster: psutil.Process, data_dir: Path) -> bool:
+    with contextlib.suppress(psutil.TimeoutExpired):
+        postmaster.wait(20)
+    return not postmaster.is_running() and _postmaster(data_dir) is None
+
+
+@pytest.mark.parametrize(
+    ("server", "workers", "stop"),
+    [
+        ("uvicorn", 1, signal.SIGTERM),  # uvicorn re-raised SIGTERM, so the wheel's atexit never ran
+        ("uvicorn", 1, signal.SIGINT),
+        ("uvicorn", 2, signal.SIGTERM),
+        ("granian", 1, signal.SIGTERM),
+    ],
+)
+def test_the_embedded_postgres_stops_with_serve(tmp_path: Path, server: str, workers: int, stop: int) -> None:
+    data_dir = tmp_path / "data"
+    env = {**NO_KEYS, "DATABASE_URL": "", "SMRITI_DATA_DIR": str(data_dir)}
+    with live_server(env, tmp_path, workers=workers, server=server) as running:
+        postmaster = _postmaster(data_dir)
+        assert postmaster is not None
+        assert running.stop(stop) == 0
+    assert _stopped(postmaster, data_dir), "postgres kept running after a clean stop"
+
+
+def test_a_dead_user_of_the_embedded_postgres_no_longer_keeps_it_running(tmp_path: Path) -> None:
+    data_dir = tmp_path / "data"
+    env = {**NO_KEYS, "DATABASE_URL": "", "SMRITI_DATA_DIR": str(data_dir)}
+    with live_server(env, tmp_path, server="uvicorn") as running:
+        assert running.stop(signal.SIGTERM) == 0
+    # A process that died without letting go (SIGKILL, a crash) stays on the wheel's list of users.
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    (data_dir / "pgdata" / ".handle_pids.json").write_text(f"[{dead.pid}]")
+    with live_server(env, tmp_path, server="uvicorn") as running:
+        postmaster = _postmaster(data_dir)
+        assert postmaster is not None
+        os.killpg(running.process.pid, signal.SIGINT)  # Ctrl+C in the terminal: the whole group
+        assert running.process.wait(30) == 0
+    assert _stopped(postmaster, data_dir), "a dead process on the list kept postgres running"
+
+
+def test_a_worker_that_dies_stops_the_embedded_postgres_too(tmp_path: Path) -> None:
+    data_dir = tmp_path / "data"
+    env = {**NO_KEYS, "DATABASE_URL": "", "SMRITI_DATA_DIR": str(data_dir)}
+    with live_server(env, tmp_path, workers=2, server="uvicorn") as running:
+        postmaster = _postmaster(data_dir)
+        assert postmaster is not None
+        _workers(running)[0].kill()
+        assert running.process.wait(30) == 1
+    assert _stopped(postmaster, data_dir)

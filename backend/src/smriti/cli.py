@@ -78,16 +78,24 @@ def serve(host: str, port: int | None, workers: int, server_name: str) -> None:
         check_free(host, port)
     except AddressInUse as exc:
         raise click.ClickException(f"{exc.strerror}; stop the server that uses it, or choose another --port") from None
-    url = _database_url(settings)
-    _migrate(url, "head", settings)
-    # Workers inherit the resolved database and skip the (already done) migration.
-    os.environ["DATABASE_URL"] = url
-    os.environ["SMRITI_SKIP_MIGRATIONS"] = "1"
-    click.echo(f"smriti: serving on http://{host}:{port} with {workers} {server_name} worker(s)", err=True)
-    if server_name == "granian":
-        serve_granian(host, port, workers)
-        return
-    sys.exit(serve_uvicorn(host, port, workers))
+    from smriti.db.embedded import release_embedded_postgres
+
+    try:
+        url = _database_url(settings)
+        _migrate(url, "head", settings)
+        # Workers inherit the resolved database and skip the (already done) migration.
+        os.environ["DATABASE_URL"] = url
+        os.environ["SMRITI_SKIP_MIGRATIONS"] = "1"
+        click.echo(f"smriti: serving on http://{host}:{port} with {workers} {server_name} worker(s)", err=True)
+        if server_name == "granian":
+            serve_granian(host, port, workers)
+            status = 0
+        else:
+            status = serve_uvicorn(host, port, workers)
+    finally:
+        # Stopped by a signal or by a failed worker alike: the embedded database stops with us.
+        release_embedded_postgres()
+    sys.exit(status)
 
 
 @main.command()

@@ -7,6 +7,9 @@ keep-alive connections and two workers, one worker served every request in 4 of 
 `SO_REUSEPORT`, and the kernel spreads new connections over them by a hash of their addresses.
 granian spreads connections over its workers itself.
 
+Whichever way it runs, `serve` itself stops the embedded database when the server stops (SIGTERM,
+SIGINT, a worker that died): `smriti.db.embedded`.
+
 The parent process only starts the workers and waits. A signal to it (SIGTERM, or SIGINT from a
 terminal) is passed on to every worker, which finishes its requests and stops. A worker that
 stops on its own stops the others too, and the parent exits with an error, so that whatever
@@ -44,6 +47,11 @@ def serve_granian(host: str, port: int, workers: int) -> None:
 def serve_uvicorn(host: str, port: int, workers: int) -> int:
     """Serve until stopped; returns the exit status."""
     if workers == 1:
+        # uvicorn ends a graceful shutdown by raising the signal again with the handler that was
+        # in place before it started. With the default one, the process would die right there,
+        # before `serve` could stop the embedded database; this one lets `run` return instead.
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, _stopped_by)
         uvicorn.run(APP, factory=True, host=host, port=port, log_level="warning")
         return 0
     context = multiprocessing.get_context("spawn")
@@ -84,6 +92,10 @@ def serve_uvicorn(host: str, port: int, workers: int) -> int:
                 )
                 stop_all()
     return 1 if failed else 0
+
+
+def _stopped_by(signum: int, frame: FrameType | None) -> None:
+    """The signal uvicorn re-raises after its graceful shutdown: already handled, nothing to do."""
 
 
 def _address(host: str, port: int) -> tuple[socket.AddressFamily, tuple[str, int] | tuple[str, int, int, int]]:

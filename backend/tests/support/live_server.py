@@ -45,13 +45,16 @@ class LiveServer:
         return self.process.returncode
 
 
-def wait_healthy(url: str, process: subprocess.Popen[bytes], log_path: Path, timeout: float = 90) -> None:
+def wait_healthy(
+    url: str, process: subprocess.Popen[bytes], log_path: Path, timeout: float = 90, *, path: str = "/health"
+) -> None:
+    """Until `url + path` answers 200; fails with the server's log if it exits or takes too long."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"server exited with {process.returncode}:\n{log_path.read_text()}")
         try:
-            if httpx.get(f"{url}/health", timeout=2).status_code == 200:
+            if httpx.get(f"{url}{path}", timeout=2).status_code == 200:
                 return
         except httpx.HTTPError:
             pass
