@@ -10,6 +10,8 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PORT   ?= 8000
 STAMP  := $(VENV)/.installed
+LOCAL_MODEL_VENV := .venv-llama
+LOCAL_MODEL_STAMP := $(LOCAL_MODEL_VENV)/.installed
 WEB_STAMP := frontend/node_modules/.installed
 
 .PHONY: help
@@ -18,7 +20,8 @@ help:
 	@echo "make test         lint, type checks and all test suites (backend, web app unit and browser tests)"
 	@echo "make lint         ruff (lint and format check)"
 	@echo "make typecheck    mypy --strict"
-	@echo "make test-backend backend tests only (real PostgreSQL, fake provider servers, faults, fuzzing)"
+	@echo "make test-backend backend tests only (real PostgreSQL, fake provider servers, a real local model, faults, fuzzing)"
+	@echo "make local-model  llama-cpp-python's server and SmolLM2-135M for the contract tests (built once, cached)"
 	@echo "make test-web     web app checks and browser tests only"
 	@echo "make types        regenerate the web app's API types from the OpenAPI document"
 	@echo "make bench        side-by-side benchmarks (see docs/performance.md)"
@@ -42,6 +45,13 @@ $(WEB_STAMP): frontend/package-lock.json
 
 .PHONY: install
 install: $(STAMP)
+
+# A real model behind a real OpenAI-compatible server, for the backend's contract tests only.
+$(LOCAL_MODEL_STAMP): backend/scripts/install-local-model.sh
+	PYTHON=$(PYTHON) bash backend/scripts/install-local-model.sh $(LOCAL_MODEL_VENV)
+
+.PHONY: local-model
+local-model: $(LOCAL_MODEL_STAMP)
 
 .PHONY: web
 web: $(WEB_STAMP)
@@ -69,8 +79,8 @@ typecheck: install
 	cd backend && ../$(BIN)/mypy
 
 .PHONY: test-backend
-test-backend: install
-	cd backend && ../$(BIN)/python -m pytest -q
+test-backend: install local-model
+	cd backend && SMRITI_LOCAL_MODEL_VENV=../$(LOCAL_MODEL_VENV) ../$(BIN)/python -m pytest -q
 
 # Lint and format, strict TypeScript, stale generated types, Vitest, build, bundle budget;
 # then the browser tests against a live backend in Debian's Chromium.
