@@ -232,7 +232,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Recompute every Checkpoint hash and parent link of a Space */
+        /**
+         * Recompute every Checkpoint hash and parent link of a Space
+         * @description Also compares the Space's record (its Checkpoint count, HEAD and its copy of HEAD's hash) with the Checkpoints, and checks that each `anchor` (a full hash you kept elsewhere) is still the hash of a Checkpoint of this Space. Someone who can write the database can recompute every hash consistently; only an anchor kept outside it shows that.
+         */
         get: operations["verifySpace"];
         put?: never;
         post?: never;
@@ -619,6 +622,7 @@ export interface components {
             /** Format: uuid */
             commit_id: string;
             findings: components["schemas"]["Finding"][];
+            limits?: string[];
             reviewed_by: components["schemas"]["ReviewedBy"];
         };
         /** SendRequest */
@@ -747,8 +751,7 @@ export interface components {
         };
         /** VerifyProblem */
         VerifyProblem: {
-            /** Format: uuid */
-            commit_id: string;
+            commit_id: string | null;
             detail: string;
             kind: string;
         };
@@ -838,6 +841,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The body is not declared as JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     commitCheckpoint: {
@@ -889,6 +901,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The body is not declared as JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     previewContext: {
@@ -924,6 +945,15 @@ export interface operations {
             };
             /** @description No such resource. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not declared as JSON (Content-Type: application/json). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -975,6 +1005,15 @@ export interface operations {
             };
             /** @description The request conflicts with the current state (for example HEAD has moved). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not declared as JSON (Content-Type: application/json). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1145,6 +1184,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The body is not declared as JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getSpace: {
@@ -1269,6 +1317,15 @@ export interface operations {
             };
             /** @description The request conflicts with the current state (for example HEAD has moved). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not declared as JSON (Content-Type: application/json). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1450,11 +1507,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The body is not declared as JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     verifySpace: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A full Checkpoint hash (64 hex digits) kept elsewhere; repeatable. */
+                anchor?: string[] | null;
+            };
             header?: never;
             path: {
                 repo_id: string;
@@ -1616,6 +1685,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The body is not declared as JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description The provider is rate limiting; retry later. */
             429: {
                 headers: {
@@ -1680,6 +1758,15 @@ export interface operations {
             };
             /** @description No such resource. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not declared as JSON (Content-Type: application/json). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
