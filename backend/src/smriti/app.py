@@ -36,7 +36,6 @@ from smriti.errors import to_error_response
 from smriti.health import health
 from smriti.json_body import StrictRequest
 from smriti.logging import configure_logging
-from smriti.json_body import StrictRequest
 from smriti.memory import tune_allocator
 from smriti.openapi import refine_openapi
 from smriti.pagination import page_dependency
@@ -44,7 +43,6 @@ from smriti.providers.controller import list_providers
 from smriti.providers.registry import ProviderRegistry
 from smriti.request_rules import request_rules
 from smriti.review.controller import review_checkpoint
-from smriti.request_rules import request_rules
 from smriti.security import require_token
 from smriti.services import Services
 from smriti.sessions.controller import SessionController
