@@ -118,24 +118,34 @@ def request_rules(allowed_hosts: Iterable[str]) -> Callable[[ASGIApp], ASGIApp]:
 
 
 def _host_refusal(scope: Scope, allowed: Callable[[str], bool] | None) -> list[dict[str, Any]] | None:
+    if allowed is None:
+        server = scope.get("server")
+        if server is None or not _is_loopback_address(str(server[0])):
+            return None  # reached on another address: any name
     header = _header(scope, b"host")
     if header is None:  # HTTP/1.0 without Host: no browser sends that
         return None
-    name = host_name(header)
-    if allowed is not None:
-        if allowed(name):
+    if allowed is None:
+        if _names_loopback(header):
             return None
-        return _refusal(400, f"Host {name!r} is not one of SMRITI_ALLOWED_HOSTS.", "Host")
-    server = scope.get("server")
-    if server is None or not _is_loopback_address(str(server[0])) or is_loopback_name(name):
+        name = host_name(header)
+        return _refusal(
+            400,
+            f"Host {name!r} is not a loopback name, and this server listens on loopback: it answers "
+            "localhost, 127.0.0.1 and [::1] only (this stops DNS rebinding). Set SMRITI_ALLOWED_HOSTS to "
+            "allow other names.",
+            "Host",
+        )
+    name = host_name(header)
+    if allowed(name):
         return None
-    return _refusal(
-        400,
-        f"Host {name!r} is not a loopback name, and this server listens on loopback: it answers "
-        "localhost, 127.0.0.1 and [::1] only (this stops DNS rebinding). Set SMRITI_ALLOWED_HOSTS to "
-        "allow other names.",
-        "Host",
-    )
+    return _refusal(400, f"Host {name!r} is not one of SMRITI_ALLOWED_HOSTS.", "Host")
+
+
+@functools.lru_cache(maxsize=256)
+def _names_loopback(header: str) -> bool:
+    """Whether a Host header (as sent, port and all) names a loopback host; one lookup per request."""
+    return is_loopback_name(host_name(header))
 
 
 def _media_type_refusal(scope: Scope) -> list[dict[str, Any]] | None:
