@@ -379,6 +379,10 @@ def test_diff_review_and_verify(server: LiveServer, data_dir: Path) -> None:
     report = cli(server, "verify", name, "--json").json()
     assert report == {"repo_id": space["id"], "checked": 2, "ok": True, "problems": []}
     assert cli(server, "verify", name).stdout.startswith("OK: 2 Checkpoints")
+    assert cli(server, "verify", name, "--anchor", two["commit_hash"], "--anchor", one["commit_hash"]).code == 0
+    gone = cli(server, "verify", name, "--anchor", "f" * 64)
+    assert gone.code == 1
+    assert "anchor_missing: The anchor ffff" in gone.stdout
 
     # Tamper with a stored Checkpoint: verify reports it and exits 1.
     async def tamper() -> None:

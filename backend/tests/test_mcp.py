@@ -245,6 +245,10 @@ async def test_every_tool_works_and_fails_cleanly(server: LiveServer, transport:
             "ok": True,
             "problems": [],
         }
+        anchored = await ok(client, "verify_space", {"space": name, "anchors": [second["commit_hash"]]})
+        assert anchored["ok"] is True
+        missing = await ok(client, "verify_space", {"space": name, "anchors": ["0" * 64]})
+        assert [p["kind"] for p in missing["problems"]] == ["anchor_missing"]
         assert (await fails(client, "verify_space", {"space": "No such Space"})).startswith("Not found: ")
         assert (await fails(client, "handoff_brief", {"space": "No such Space"})).startswith("Not found: ")
 

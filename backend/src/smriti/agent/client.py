@@ -11,7 +11,7 @@ The client is asynchronous: the MCP server runs it inside its event loop (in the
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import TracebackType
 from typing import Any, TypeVar
 from urllib.parse import quote
@@ -211,8 +211,10 @@ class SmritiClient:
         body = ReviewRequest(provider=provider, model=model)
         return await self._send("POST", f"/v5/commits/{commit_id}/review", body, ReviewResult)
 
-    async def verify(self, space_id: UUID) -> VerifyReport:
-        return await self._get(f"/v4/repos/{space_id}/verify", VerifyReport)
+    async def verify(self, space_id: UUID, anchors: Sequence[str] = ()) -> VerifyReport:
+        """The integrity check; each anchor (a full hash kept elsewhere) must still be in the history."""
+        params = {"anchor": list(anchors)} if anchors else None
+        return await self._get(f"/v4/repos/{space_id}/verify", VerifyReport, params=params)
 
     # Transport ------------------------------------------------------------------------------
 

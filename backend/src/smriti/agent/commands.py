@@ -325,12 +325,22 @@ def review(conn: Connection, ref: str, provider: str | None, model: str | None) 
 
 @agent_command("verify")
 @click.argument("space")
-def verify(conn: Connection, space: str) -> None:
-    """Recompute every hash and parent link of SPACE; exit 1 if anything does not match."""
+@click.option(
+    "--anchor",
+    "anchors",
+    multiple=True,
+    metavar="HASH",
+    help="A full Checkpoint hash you kept elsewhere: it must still be in SPACE's history. Repeatable.",
+)
+def verify(conn: Connection, space: str, anchors: tuple[str, ...]) -> None:
+    """Recompute every hash and parent link of SPACE; exit 1 if anything does not match.
+
+    Someone who can write the database can recompute every hash consistently; only a hash kept
+    outside it (--anchor) shows that."""
 
     async def work(client: SmritiClient) -> tuple[Any, Any]:
         found = await client.resolve_space(space)
-        return found, await client.verify(found.id)
+        return found, await client.verify(found.id, anchors)
 
     found, report = conn.run(work)
     conn.emit(report, lambda: render.verify(report, found))

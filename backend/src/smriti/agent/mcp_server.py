@@ -98,6 +98,11 @@ class SpaceArgs(_Args):
     space: SpaceRef
 
 
+class VerifyArgs(SpaceArgs):
+    anchors: list[str] = []
+    """Full Checkpoint hashes (64 hex digits) kept elsewhere; each must still be in the history."""
+
+
 class CheckpointArgs(_Args):
     ref: CheckpointRef
 
@@ -256,9 +261,9 @@ async def _review(call: Call, args: ReviewArgs) -> ReviewResult:
     return await operations.review(call.client, args.ref, provider=args.provider, model=args.model)
 
 
-async def _verify(call: Call, args: SpaceArgs) -> VerifyReport:
+async def _verify(call: Call, args: VerifyArgs) -> VerifyReport:
     space = await call.client.resolve_space(args.space)
-    return await call.client.verify(space.id)
+    return await call.client.verify(space.id, args.anchors)
 
 
 async def _brief(call: Call, args: SpaceArgs) -> operations.Handoff:
@@ -341,9 +346,10 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "verify_space",
         "Verify a Space's history",
-        "Recompute every Checkpoint hash and parent link of the Space; `ok` is false and `problems` lists "
-        "them if anything was altered.",
-        SpaceArgs,
+        "Recompute every Checkpoint hash and parent link of the Space and compare the Space's record with "
+        "them; `ok` is false and `problems` lists what was altered. `anchors`: full hashes kept elsewhere "
+        "(each must still be in the history; only they reveal a history rewritten with consistent hashes).",
+        VerifyArgs,
         VerifyReport,
         _verify,
     ),
