@@ -89,7 +89,7 @@ def settings(database_url: str, fake_providers: FakeProviderServer, tmp_path: Pa
 
 @asynccontextmanager
 async def make_client(
-    settings: Settings, *, base_url: str = "http://smriti.test", **changes: Any
+    settings: Settings, *, base_url: str = "http://localhost", **changes: Any
 ) -> AsyncIterator[httpx.AsyncClient]:
     """The app in this event loop, behind httpx's ASGI transport.
 

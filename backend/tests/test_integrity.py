@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from typing import Any
 
@@ -206,3 +207,28 @@ async def test_stored_json_tampered_into_deep_nesting_is_a_problem_not_a_500(
     assert [(p["commit_id"], p["kind"]) for p in report["problems"]] == [(first["id"], "unreadable")]
     assert report["checked"] == 2
     assert second["id"] not in {p["commit_id"] for p in report["problems"]}
+
+
+async def test_verify_while_commits_land_sees_no_false_tampering(
+    client: httpx.AsyncClient, db: asyncpg.Connection
+) -> None:
+    # The Space's record and its Checkpoints are read in one snapshot: read apart, a commit landing
+    # between the two reads looked like a Checkpoint added (count_mismatch) or a HEAD gone.
+    space = await create_space(client)
+    await commit(client, space["id"], "first")
+    stop = asyncio.Event()
+
+    async def keep_committing() -> None:
+        n = 0
+        while not stop.is_set():
+            await commit(client, space["id"], f"c{n}")
+            n += 1
+
+    writers = [asyncio.create_task(keep_committing()) for _ in range(4)]
+    try:
+        reports = [await _verify(client, space["id"]) for _ in range(40)]
+    finally:
+        stop.set()
+        await asyncio.gather(*writers)
+    assert [r["problems"] for r in reports if not r["ok"]] == []
+    assert reports[-1]["checked"] > reports[0]["checked"]

@@ -9,6 +9,7 @@ answered, or call the provider in a way a local server refuses.
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from typing import Any
 
@@ -280,3 +281,63 @@ async def test_a_server_error_that_does_not_name_the_format_is_not_retried_anoth
     response = await client.post("/v5/checkpoints/draft", json={"session_id": session["id"]})
     assert response.status_code == 502
     assert len(fake_providers.state.bodies("/chat/completions")) == 1
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+async def test_an_error_text_with_a_lone_surrogate_is_answered_not_a_500(
+    client: httpx.AsyncClient, fake_providers: FakeProviderServer, db: asyncpg.Connection, provider: str
+) -> None:
+    session = await _session(client, provider)
+    fake_providers.state.mode = "error_surrogate"
+    response = await client.post("/v4/chat/send", json={"session_id": session["id"], "content": "hi"})
+    assert response.status_code == 502, response.text
+    assert response.json()["provider"] == provider
+    detail = response.json()["detail"]
+    assert "\ud800" not in detail  # the character itself; Anthropic's SDK quotes the body as a repr
+    if provider == "openai":
+        assert "bad \ufffd input" in detail
+
+
+async def test_a_provider_that_trickles_its_answer_is_stopped_by_a_deadline_on_the_whole_call(
+    settings: Settings, fake_providers: FakeProviderServer, db: asyncpg.Connection
+) -> None:
+    # A byte every 0.1 s never trips the SDK's read timeout (0.5 s); the whole call is bounded by
+    # timeout x attempts (+ backoff per retry), so a claim on its request_id always outlives it.
+    async with make_client(settings, provider_timeout_s=0.5, provider_max_retries=0) as client:
+        session = await _session(client, "openai")
+        fake_providers.state.mode = "trickle"
+        started = time.monotonic()
+        response = await client.post("/v4/chat/send", json={"session_id": session["id"], "content": "hi"})
+        waited = time.monotonic() - started
+    assert response.status_code == 504, response.text
+    assert waited < 3, waited
+    assert await db.fetchval("SELECT count(*) FROM turns") == 0
+
+
+async def test_a_session_forgets_a_model_its_provider_does_not_know(
+    client: httpx.AsyncClient, fake_providers: FakeProviderServer, db: asyncpg.Connection
+) -> None:
+    space = await create_space(client)
+    session = await create_session(client, space["id"], provider="openai", model="no-such-model")
+    fake_providers.state.mode = "unknown_model"
+    refused = await client.post("/v4/chat/send", json={"session_id": session["id"], "content": "hi"})
+    assert refused.status_code == 400
+    assert refused.json()["errors"][0]["field"] == "model"
+    assert (await client.get(f"/v4/sessions/{session['id']}")).json()["model"] is None
+    fake_providers.state.mode = "ok"
+    sent = await send(client, session["id"], "hi")
+    assert sent["assistant_turn"]["model"] == "gpt-test"
+
+
+async def test_invisible_only_items_of_a_draft_are_left_out(
+    client: httpx.AsyncClient, fake_providers: FakeProviderServer, db: asyncpg.Connection
+) -> None:
+    session = await _session(client, "openai")
+    await send(client, session["id"], "We decided to use PostgreSQL.")
+    drafted: dict[str, Any] = {**DRAFT, "message": "\u200b", "decisions": ["\u200b", "Use PostgreSQL", "\ufeff "]}
+    drafted["tasks"] = [{"text": "\u2060", "done": False}]
+    fake_providers.state.reply = json.dumps(drafted)
+    draft = (await client.post("/v5/checkpoints/draft", json={"session_id": session["id"]})).json()
+    assert draft["decisions"] == ["Use PostgreSQL"]
+    assert draft["tasks"] == []
+    assert draft["message"].startswith("Checkpoint from Turns")

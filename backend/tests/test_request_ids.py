@@ -144,3 +144,83 @@ async def test_concurrent_retries_across_two_processes_call_the_provider_once(
     assert _calls(fake_providers) == 1
     assert await db.fetchval("SELECT count(*) FROM turns") == 2
     assert await db.fetchval("SELECT count(*) FROM send_claims") == 0
+
+
+async def test_a_claim_won_as_the_pair_is_stored_replays_the_pair(
+    client: httpx.AsyncClient, fake_providers: FakeProviderServer, db: asyncpg.Connection, database_url: str
+) -> None:
+    """Another process stores the pair and gives its claim up in one transaction; this send's
+    claim statement, waiting on that claim's row, then wins the key, although the pair is
+    stored. It must replay the pair, not call the provider again (and leave no claim behind)."""
+    session = await _openai_session(client)
+    session_id = uuid.UUID(session["id"])
+    other = await asyncpg.connect(database_url)
+    try:
+        await other.execute(
+            "INSERT INTO send_claims (session_id, request_id, content_sha256, expires_at) "
+            "VALUES ($1, 'raced', $2, clock_timestamp() + interval '1 minute')",
+            session_id,
+            content_digest("raced"),
+        )
+        transaction = other.transaction()
+        await transaction.start()
+        await other.execute("UPDATE sessions SET last_seq = 2 WHERE id = $1", session_id)
+        await other.execute(
+            "INSERT INTO turns (session_id, sequence_number, role, content, provider, model, request_id) "
+            "VALUES ($1, 1, 'user', 'raced', 'openai', 'gpt-test', 'raced'), "
+            "($1, 2, 'assistant', 'stored by the other process', 'openai', 'gpt-test', 'raced')",
+            session_id,
+        )
+        await other.execute("DELETE FROM send_claims WHERE session_id = $1", session_id)
+        body = {"session_id": session["id"], "content": "raced", "request_id": "raced"}
+        sending = asyncio.create_task(client.post("/v4/chat/send", json=body))
+        await asyncio.sleep(0.5)  # its claim now waits on the row the other transaction deletes
+        await transaction.commit()
+        response = await asyncio.wait_for(sending, timeout=10)
+    finally:
+        await other.close()
+    assert response.status_code == 201, response.text
+    assert response.json()["assistant_turn"]["content"] == "stored by the other process"
+    assert _calls(fake_providers) == 0
+    assert await db.fetchval("SELECT count(*) FROM send_claims") == 0
+    assert await db.fetchval("SELECT count(*) FROM turns") == 2
+
+
+async def test_a_claim_for_another_message_in_another_process_is_a_conflict(
+    client: httpx.AsyncClient, fake_providers: FakeProviderServer, db: asyncpg.Connection
+) -> None:
+    session = await _openai_session(client)
+    await db.execute(
+        "INSERT INTO send_claims (session_id, request_id, content_sha256, expires_at) "
+        "VALUES ($1, 'theirs', $2, clock_timestamp() + interval '1 minute')",
+        uuid.UUID(session["id"]),
+        content_digest("their message"),
+    )
+    body = {"session_id": session["id"], "content": "my message", "request_id": "theirs"}
+    response = await asyncio.wait_for(client.post("/v4/chat/send", json=body), timeout=10)
+    assert response.status_code == 409, response.text
+    assert response.json()["errors"][0]["field"] == "request_id"
+    assert _calls(fake_providers) == 0
+
+
+async def test_a_retry_does_not_inherit_another_requests_refusal(
+    client: httpx.AsyncClient, fake_providers: FakeProviderServer, db: asyncpg.Connection
+) -> None:
+    session = await _openai_session(client)
+    fake_providers.state.delay_seconds = 0.2
+    valid = {"session_id": session["id"], "content": "hello", "request_id": "mixed"}
+    # The same key and message, but mounted on a Checkpoint that does not exist: that one is a 404.
+    wrong = {**valid, "checkpoint_id": str(uuid.uuid4()), "history_base_seq": 0}
+    refused, sent = await asyncio.gather(
+        client.post("/v4/chat/send", json=wrong), client.post("/v4/chat/send", json=valid)
+    )
+    assert refused.status_code == 404, refused.text
+    assert sent.status_code == 201, sent.text
+    assert _calls(fake_providers) == 1
+    # With the pair stored: another message under the key is a 409, the same message its replay.
+    other, again = await asyncio.gather(
+        client.post("/v4/chat/send", json={**valid, "content": "other"}), client.post("/v4/chat/send", json=valid)
+    )
+    assert other.status_code == 409
+    assert again.status_code == 201
+    assert again.json()["assistant_turn"] == sent.json()["assistant_turn"]

@@ -13,6 +13,7 @@ from typing import Any
 import msgspec
 import pytest
 import rfc8785
+import structlog
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -31,10 +32,11 @@ from smriti.checkpoints.hashing import (
     format_timestamp,
 )
 from smriti.checkpoints.schemas import Artifact, Checkpoint, CheckpointContent, Entity, Task
-from smriti.config import ConfigError, Settings
+from smriti.config import ConfigError, ProviderSettings, Settings
 from smriti.errors import BadRequest
 from smriti.ids import uuid7
 from smriti.json_checks import duplicate_key
+from smriti.logging import configure_logging
 from smriti.lru import SizedLru
 from smriti.memory import tune_allocator
 from smriti.providers.base import ProviderRequest
@@ -435,3 +437,14 @@ def test_the_quick_duplicate_key_check_agrees_with_the_exact_one(text: str) -> N
     assert (found is None) == (not repeated), (text, found, repeated)
     if found is not None:
         assert found in repeated
+
+
+def test_log_lines_lose_the_api_token_however_short_but_keep_placeholder_keys(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    settings = Settings(api_token="tok1", openai=ProviderSettings(api_key="x"))
+    configure_logging(settings)
+    structlog.get_logger("test").info("event", detail="Bearer tok1 sent; maximum context exceeded")
+    logged = capfd.readouterr().err
+    assert "tok1" not in logged
+    assert "Bearer [redacted] sent; maximum context exceeded" in logged

@@ -10,7 +10,7 @@ from typing import Any
 import structlog
 
 from smriti.config import Settings
-from smriti.redaction import real_secrets, redact
+from smriti.redaction import MARK, real_secrets
 
 
 def _scrubber(secrets: tuple[str, ...]) -> structlog.types.Processor:
@@ -21,14 +21,29 @@ def _scrubber(secrets: tuple[str, ...]) -> structlog.types.Processor:
             return event
         for key, value in event.items():
             if isinstance(value, str) and any(secret in value for secret in secrets):
-                event[key] = redact(value, secrets)
+                event[key] = _scrubbed(value, secrets)
         return event
 
     return scrub
 
 
+def _scrubbed(text: str, secrets: tuple[str, ...]) -> str:
+    for secret in secrets:  # longest first, so a secret containing another goes whole
+        text = text.replace(secret, MARK)
+    return text
+
+
 def configure_logging(settings: Settings, *, extra_secrets: tuple[str | None, ...] = ()) -> None:
-    secrets = real_secrets((settings.openai.api_key, settings.anthropic.api_key, settings.api_token, *extra_secrets))
+    # Provider keys shorter than MIN_SECRET_LENGTH are placeholders; the API token is one the
+    # operator chose, however short, and stays out of the logs whatever its length.
+    token = (settings.api_token,) if settings.api_token else ()
+    secrets = tuple(
+        sorted(
+            {*real_secrets((settings.openai.api_key, settings.anthropic.api_key, *extra_secrets)), *token},
+            key=len,
+            reverse=True,
+        )
+    )
     level = logging.getLevelNamesMapping().get(settings.log_level, logging.INFO)
     renderer: structlog.types.Processor = (
         structlog.processors.JSONRenderer() if settings.log_json else structlog.dev.ConsoleRenderer(colors=False)

@@ -1,14 +1,15 @@
 """Two rules every request follows before any handler runs (SYSTEM.md §11).
 
 - **Host.** With `SMRITI_ALLOWED_HOSTS`, only those host names are answered (matched without
-  the port; `*.example.com` matches its subdomains, `*` anything). Without it, a request that
-  reached the server on a loopback address must name a loopback host (`localhost`, a name under
-  `.localhost`, `127.x.y.z`, `[::1]`): a web page whose own name was re-pointed at 127.0.0.1 (DNS
-  rebinding) then reaches nothing. A server reached on another address answers any name.
+  the port; `*.example.com` matches its subdomains, `*` anything). Without it, only names no DNS
+  lookup stands behind are answered: `localhost`, names under `.localhost`, and IP addresses
+  (`127.0.0.1`, `192.168.1.10`, `[::1]`). DNS rebinding needs a domain name (a web page whose own
+  name is re-pointed at this machine, or at its LAN address), so it then reaches nothing, whatever
+  address the server listens on (a container's included).
 - **Body type.** A POST, PUT or PATCH must say its body is JSON (`application/json` or a
   `+json` type). The media types a browser may send across sites without asking first
   (`text/plain`, forms) are refused with 415, so no web page the user opens can make a write.
-  `/mcp` checks its own (the MCP SDK answers in JSON-RPC's shape).
+  `/mcp` is left to the MCP SDK, whose transport security refuses such a body itself (400).
 
 Refusals use the API's error shape.
 """
@@ -27,34 +28,19 @@ from litestar.types import ASGIApp, Receive, Scope
 from smriti.errors import ErrorResponse, FieldError
 
 _WITH_BODY = frozenset({"POST", "PUT", "PATCH"})
-_OWN_CONTENT_RULES = "/mcp"
+_OWN_CONTENT_RULES = b"/mcp"
 
 
 def host_name(header: str) -> str:
-    """The Host header's name, lower-cased, without port or trailing dot (`[::1]` keeps its brackets)."""
+    """The Host header's name, lower-cased, without port or trailing dot (`[::1]` keeps its brackets;
+    a bare IPv6 address, as one may write it in SMRITI_ALLOWED_HOSTS, gets them)."""
     value = header.strip().lower()
+    if value.count(":") > 1 and not value.startswith("["):
+        value = f"[{value}]"
     if value.startswith("["):
         end = value.find("]")
         return value[: end + 1] if end != -1 else value
     return value.rsplit(":", 1)[0].rstrip(".") if ":" in value else value.rstrip(".")
-
-
-@functools.lru_cache(maxsize=256)
-def is_loopback_name(name: str) -> bool:
-    if name == "localhost" or name.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(name.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
-@functools.lru_cache(maxsize=256)
-def _is_loopback_address(address: str) -> bool:
-    try:
-        return ipaddress.ip_address(address.split("%", 1)[0]).is_loopback
-    except ValueError:
-        return False
 
 
 def host_matcher(allowed: Iterable[str]) -> Callable[[str], bool]:
@@ -118,22 +104,18 @@ def request_rules(allowed_hosts: Iterable[str]) -> Callable[[ASGIApp], ASGIApp]:
 
 
 def _host_refusal(scope: Scope, allowed: Callable[[str], bool] | None) -> list[dict[str, Any]] | None:
-    if allowed is None:
-        server = scope.get("server")
-        if server is None or not _is_loopback_address(str(server[0])):
-            return None  # reached on another address: any name
     header = _header(scope, b"host")
     if header is None:  # HTTP/1.0 without Host: no browser sends that
         return None
     if allowed is None:
-        if _names_loopback(header):
+        if _names_no_domain(header):
             return None
         name = host_name(header)
         return _refusal(
             400,
-            f"Host {name!r} is not a loopback name, and this server listens on loopback: it answers "
-            "localhost, 127.0.0.1 and [::1] only (this stops DNS rebinding). Set SMRITI_ALLOWED_HOSTS to "
-            "allow other names.",
+            f"Host {name!r} is a domain name, and SMRITI_ALLOWED_HOSTS is not set: this server answers "
+            "localhost and IP addresses only (a page whose domain was re-pointed at this machine, DNS "
+            "rebinding, reaches nothing). Set SMRITI_ALLOWED_HOSTS to the names it is reached by.",
             "Host",
         )
     name = host_name(header)
@@ -143,16 +125,29 @@ def _host_refusal(scope: Scope, allowed: Callable[[str], bool] | None) -> list[d
 
 
 @functools.lru_cache(maxsize=256)
-def _names_loopback(header: str) -> bool:
-    """Whether a Host header (as sent, port and all) names a loopback host; one lookup per request."""
-    return is_loopback_name(host_name(header))
+def _names_no_domain(header: str) -> bool:
+    """Whether a Host header (as sent, port and all) names localhost or an IP address: names no
+    DNS lookup stands behind, so none a rebinding can re-point. One lookup per request."""
+    name = host_name(header)
+    return name == "localhost" or name.endswith(".localhost") or _is_ip_literal(name)
+
+
+def _is_ip_literal(name: str) -> bool:
+    if name.startswith("[") != name.endswith("]"):
+        return False
+    try:
+        ipaddress.ip_address(name[1:-1] if name.startswith("[") else name)
+    except ValueError:
+        return False
+    return name.startswith("[") or "." in name  # IPv6 must be bracketed in a Host header
 
 
 def _media_type_refusal(scope: Scope) -> list[dict[str, Any]] | None:
     if scope["type"] != ScopeType.HTTP or scope["method"] not in _WITH_BODY:
         return None
-    path = scope["path"]
-    if path == _OWN_CONTENT_RULES or path.startswith(_OWN_CONTENT_RULES + "/"):
+    # The path as sent: Litestar has already cut a mounted app's prefix from scope["path"].
+    path = scope.get("raw_path") or scope["path"].encode()
+    if path == _OWN_CONTENT_RULES or path.startswith(_OWN_CONTENT_RULES + b"/"):
         return None
     content_type = _header(scope, b"content-type")
     if content_type is not None and is_json_media_type(content_type):

@@ -14,7 +14,18 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Literal
 
 Mode = Literal[
-    "ok", "error500", "ratelimit", "hang", "malformed", "redirect", "empty", "echo_key", "unknown_model", "not_found"
+    "ok",
+    "error500",
+    "ratelimit",
+    "hang",
+    "malformed",
+    "redirect",
+    "empty",
+    "echo_key",
+    "unknown_model",
+    "not_found",
+    "error_surrogate",
+    "trickle",
 ]
 
 
@@ -144,6 +155,20 @@ def make_handler(state: FakeProviderState) -> type[BaseHTTPRequestHandler]:
                 else:
                     error = {"type": "error", "error": {"type": "not_found_error", "message": f"model: {model}"}}
                 self._send(404, json.dumps(error).encode())
+            elif mode == "error_surrogate":
+                # An error body whose JSON spells a lone surrogate; the SDKs' json.loads accepts it.
+                self._send(400, b'{"error": {"message": "bad \\ud800 input", "type": "invalid_request_error"}}')
+            elif mode == "trickle":
+                # A byte at a time, each within any read timeout: only a deadline on the whole call stops it.
+                trickled = json.dumps(_openai_reply(model, reply) if is_openai else _anthropic_reply(model, reply))
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(trickled)))
+                self.end_headers()
+                for byte in trickled.encode():
+                    self.wfile.write(bytes([byte]))
+                    self.wfile.flush()
+                    time.sleep(0.1)
             elif mode == "not_found":
                 self._send(404, b'{"error": {"message": "Not Found", "type": "not_found"}}')
             elif mode == "empty":

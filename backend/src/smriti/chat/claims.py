@@ -13,7 +13,8 @@ and the user paid for every call. Now:
 
 The claim is given up in the statement that stores the pair, or right after a failure. A claim
 expires after the longest a provider call can take (every attempt at its timeout, plus the
-SDKs' backoff between attempts, plus a margin), so a live call is never taken over.
+SDKs' backoff between attempts, plus a margin): `GuardedProvider` stops every call by then, so a
+live call is never taken over.
 """
 
 from __future__ import annotations
@@ -27,8 +28,11 @@ from enum import Enum
 from typing import TypeVar
 from uuid import UUID
 
+import asyncpg
+
 from smriti.db.pool import Pool
-from smriti.errors import Conflict
+from smriti.errors import Conflict, ProviderFailure, SmritiError
+from smriti.providers.base import call_deadline_s
 
 T = TypeVar("T")
 
@@ -52,11 +56,13 @@ SELECT EXISTS (SELECT 1 FROM sessions WHERE id = $1) AS session_exists,
 
 _RELEASE_SQL = "DELETE FROM send_claims WHERE session_id = $1 AND request_id = $2 AND content_sha256 = $3"
 
-# Backoff the SDKs may sleep between attempts (both cap a wait at 8 s), plus a margin.
-_BACKOFF_PER_RETRY_S = 8.0
 _MARGIN_S = 10.0
 _FIRST_POLL_S = 0.05
 _LONGEST_POLL_S = 0.5
+
+
+class ClaimNotReleased(SmritiError):
+    status_code = 503
 
 
 class Outcome(Enum):
@@ -73,8 +79,9 @@ def content_digest(content: str) -> bytes:
 
 
 def claim_ttl_s(timeout_s: float, max_retries: int) -> float:
-    """How long a provider call can take at most, so how long a claim lives."""
-    return timeout_s * (1 + max_retries) + _BACKOFF_PER_RETRY_S * max_retries + _MARGIN_S
+    """How long a claim lives: longer than a provider call can take (`GuardedProvider` stops
+    one at `call_deadline_s`), so a live call is never taken over."""
+    return call_deadline_s(timeout_s, max_retries) + _MARGIN_S
 
 
 @dataclass(slots=True)
@@ -90,8 +97,11 @@ class SendClaims:
         deadline = time.monotonic() + self.ttl_s + _MARGIN_S
         pause = _FIRST_POLL_S
         while True:
-            if await self.pool.fetchval(_CLAIM_SQL, session_id, request_id, digest, self.ttl_s):
-                return Outcome.CLAIMED
+            try:
+                if await self.pool.fetchval(_CLAIM_SQL, session_id, request_id, digest, self.ttl_s):
+                    return Outcome.CLAIMED
+            except asyncpg.ForeignKeyViolationError:
+                return Outcome.GONE  # the Session was deleted between the statement's look and its insert
             status = await self.pool.fetchrow(_STATUS_SQL, session_id, request_id)
             if status is None or not status["session_exists"]:
                 return Outcome.GONE
@@ -104,7 +114,11 @@ class SendClaims:
                     field="request_id",
                 )
             if time.monotonic() > deadline:  # cannot happen while claims expire; a bound all the same
-                raise TimeoutError("the send that holds this request_id neither finished nor expired")
+                raise ClaimNotReleased(
+                    f"Another send with request_id {request_id!r} neither finished nor gave up in time; "
+                    "nothing was sent for this one: retry.",
+                    field="request_id",
+                )
             # Claimed by a send in another process: wait for it (it stores, gives up, or expires).
             await self.sleep(pause)
             pause = min(pause * 2, _LONGEST_POLL_S)
@@ -117,23 +131,27 @@ class SendClaims:
 class InFlight:
     """Sends with a `request_id` in flight in this process, by (Session, key)."""
 
-    _running: dict[tuple[UUID, str], asyncio.Future[None]] = field(default_factory=dict)
+    _running: dict[tuple[UUID, str], tuple[str, asyncio.Future[None]]] = field(default_factory=dict)
 
-    async def one_at_a_time(self, key: tuple[UUID, str], send: Callable[[], Awaitable[T]]) -> T:
-        """Run `send` once no other send with this key is in flight here. A send that waited
-        gets the same error as the one it waited for; after a success it runs `send` itself,
-        which then finds the stored pair and replays it."""
-        while (running := self._running.get(key)) is not None:
-            await asyncio.wait([running])
-            if not running.cancelled() and (error := running.exception()) is not None:
+    async def one_at_a_time(self, key: tuple[UUID, str], content: str, send: Callable[[], Awaitable[T]]) -> T:
+        """Run `send` once no other send with this key and this message is in flight here.
+
+        A send that waited gets the same provider failure as the one it waited for (it would
+        have made the same call); any other outcome (a success, a refusal of that send's own
+        request) lets it run `send` itself, which finds the stored pair and replays it, or gives
+        its own answer. A send with another message under the key does not wait: the claim on
+        the key answers it (409)."""
+        while (running := self._running.get(key)) is not None and running[0] == content:
+            other = running[1]
+            await asyncio.wait([other])
+            if not other.cancelled() and isinstance(error := other.exception(), ProviderFailure):
                 raise error
+        if running is not None:
+            return await send()
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._running[key] = done
+        self._running[key] = (content, done)
         try:
             result = await send()
-        except asyncio.CancelledError:
-            done.cancel()  # the others try for themselves
-            raise
         except Exception as exc:
             done.set_exception(exc)
             done.exception()  # retrieved: no "never retrieved" warning when nobody waited
@@ -142,4 +160,6 @@ class InFlight:
             done.set_result(None)
             return result
         finally:
+            if not done.done():  # cancelled, or stopped by a BaseException: the others try for themselves
+                done.cancel()
             del self._running[key]

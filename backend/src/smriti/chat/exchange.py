@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from dataclasses import dataclass, field
+from uuid import UUID
 
 from smriti.chat.claims import InFlight, Outcome, SendClaims
 from smriti.chat.context import AssembledContext, assemble
@@ -19,8 +20,8 @@ from smriti.chat.schemas import (
     Suggestion,
 )
 from smriti.chat.store import ChatStore, Exchange, SessionContext
-from smriti.errors import BadRequest, NotFound
-from smriti.providers.base import ProviderRequest
+from smriti.errors import BadRequest, NotFound, ProviderFailure
+from smriti.providers.base import ProviderReply, ProviderRequest
 from smriti.providers.registry import ProviderChoice, ProviderRegistry
 from smriti.sessions.schemas import Turn
 
@@ -39,28 +40,46 @@ class ChatService:
             return await self._send(data, None)
         request_id = data.request_id
         # One provider call per key, whatever the number of retries in flight (chat/claims.py).
-        return await self.in_flight.one_at_a_time((data.session_id, request_id), lambda: self._send(data, request_id))
+        return await self.in_flight.one_at_a_time(
+            (data.session_id, request_id), data.content, lambda: self._send(data, request_id)
+        )
 
     async def _send(self, data: SendRequest, request_id: str | None) -> SendResponse:
-        context = await self._read(data, request_id=request_id)
-        choice = self._choose(data, context)
-        if request_id is not None and context.replay_seq is None:
-            outcome = await self.claims.claim(data.session_id, request_id, data.content)
-            if outcome is Outcome.GONE:
-                raise NotFound(f"No Session with id {data.session_id}.", field="session_id")
-            if outcome is Outcome.CLAIMED:
-                try:
-                    user, assistant = await self._exchange(data, context, choice)
-                except BaseException:
-                    with contextlib.suppress(Exception):  # best effort; an expired claim is taken over
-                        await asyncio.shield(self.claims.release(data.session_id, request_id, data.content))
-                    raise
-                return self._response(data, context, user, assistant)
         if request_id is not None:
-            user, assistant = await self.store.replay(data.session_id, request_id, data.content)
-        else:
-            user, assistant = await self._exchange(data, context, choice)
+            return await self._send_keyed(data, request_id)
+        context = await self._read(data, request_id=None)
+        user, assistant = await self._exchange(data, context, self._choose(data, context))
         return self._response(data, context, user, assistant)
+
+    async def _send_keyed(self, data: SendRequest, request_id: str) -> SendResponse:
+        """A send with a `request_id`: the provider is called only by the send that holds the
+        claim on the key (chat/claims.py); the others replay the pair it stores.
+
+        The claim comes first and the context is read after it, in a statement of its own: a
+        claim can be won in the instant another send stores the pair (the claim's statement
+        looked at the Turns before that commit), and the read after it then sees the pair."""
+        outcome = await self.claims.claim(data.session_id, request_id, data.content)
+        if outcome is Outcome.GONE:
+            raise NotFound(f"No Session with id {data.session_id}.", field="session_id")
+        if outcome is Outcome.CLAIMED:
+            try:
+                context = await self._read(data, request_id=request_id)
+                if context.replay_seq is None:
+                    user, assistant = await self._exchange(data, context, self._choose(data, context))
+                    return self._response(data, context, user, assistant)  # the write gave the claim up
+            except BaseException:
+                await self._release(data, request_id)
+                raise
+            await self._release(data, request_id)
+        else:
+            context = await self._read(data, request_id=request_id)
+        self._choose(data, context)  # the same refusals as a first send (an unknown provider, say)
+        user, assistant = await self.store.replay(data.session_id, request_id, data.content)
+        return self._response(data, context, user, assistant)
+
+    async def _release(self, data: SendRequest, request_id: str) -> None:
+        with contextlib.suppress(Exception):  # best effort: a claim left behind expires and is taken over
+            await asyncio.shield(self.claims.release(data.session_id, request_id, data.content))
 
     def _response(self, data: SendRequest, context: SessionContext, user: Turn, assistant: Turn) -> SendResponse:
         return SendResponse(
@@ -72,9 +91,8 @@ class ChatService:
     async def _exchange(self, data: SendRequest, context: SessionContext, choice: ProviderChoice) -> tuple[Turn, Turn]:
         """Ask the provider, then store both Turns (nothing is stored when it fails)."""
         assembled = assemble(context.mounted, context.history, data.content)
-        reply = await choice.provider.complete(
-            ProviderRequest(model=choice.model, system=assembled.system, messages=assembled.messages)
-        )
+        request = ProviderRequest(model=choice.model, system=assembled.system, messages=assembled.messages)
+        reply = await complete_remembered(self.store, choice, request, data.session_id, asked=data.model)
         return await self.store.write_exchange(
             data.session_id,
             Exchange(
@@ -123,6 +141,19 @@ class ChatService:
             threshold=self.nudge_after_turns,
             latest_exchange=latest_exchange,
         )
+
+
+async def complete_remembered(
+    store: ChatStore, choice: ProviderChoice, request: ProviderRequest, session_id: UUID, *, asked: str | None
+) -> ProviderReply:
+    """The provider's reply; when it does not know a model the Session remembered (the request
+    named none), the Session forgets it, so the next send uses the provider's default."""
+    try:
+        return await choice.provider.complete(request)
+    except ProviderFailure as exc:
+        if asked is None and any(error.field == "model" for error in exc.errors):
+            await store.forget_model(session_id, choice.model)
+        raise
 
 
 def _check_mount(data: ContextRequest) -> None:

@@ -195,13 +195,22 @@ class ChatStore:
         except asyncpg.UniqueViolationError:
             if exchange.request_id is None:
                 raise
-            # Another request with the same key won the race; answer with its pair.
+            # Another request with the same key won the race; answer with its pair. The failed
+            # statement's release of this send's claim rolled back with it: release it now.
+            await self._pool.fetchval(
+                "DELETE FROM send_claims WHERE session_id = $1 AND request_id = $2", session_id, exchange.request_id
+            )
             return await self.replay(session_id, exchange.request_id, exchange.user_content)
         if not rows:
             raise NotFound(f"Session {session_id} was deleted while the provider was answering.")
         user_row, assistant_row = sorted(rows, key=itemgetter(0))  # by sequence_number
         user = _stored(session_id, exchange, user_row, user=True)
         return user, _stored(session_id, exchange, assistant_row, user=False)
+
+    async def forget_model(self, session_id: UUID, model: str) -> None:
+        """The Session stops remembering a model its provider says it does not know (one it was
+        created with, say): it never remembers a model that did not answer."""
+        await self._pool.fetchval("UPDATE sessions SET model = NULL WHERE id = $1 AND model = $2", session_id, model)
 
     async def replay(self, session_id: UUID, request_id: str, content: str) -> tuple[Turn, Turn]:
         rows = await self._pool.fetch(

@@ -24,6 +24,7 @@ from smriti.checkpoints.hashing import (
 )
 from smriti.checkpoints.schemas import Checkpoint, CommitCreate, VerifyProblem, VerifyReport
 from smriti.checkpoints.writes import COLUMNS, JSONB_FIELDS, CommitWriter, PendingCommit
+from smriti.cpu import off_loop
 from smriti.db.pool import Pool
 from smriti.errors import BadRequest, Conflict, NotFound
 from smriti.ids import uuid7
@@ -206,7 +207,9 @@ class CheckpointStore:
         whose stored JSON was damaged (nested too deeply to decode, say) is reported as a
         problem instead of failing the whole check.
         """
-        async with self._pool.acquire() as conn:
+        # One snapshot for the Space and its Checkpoints: read apart, a commit landing between
+        # the two reads looked like a Checkpoint added behind Smriti's back.
+        async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
             space = await conn.fetchrow(
                 "SELECT head_commit_id, head_commit_hash, commit_count FROM repos WHERE id = $1", repo_id
             )
@@ -227,7 +230,10 @@ class CheckpointStore:
                         "SELECT id, repo_id FROM commits WHERE id = ANY($1::uuid[])", list(foreign_parents)
                     )
                 }
-        problems = [problem for row in rows if (problem := _check_row(row, by_id, outside)) is not None]
+        # Every hash of the Space is recomputed: in proportion to its size, so off the event loop.
+        problems = await off_loop(
+            lambda: [problem for row in rows if (problem := _check_row(row, by_id, outside)) is not None]
+        )
         problems += _check_space(space, by_id)
         hashes = {row["commit_hash"] for row in rows}
         problems += [

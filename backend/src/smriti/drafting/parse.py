@@ -6,6 +6,8 @@ import re
 
 import msgspec
 
+from smriti.text import is_blank
+
 _FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.DOTALL)
 
 
@@ -59,7 +61,7 @@ def _optional(text: str | None) -> str | None:
 
 
 def _clean_list(items: list[str]) -> list[str]:
-    return [item for item in (_clean(i) for i in items) if item]
+    return [item for item in (_clean(i) for i in items) if not is_blank(item)]
 
 
 def parse_draft(text: str) -> DraftFields:
@@ -68,15 +70,15 @@ def parse_draft(text: str) -> DraftFields:
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         raise UnusableOutput(str(exc)) from None
     return DraftFields(
-        message=_clean(fields.message)[:200],
+        message="" if is_blank(_clean(fields.message)) else _clean(fields.message)[:200],
         summary=fields.summary.replace("\x00", "").strip(),
         decisions=_clean_list(fields.decisions),
         assumptions=_clean_list(fields.assumptions),
-        tasks=[DraftTask(_clean(t.text), t.done) for t in fields.tasks if _clean(t.text)],
+        tasks=[DraftTask(_clean(t.text), t.done) for t in fields.tasks if not is_blank(_clean(t.text))],
         open_questions=_clean_list(fields.open_questions),
         entities=[
             DraftEntity(_clean(e.name), _optional(e.kind), _optional(e.description))
             for e in fields.entities
-            if _clean(e.name)
+            if not is_blank(_clean(e.name))
         ],
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from smriti.chat.exchange import complete_remembered
 from smriti.chat.store import ChatStore
 from smriti.checkpoints.schemas import Entity, Task
 from smriti.drafting.extract import SourceTurn
@@ -34,15 +35,14 @@ class DraftService:
             data.provider, data.model, session_provider=context.provider, session_model=context.model
         )
         turns = [SourceTurn(t.sequence_number, t.role, t.content) for t in context.history]
-        reply = await choice.provider.complete(
-            json_request(
-                choice.model,
-                system=DRAFT_INSTRUCTIONS,
-                content=render_transcript(turns),
-                schema=DRAFT_SCHEMA,
-                name=DRAFT_SCHEMA_NAME,
-            )
+        request = json_request(
+            choice.model,
+            system=DRAFT_INSTRUCTIONS,
+            content=render_transcript(turns),
+            schema=DRAFT_SCHEMA,
+            name=DRAFT_SCHEMA_NAME,
         )
+        reply = await complete_remembered(self.store, choice, request, data.session_id, asked=data.model)
         try:
             fields = parse_draft(reply.content)
         except UnusableOutput as exc:

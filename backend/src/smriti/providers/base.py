@@ -15,6 +15,7 @@ import msgspec
 
 from smriti.errors import ProviderFailure
 from smriti.redaction import redact
+from smriti.text import storable
 
 Role = Literal["user", "assistant"]
 
@@ -69,6 +70,18 @@ class Provider(Protocol):
     async def close(self) -> None: ...
 
 
+# The SDKs wait between attempts (both cap their own backoff at 8 s, though a Retry-After header
+# can ask for more); the wall-clock deadline allows this much per retry.
+BACKOFF_PER_RETRY_S = 8.0
+
+
+def call_deadline_s(timeout_s: float, max_retries: int) -> float:
+    """The longest one provider call may take, every attempt and wait included. The SDKs' own
+    timeout bounds each read, not an attempt (a server that sends a byte a minute never times
+    out), and they honour a server's Retry-After: `GuardedProvider` enforces this instead."""
+    return timeout_s * (1 + max_retries) + BACKOFF_PER_RETRY_S * max_retries
+
+
 def upstream_error(provider: str, detail: str) -> ProviderFailure:
     return ProviderFailure(provider, 502, f"Provider {provider} failed: {detail}")
 
@@ -100,6 +113,7 @@ def unknown_model_error(provider: str, model: str, detail: str) -> ProviderFailu
 
 
 def describe_upstream(message: str, secrets: tuple[str | None, ...]) -> str:
-    """An upstream error's text with configured secrets removed, kept short."""
-    text = redact(message, secrets)
+    """An upstream error's text with configured secrets removed, kept short, and storable (an
+    error body's JSON may spell a lone surrogate, which no response could carry)."""
+    text = storable(redact(message, secrets))
     return text if len(text) <= 300 else text[:297] + "..."

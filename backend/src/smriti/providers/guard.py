@@ -13,18 +13,29 @@ ones) and makes that reply storable, the same way for all three:
   anything else (text, a fraction, a negative or larger number) is unknown, `null`, and logged.
 
 What is stored is then exactly what is answered. Any other exception from an adapter becomes a
-502 naming the provider: nothing a provider answers gives a 500.
+502 naming the provider: nothing a provider answers gives a 500. A failure's own text is made
+storable too (an upstream error body can spell a lone surrogate), and the whole call has a
+wall-clock deadline (`call_deadline_s`), which the SDKs' per-read timeouts are not.
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
+import time
 from typing import Any
 
 import structlog
 
 from smriti.errors import ProviderFailure
-from smriti.providers.base import Provider, ProviderReply, ProviderRequest, upstream_error
+from smriti.providers.base import (
+    Provider,
+    ProviderReply,
+    ProviderRequest,
+    call_deadline_s,
+    timeout_error,
+    upstream_error,
+)
 from smriti.schemas import MAX_INT4
 from smriti.text import storable
 
@@ -79,8 +90,11 @@ class GuardedProvider:
     """A provider adapter whose every reply is checked (`normalised`) and whose every failure
     names the provider."""
 
-    def __init__(self, inner: Provider) -> None:
+    def __init__(self, inner: Provider, *, timeout_s: float = 60.0, max_retries: int = 0) -> None:
         self._inner = inner
+        self._timeout_s = timeout_s
+        self._attempts = 1 + max_retries
+        self._deadline_s = call_deadline_s(timeout_s, max_retries)
         self.name = inner.name
         self.label = inner.label
         self.default_model = inner.default_model
@@ -99,10 +113,19 @@ class GuardedProvider:
         return self._inner.unavailable_reason
 
     async def complete(self, request: ProviderRequest) -> ProviderReply:
+        started = time.monotonic()
         try:
-            reply = await self._inner.complete(request)
-        except ProviderFailure:
+            async with asyncio.timeout(self._deadline_s):
+                reply = await self._inner.complete(request)
+        except ProviderFailure as exc:
+            exc.detail = storable(exc.detail)
             raise
+        except TimeoutError:
+            # The whole call, every attempt and wait included, has a wall-clock bound: a send that
+            # holds a request_id's claim never outlives the claim (chat/claims.py).
+            raise timeout_error(
+                self.name, per_attempt_s=self._timeout_s, attempts=self._attempts, started=started
+            ) from None
         except Exception as exc:  # an SDK or adapter surprise: a failed provider, not a 500
             log.error("provider adapter failed", provider=self.name, error=type(exc).__name__, exc_info=exc)
             raise upstream_error(self.name, f"unusable response ({type(exc).__name__})") from None

@@ -40,11 +40,13 @@ class ProviderRegistry:
         timeout, retries = settings.provider_timeout_s, settings.provider_max_retries
         # Every adapter is guarded: its replies are checked before anything is stored (guard.py).
         providers: list[Provider] = [
-            GuardedProvider(OpenAIProvider(settings.openai, timeout_s=timeout, max_retries=retries)),
-            GuardedProvider(AnthropicProvider(settings.anthropic, timeout_s=timeout, max_retries=retries)),
-            GuardedProvider(OfflineProvider()),
+            OpenAIProvider(settings.openai, timeout_s=timeout, max_retries=retries),
+            AnthropicProvider(settings.anthropic, timeout_s=timeout, max_retries=retries),
+            OfflineProvider(),
         ]
-        self._by_name = {p.name: p for p in providers}
+        self._by_name: dict[str, Provider] = {
+            p.name: GuardedProvider(p, timeout_s=timeout, max_retries=retries) for p in providers
+        }
         self.default_name = self._pick_default(settings.default_provider)
 
     def _pick_default(self, wanted: str | None) -> str:

@@ -16,7 +16,7 @@ from smriti.providers.base import json_request, upstream_error
 from smriti.providers.registry import ProviderChoice, ProviderRegistry
 from smriti.review.rules import limits_reached, run_rules
 from smriti.review.schemas import Finding, ItemRef, ReviewedBy, ReviewRequest, ReviewResult
-from smriti.text import storable
+from smriti.text import is_blank, storable
 
 log = structlog.get_logger(__name__)
 
@@ -150,7 +150,7 @@ class ReviewService:
         for finding in parsed.findings:
             refs = list(dict.fromkeys(finding.refs))
             detail = storable(finding.detail).strip()
-            if refs and all(_valid_ref(checkpoint, ref) for ref in refs) and detail:
+            if refs and all(_valid_ref(checkpoint, ref) for ref in refs) and not is_blank(detail):
                 kept.append(Finding(kind=finding.kind, detail=detail, refs=refs, source="model"))
             else:
                 log.info("dropped a model finding that points at no item", kind=finding.kind)

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from smriti.text import unstorable_reason
+from smriti.text import is_blank, unstorable_reason
 
 USER_NAMES = ("user", "human", "me", "you")
 ASSISTANT_NAMES = ("assistant", "ai", "chatgpt", "gpt", "claude", "model", "bot")
@@ -63,17 +63,18 @@ def _role(name: Any) -> str | None:
 
 
 def _merge(turns: list[ParsedTurn]) -> list[ParsedTurn]:
-    """Drop empty messages and join consecutive messages from the same side."""
-    merged: list[ParsedTurn] = []
+    """Drop empty (or invisible-only) messages and join consecutive messages from the same side.
+    The parts of a run are joined once, at its end: joining as they came was quadratic."""
+    runs: list[tuple[str, list[str]]] = []
     for turn in turns:
         content = turn.content.strip()
-        if not content:
+        if is_blank(content):
             continue
-        if merged and merged[-1].role == turn.role:
-            merged[-1] = ParsedTurn(turn.role, merged[-1].content + "\n\n" + content)
+        if runs and runs[-1][0] == turn.role:
+            runs[-1][1].append(content)
         else:
-            merged.append(ParsedTurn(turn.role, content))
-    return merged
+            runs.append((turn.role, [content]))
+    return [ParsedTurn(role, "\n\n".join(parts)) for role, parts in runs]
 
 
 def _from_prefixed_text(text: str) -> list[ParsedTurn]:
