@@ -131,12 +131,13 @@ async def test_verify_sees_a_deleted_tip(client: httpx.AsyncClient, db: asyncpg.
     first = await commit(client, space["id"], "one")
     second = await commit(client, space["id"], "two")
     async with db.transaction():
-        await db.execute(
-            "UPDATE repos SET head_commit_id = $1, head_commit_hash = $2 WHERE id = $3",
-            uuid.UUID(first["id"]),
-            first["commit_hash"],
-            uuid.UUID(space["id"]),
-        )
+        for table, key in (("repos", "id"), ("branches", "repo_id")):
+            await db.execute(
+                f"UPDATE {table} SET head_commit_id = $1, head_commit_hash = $2 WHERE {key} = $3",
+                uuid.UUID(first["id"]),
+                first["commit_hash"],
+                uuid.UUID(space["id"]),
+            )
         await db.execute("DELETE FROM commits WHERE id = $1", uuid.UUID(second["id"]))
     report = await _verify(client, space["id"])
     assert report["ok"] is False
@@ -151,11 +152,44 @@ async def test_verify_sees_a_deleted_tip(client: httpx.AsyncClient, db: asyncpg.
 async def test_verify_sees_an_emptied_head(client: httpx.AsyncClient, db: asyncpg.Connection) -> None:
     space = await create_space(client)
     await commit(client, space["id"], "one")
-    await db.execute(
-        "UPDATE repos SET head_commit_id = NULL, head_commit_hash = NULL WHERE id = $1", uuid.UUID(space["id"])
-    )
+    for table, key in (("repos", "id"), ("branches", "repo_id")):
+        await db.execute(
+            f"UPDATE {table} SET head_commit_id = NULL, head_commit_hash = NULL WHERE {key} = $1",
+            uuid.UUID(space["id"]),
+        )
     report = await _verify(client, space["id"])
     assert [(p["commit_id"], p["kind"]) for p in report["problems"]] == [(None, "head_missing")]
+
+
+async def test_verify_sees_a_space_head_that_is_not_its_default_lines(
+    client: httpx.AsyncClient, db: asyncpg.Connection
+) -> None:
+    space = await create_space(client)
+    first = await commit(client, space["id"], "one")
+    await commit(client, space["id"], "two")
+    await db.execute(
+        "UPDATE repos SET head_commit_id = $1, head_commit_hash = $2 WHERE id = $3",
+        uuid.UUID(first["id"]),
+        first["commit_hash"],
+        uuid.UUID(space["id"]),
+    )
+    report = await _verify(client, space["id"])
+    assert [(p["commit_id"], p["kind"]) for p in report["problems"]] == [(first["id"], "head_mismatch")]
+
+
+async def test_verify_sees_a_tampered_copy_of_a_lines_hash(client: httpx.AsyncClient, db: asyncpg.Connection) -> None:
+    space = await create_space(client)
+    saved = await commit(client, space["id"], "one")
+    created = await client.post(f"/v4/repos/{space['id']}/branches", json={"name": "side", "from_ref": saved["id"]})
+    assert created.status_code == 201, created.text
+    await db.execute(
+        "UPDATE branches SET head_commit_hash = $1 WHERE repo_id = $2 AND name = 'side'",
+        "0" * 64,
+        uuid.UUID(space["id"]),
+    )
+    report = await _verify(client, space["id"])
+    assert [(p["commit_id"], p["kind"]) for p in report["problems"]] == [(saved["id"], "head_hash_mismatch")]
+    assert "'side'" in report["problems"][0]["detail"]
 
 
 async def test_an_anchor_shows_a_history_rewritten_with_consistent_hashes(
@@ -179,6 +213,9 @@ async def test_an_anchor_shows_a_history_rewritten_with_consistent_hashes(
         )
         await db.execute("UPDATE commits SET commit_hash = $1 WHERE id = $2", second_hash, uuid.UUID(second["id"]))
         await db.execute("UPDATE repos SET head_commit_hash = $1 WHERE id = $2", second_hash, uuid.UUID(space["id"]))
+        await db.execute(
+            "UPDATE branches SET head_commit_hash = $1 WHERE repo_id = $2", second_hash, uuid.UUID(space["id"])
+        )
     # Without an anchor, nothing can tell: the chain is consistent again (docs/reliability.md says so).
     assert (await _verify(client, space["id"]))["ok"] is True
     report = await _verify(client, space["id"], anchor=kept)

@@ -25,7 +25,12 @@ from smriti.agent.mcp_server import McpEndpoint
 from smriti.body_limit import drain_rejected_bodies
 from smriti.chat.claims import claim_ttl_s
 from smriti.chat.controller import ChatController
-from smriti.checkpoints.controller import CheckpointController, diff_checkpoints_handler
+from smriti.checkpoints.controller import (
+    CheckpointController,
+    apply_changes_handler,
+    diff_checkpoints_handler,
+    restore_checkpoint,
+)
 from smriti.config import Settings
 from smriti.db.embedded import start_embedded_postgres
 from smriti.db.migrate import upgrade_async
@@ -35,6 +40,7 @@ from smriti.drafting.controller import draft_checkpoint
 from smriti.errors import to_error_response
 from smriti.health import health
 from smriti.json_body import StrictRequest
+from smriti.lines.controller import LineController
 from smriti.logging import configure_logging
 from smriti.memory import tune_allocator
 from smriti.openapi import refine_openapi
@@ -45,7 +51,7 @@ from smriti.request_rules import request_rules
 from smriti.review.controller import review_checkpoint
 from smriti.security import require_token
 from smriti.services import Services
-from smriti.sessions.controller import SessionController
+from smriti.sessions.controller import SessionController, fork_session
 from smriti.spaces.controller import SpaceController
 from smriti.transcripts.controller import ingest_transcript
 from smriti.web import DEFAULT_WEB_DIR, no_web_app, web_router
@@ -114,12 +120,23 @@ def create_app(settings: Settings | None = None) -> Litestar:
         route_handlers=[
             SpaceController,
             CheckpointController,
+            LineController,
             SessionController,
             ChatController,
             list_providers,
         ],
     )
-    v5 = Router(path="/v5", route_handlers=[draft_checkpoint, review_checkpoint, diff_checkpoints_handler])
+    v5 = Router(
+        path="/v5",
+        route_handlers=[
+            draft_checkpoint,
+            review_checkpoint,
+            diff_checkpoints_handler,
+            apply_changes_handler,
+            restore_checkpoint,
+            fork_session,
+        ],
+    )
     v1 = Router(path="/v1", route_handlers=[ingest_transcript])
     web_dir = settings.web_dir or DEFAULT_WEB_DIR
     web = web_router(web_dir) if (web_dir / "index.html").is_file() else no_web_app

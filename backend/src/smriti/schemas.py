@@ -33,6 +33,9 @@ DocumentedNonEmptyText = Annotated[str, msgspec.Meta(extra_json_schema={"extra":
 ShortName = Annotated[str, msgspec.Meta(min_length=1, max_length=200, pattern=_NON_EMPTY)]
 """A name, 1–200 characters, not only white space."""
 
+LineRef = Annotated[str, msgspec.Meta(min_length=1, max_length=200, pattern=_NON_EMPTY)]
+"""The name of a line of Checkpoints, matched ignoring case and surrounding white space."""
+
 _REQUEST_ID = "^[A-Za-z0-9._:-]+$"
 RequestId = Annotated[str, msgspec.Meta(min_length=1, max_length=200, pattern=_REQUEST_ID)]
 """A client-chosen idempotency key."""

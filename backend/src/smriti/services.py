@@ -18,20 +18,24 @@ from smriti.chat.claims import SendClaims
 from smriti.chat.exchange import ChatService
 from smriti.chat.store import ChatStore
 from smriti.checkpoints.store import CheckpointStore
+from smriti.checkpoints.verbs import CheckpointVerbs
 from smriti.db.pool import Pool
 from smriti.drafting.service import DraftService
+from smriti.lines.store import LineStore
 from smriti.providers.registry import ProviderRegistry
 from smriti.review.service import ReviewService
 from smriti.sessions.service import TurnStore
 from smriti.transcripts.service import TranscriptService
 
 # Each is a dependency of that name, for handlers that declare `<name>: NamedDependency[<type>]`.
-_PROVIDED = ("providers", "pool", "checkpoints", "turns", "chat", "drafts", "reviews", "transcripts")
+_PROVIDED = ("providers", "pool", "checkpoints", "verbs", "lines", "turns", "chat", "drafts", "reviews", "transcripts")
 
 
 class Services:
     pool: Pool
     checkpoints: CheckpointStore
+    verbs: CheckpointVerbs
+    lines: LineStore
     turns: TurnStore
     chat: ChatService
     drafts: DraftService
@@ -46,6 +50,8 @@ class Services:
     def start(self, pool: Pool) -> None:
         self.pool = pool
         self.checkpoints = CheckpointStore(pool)
+        self.verbs = CheckpointVerbs(pool, self.checkpoints)
+        self.lines = LineStore(pool, self.checkpoints)
         self.turns = TurnStore(pool)
         chat_store = ChatStore(pool)
         self.chat = ChatService(

@@ -100,8 +100,8 @@ class ChatService:
                 assistant_content=reply.content,
                 provider=choice.provider.name,
                 model=reply.model,
-                checkpoint_id=data.checkpoint_id,
-                history_base_seq=data.history_base_seq,
+                checkpoint_id=context.checkpoint_id,
+                history_base_seq=context.history_base_seq,
                 input_tokens=reply.input_tokens,
                 output_tokens=reply.output_tokens,
                 request_id=data.request_id,
@@ -129,9 +129,9 @@ class ChatService:
         )
 
     def _suggest(self, data: ContextRequest, context: SessionContext, latest_exchange: str) -> Suggestion:
-        if data.checkpoint_id is not None:
+        if context.checkpoint_id is not None:
             turns_since = len(context.history) + 2
-            since_what = "the mounted Checkpoint"
+            since_what = "the Checkpoint this Session is based on" if context.based else "the mounted Checkpoint"
         else:
             turns_since = context.turns_after_head + 2
             since_what = "the last Checkpoint of this Space" if context.head_created_at else "this Session started"
@@ -182,8 +182,9 @@ def _preview(
         session_id=data.session_id,
         provider=choice.provider.name,
         model=choice.model,
-        checkpoint_id=data.checkpoint_id,
-        history_base_seq=data.history_base_seq,
+        checkpoint_id=context.checkpoint_id,
+        history_base_seq=context.history_base_seq,
+        checkpoint_from=("base" if context.based else "mount") if context.checkpoint_id is not None else None,
         system=assembled.system,
         messages=messages,
         sections=sections,

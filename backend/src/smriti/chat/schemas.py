@@ -17,7 +17,8 @@ class ContextRequest(Request, kw_only=True):
     model: ShortName | None = None
     checkpoint_id: UUID | None = None
     history_base_seq: SequenceNumber | None = None
-    """With `checkpoint_id`: only Turns with `sequence_number` above this are in context."""
+    """With `checkpoint_id`: only Turns with `sequence_number` above this are in context. A
+    Session with a base needs neither: its base and all its Turns are in context."""
 
 
 class SendRequest(ContextRequest, kw_only=True):
@@ -58,7 +59,11 @@ class ContextPreview(msgspec.Struct, kw_only=True):
     provider: str
     model: str
     checkpoint_id: UUID | None
+    """The Checkpoint in context: the mounted one, else the Session's base."""
     history_base_seq: int | None
+    """The boundary in force (0 for a Session's base: all its Turns are after it)."""
+    checkpoint_from: Literal["mount", "base"] | None
+    """Where the Checkpoint in context comes from: the request's mount or the Session's base."""
     system: str | None
     messages: list[ContextMessage]
     sections: list[ContextSection]

@@ -39,6 +39,12 @@ class SessionContext:
     """Turns in `history` created after the Space's HEAD (all of them when there is no HEAD);
     read for unmounted Sessions only (0 when mounted: the nudge counts from the mount)."""
     replay_seq: int | None
+    checkpoint_id: UUID | None = None
+    """The Checkpoint in context: the mounted one, else the Session's base, else None."""
+    history_base_seq: int | None = None
+    """The boundary in force: the mount's, 0 for a Session's base, else None."""
+    based: bool = False
+    """Whether the Checkpoint in context is the Session's base (no mount was sent)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +72,7 @@ def _context_sql(checkpoint_columns: str, *, since_head: bool) -> str:
     else:
         head_time, head_join, after_head = "NULL::timestamptz", "", "0"
     return f"""
-SELECT s.repo_id, s.last_seq, s.provider, s.model, {head_time} AS head_created_at,
+SELECT s.repo_id, s.last_seq, s.provider, s.model, s.base_commit_id, {head_time} AS head_created_at,
        (SELECT t.sequence_number FROM turns t
          WHERE t.session_id = s.id AND t.request_id = $3 AND t.role = 'user') AS replay_seq,
        {checkpoint_columns},
@@ -115,9 +121,17 @@ _WRITE_SQL = _write_sql(release_claim=False)
 _WRITE_CLAIMED_SQL = _write_sql(release_claim=True)
 
 
+# The cache's mark for a Session known to have no base.
+_NO_BASE = UUID(int=0)
+
+
 class ChatStore:
-    def __init__(self, pool: Pool, *, rendered_checkpoints_bytes: int = 16 * 2**20) -> None:
+    def __init__(self, pool: Pool, *, rendered_checkpoints_bytes: int = 16 * 2**20, known_bases: int = 50_000) -> None:
         self._pool = pool
+        # Each Session's base Checkpoint (or `_NO_BASE`), by Session id. A base is set when the
+        # Session is made and never changes, so a send on a based Session that is known here
+        # reads its context like a mounted send, in one statement.
+        self._bases: SizedLru[UUID, UUID] = SizedLru(known_bases, lambda _: 1)
         # Mounted Checkpoints as rendered for the provider, by id. A Checkpoint never changes, so
         # a rendering stays right; whether the Checkpoint still exists, and in the Session's
         # Space, is read on every send all the same. Sized by the system text and its sections.
@@ -132,8 +146,18 @@ class ChatStore:
         checkpoint_id: UUID | None,
         history_base_seq: int | None,
         request_id: str | None = None,
+        with_base: bool = True,
     ) -> SessionContext:
-        """The Session, the mounted Checkpoint and the Turns in scope, in one statement, then validated."""
+        """The Session, the Checkpoint in context and the Turns in scope, in one statement, then
+        validated. Without a mount, a Session's base is the Checkpoint in context, and all its
+        Turns are in scope (`with_base=False`: the Turns only, as a draft wants)."""
+        based = False
+        base_known = True
+        if checkpoint_id is None and with_base:
+            base = self._bases.get(session_id)
+            base_known = base is not None
+            if base is not None and base != _NO_BASE:
+                checkpoint_id, history_base_seq, based = base, 0, True
         if checkpoint_id is None:
             mounted, sql = None, _UNMOUNTED_SQL
         else:
@@ -142,6 +166,12 @@ class ChatStore:
         row = await self._pool.fetchrow(sql, session_id, checkpoint_id, request_id, history_base_seq or 0)
         if row is None:
             raise NotFound(f"No Session with id {session_id}.", field="session_id")
+        if not base_known:
+            self._bases.put(session_id, row["base_commit_id"] or _NO_BASE)
+            if row["base_commit_id"] is not None:  # read again, with the base in context
+                return await self.read_context(
+                    session_id, checkpoint_id=None, history_base_seq=None, request_id=request_id
+                )
         if checkpoint_id is not None:
             if row["c_id"] is None:
                 raise NotFound(f"No Checkpoint with id {checkpoint_id}.", field="checkpoint_id")
@@ -169,6 +199,9 @@ class ChatStore:
             history=list(map(HistoryTurn, roles, contents, seqs)),
             turns_after_head=row["after_head"] or 0,
             replay_seq=row["replay_seq"],
+            checkpoint_id=checkpoint_id,
+            history_base_seq=history_base_seq if checkpoint_id is not None else None,
+            based=based,
         )
 
     async def write_exchange(self, session_id: UUID, exchange: Exchange) -> tuple[Turn, Turn]:

@@ -8,15 +8,20 @@ from litestar import Controller, Response, get, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody, QueryParameter
 
+from smriti.checkpoints.carry import ApplyRequest
 from smriti.checkpoints.diff import CheckpointDiff, diff_checkpoints
 from smriti.checkpoints.schemas import Checkpoint, CommitCreate, VerifyReport
 from smriti.checkpoints.store import CheckpointStore
+from smriti.checkpoints.verbs import CheckpointVerbs, RestoreRequest
 from smriti.errors import BadRequest, error_responses
 from smriti.pagination import PageParams
 from smriti.responses import EncodedJSON
 from smriti.schemas import Page
 
 _FULL_HASH = re.compile(r"[0-9a-f]{64}")
+_LINE_QUERY = Annotated[
+    str | None, QueryParameter(description="A line's name (matched ignoring case).", min_length=1, max_length=200)
+]
 
 
 class CheckpointController(Controller):
@@ -25,20 +30,26 @@ class CheckpointController(Controller):
     @get(
         "/repos/{repo_id:uuid}/head",
         operation_id="getHead",
-        summary="The Space's HEAD Checkpoint",
-        description="404 when the Space does not exist or has no Checkpoint yet.",
+        summary="The Space's HEAD Checkpoint, or a line's",
+        description=(
+            "The Space's HEAD is its default line's. With `branch`, that line's HEAD. 404 when the Space "
+            "or the line does not exist or has no Checkpoint yet."
+        ),
         responses=error_responses(404),
     )
     async def get_head(
-        self, repo_id: FromPath[UUID], checkpoints: NamedDependency[CheckpointStore]
+        self, repo_id: FromPath[UUID], checkpoints: NamedDependency[CheckpointStore], branch: _LINE_QUERY = None
     ) -> Response[Checkpoint]:
-        return EncodedJSON(await checkpoints.head_json(repo_id))
+        return EncodedJSON(await checkpoints.head_json(repo_id, branch))
 
     @get(
         "/repos/{repo_id:uuid}/commits",
         operation_id="listCheckpoints",
-        summary="The Space's Checkpoints, newest first",
-        description="Each carries `parent_commit_id`, so a client can draw the tree.",
+        summary="The Space's Checkpoints, newest first, or a line's history",
+        description=(
+            "Each carries `parent_commit_id`, so a client can draw the tree. With `branch`, that line's "
+            "history: first parents from its HEAD, newest first."
+        ),
         responses=error_responses(404),
     )
     async def list_checkpoints(
@@ -46,7 +57,10 @@ class CheckpointController(Controller):
         repo_id: FromPath[UUID],
         checkpoints: NamedDependency[CheckpointStore],
         page: NamedDependency[PageParams],
+        branch: _LINE_QUERY = None,
     ) -> Response[Page[Checkpoint]]:
+        if branch is not None:
+            return EncodedJSON(await checkpoints.line_log_json(repo_id, branch, limit=page.limit, offset=page.offset))
         return EncodedJSON(await checkpoints.log_json(repo_id, limit=page.limit, offset=page.offset))
 
     @get(
@@ -122,3 +136,42 @@ async def diff_checkpoints_handler(
     if before.repo_id != after.repo_id:
         raise BadRequest("These Checkpoints belong to two different Spaces; compare within one Space.", field="to_ref")
     return diff_checkpoints(before, after)
+
+
+@post(
+    "/checkpoints/apply",
+    operation_id="applyChanges",
+    summary="Save a Checkpoint made of its parent's state plus these changes",
+    description=(
+        "The parent is `parent_commit_id`, else the line's HEAD (`branch`, default: the default line); "
+        "a Space with no Checkpoint starts empty. `set` replaces the summary; `add` appends items (an "
+        "entity or artifact whose name exists replaces it in place); `remove` and `complete_tasks` name "
+        "items by text (entities and artifacts by name). Naming an item the parent does not have, or "
+        "adding a text the list already has, is a 400 naming the entry. `metadata` is merged over the "
+        "parent's. Same compare-and-swap rules as a commit; without `expected_head_commit_id` or "
+        "`parent_commit_id`, the changes are applied to the line's latest HEAD."
+    ),
+    tags=["Checkpoints"],
+    responses=error_responses(404, 409),
+)
+async def apply_changes_handler(
+    data: JSONBody[ApplyRequest], verbs: NamedDependency[CheckpointVerbs]
+) -> Response[Checkpoint]:
+    return EncodedJSON(await verbs.apply(data))
+
+
+@post(
+    "/commits/{ref:str}/restore",
+    operation_id="restoreCheckpoint",
+    summary="Save a Checkpoint equal to an older one, on top of a line's HEAD",
+    description=(
+        "The new Checkpoint's content equals `ref`'s, with `metadata.restored_from` added; its parent is "
+        "the line's HEAD (`branch`, default: the default line). Nothing is edited or removed."
+    ),
+    tags=["Checkpoints"],
+    responses=error_responses(404, 409),
+)
+async def restore_checkpoint(
+    ref: FromPath[str], data: JSONBody[RestoreRequest], verbs: NamedDependency[CheckpointVerbs]
+) -> Response[Checkpoint]:
+    return EncodedJSON(await verbs.restore(ref, data))

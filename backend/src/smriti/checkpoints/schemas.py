@@ -10,7 +10,7 @@ import msgspec
 
 from smriti.schemas import DocumentedNonEmptyText as NonEmptyText
 from smriti.schemas import DocumentedText as Text
-from smriti.schemas import Request
+from smriti.schemas import LineRef, Request
 
 
 class Task(msgspec.Struct, forbid_unknown_fields=True):
@@ -51,12 +51,14 @@ class CheckpointContent(msgspec.Struct, forbid_unknown_fields=True, kw_only=True
 class CommitCreate(CheckpointContent, Request, kw_only=True):
     """`POST /v4/chat/commit`.
 
-    `parent_commit_id` defaults to the Space's HEAD. `expected_head_commit_id` makes the commit a
-    compare-and-swap: if HEAD is not that Checkpoint (or, when it is `null`, if the Space already
-    has a HEAD), nothing is written and the answer is 409.
+    The commit goes to the line `branch` (default: the Space's default line, whose HEAD is the
+    Space's HEAD). `parent_commit_id` defaults to that line's HEAD. `expected_head_commit_id`
+    makes the commit a compare-and-swap: if the line's HEAD is not that Checkpoint (or, when it
+    is `null`, if the line already has a HEAD), nothing is written and the answer is 409.
     """
 
     repo_id: UUID
+    branch: LineRef | None = None
     parent_commit_id: UUID | None = None
     expected_head_commit_id: UUID | msgspec.UnsetType | None = msgspec.UNSET
 

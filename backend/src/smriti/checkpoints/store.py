@@ -9,22 +9,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn
+from typing import NoReturn
 from uuid import UUID
 
 import asyncpg
 import msgspec
 
 from smriti.checkpoints.hashing import (
-    CONTENT_FIELDS,
     TIMESTAMP_FORMAT_SQL,
-    compute_commit_hash,
     encode_content,
     format_timestamp,
 )
-from smriti.checkpoints.schemas import Checkpoint, CommitCreate, VerifyProblem, VerifyReport
-from smriti.checkpoints.writes import COLUMNS, JSONB_FIELDS, CommitWriter, PendingCommit
-from smriti.cpu import off_loop
+from smriti.checkpoints.schemas import Checkpoint, CommitCreate, VerifyReport
+from smriti.checkpoints.verify import verify_space
+from smriti.checkpoints.writes import COLUMNS, CommitWriter, PendingCommit
 from smriti.db.pool import Pool
 from smriti.errors import BadRequest, Conflict, NotFound
 from smriti.ids import uuid7
@@ -61,21 +59,56 @@ SELECT CASE WHEN c.id IS NOT NULL THEN {checkpoint_json_sql("c")} END AS body
 FROM repos r LEFT JOIN commits c ON c.id = r.head_commit_id WHERE r.id = $1
 """
 
+# The Space's Checkpoint count is the sum of its lines' (migration 0004).
+_SPACE_TOTAL_SQL = "SELECT (SELECT coalesce(sum(b.commit_count), 0) FROM branches b WHERE b.repo_id = r.id)::int"
+
 _LOG_SQL = f"""
-SELECT r.commit_count AS total,
+{_SPACE_TOTAL_SQL} AS total,
        (SELECT coalesce(json_agg(page.body ORDER BY page.created_at DESC, page.id DESC), '[]')::text
         FROM (SELECT c.created_at, c.id, {checkpoint_json_sql("c")}::json AS body FROM commits c
               WHERE c.repo_id = r.id ORDER BY c.created_at DESC, c.id DESC LIMIT $2 OFFSET $3) page) AS items
 FROM repos r WHERE r.id = $1
 """
 
+_LINE_HEAD_SQL = f"""
+SELECT b.id AS line_id, CASE WHEN c.id IS NOT NULL THEN {checkpoint_json_sql("c")} END AS body
+FROM repos r LEFT JOIN branches b ON b.repo_id = r.id AND lower(b.name) = lower($2)
+LEFT JOIN commits c ON c.id = b.head_commit_id WHERE r.id = $1
+"""
+
+_LINE_TIP_SQL = """
+SELECT b.id AS line_id, b.head_commit_id, coalesce(h.depth + 1, 0) AS total
+FROM repos r LEFT JOIN branches b ON b.repo_id = r.id AND lower(b.name) = lower($2)
+LEFT JOIN commits h ON h.id = b.head_commit_id WHERE r.id = $1
+"""
+
+# A line's history: first parents from its HEAD, newest first. The walk carries ids only; the
+# page's rows are read once it has found them.
+_LINE_LOG_SQL = f"""
+WITH RECURSIVE walk AS (
+    SELECT id, parent_commit_id, 0 AS n FROM commits WHERE id = $1
+    UNION ALL
+    SELECT c.id, c.parent_commit_id, walk.n + 1 FROM commits c JOIN walk ON c.id = walk.parent_commit_id
+    WHERE walk.n + 1 < $2::int + $3::int
+)
+SELECT coalesce(json_agg({checkpoint_json_sql("c")}::json ORDER BY walk.n), '[]')::text
+FROM walk JOIN commits c ON c.id = walk.id WHERE walk.n >= $3::int
+"""
+
+# A commit to the default line that finds no default line retries this many times (see `commit`).
+_DEFAULT_LINE_ATTEMPTS = 3
+
 
 def _refuse(data: CommitCreate, row: asyncpg.Record) -> NoReturn:
-    """Why the commit statement wrote nothing: a moved HEAD, or a parent that cannot be one."""
+    """Why the commit statement wrote nothing: no such line, a moved HEAD, or a parent that
+    cannot be one."""
+    if row["line_missing"]:
+        raise NotFound(f"This Space has no line named {data.branch!r}.", field="branch")
     if row["head_moved"]:
         head = row["current_head"]
+        what = "HEAD" if data.branch is None else f"The HEAD of line {row['line_name']!r}"
         raise Conflict(
-            f"HEAD has moved: expected {data.expected_head_commit_id or 'no HEAD'}, but HEAD is "
+            f"{what} has moved: expected {data.expected_head_commit_id or 'no HEAD'}, but it is "
             f"{head or 'empty'}. Nothing was written; read HEAD and retry.",
             field="expected_head_commit_id",
         )
@@ -99,13 +132,19 @@ class CheckpointStore:
         self._new_id = new_id  # time-ordered (smriti.ids); `make bench-wal` compares random ones
         self.writer = writer or CommitWriter(pool)
 
-    async def head_json(self, repo_id: UUID) -> bytes:
-        """HEAD as JSON. 404 when the Space does not exist or has no Checkpoint yet."""
-        row = await self._pool.fetchrow(_HEAD_SQL, repo_id)
+    async def head_json(self, repo_id: UUID, branch: str | None = None) -> bytes:
+        """HEAD (of the line `branch`, else the Space's) as JSON. 404 when the Space or the line
+        does not exist or has no Checkpoint yet."""
+        if branch is None:
+            row = await self._pool.fetchrow(_HEAD_SQL, repo_id)
+        else:
+            row = await self._pool.fetchrow(_LINE_HEAD_SQL, repo_id, branch.strip())
         if row is None:
             raise NotFound(f"No Space with id {repo_id}.")
+        if branch is not None and row["line_id"] is None:
+            raise NotFound(f"This Space has no line named {branch.strip()!r}.", field="branch", source="query")
         if row["body"] is None:
-            raise NotFound("This Space has no Checkpoint yet.")
+            raise NotFound("This line has no Checkpoint yet." if branch else "This Space has no Checkpoint yet.")
         return str(row["body"]).encode()
 
     async def get(self, ref: str) -> Checkpoint:
@@ -115,6 +154,19 @@ class CheckpointStore:
     async def get_json(self, ref: str) -> bytes:
         """The same, as JSON built by PostgreSQL."""
         return str((await self._find(ref, f"{checkpoint_json_sql('commits')} AS body"))["body"]).encode()
+
+    async def resolve(self, ref: str, *, repo_id: UUID, field: str, columns: str = COLUMNS) -> asyncpg.Record:
+        """A Checkpoint of the Space `repo_id` named by `ref` in the body's `field`: 404 naming it
+        when there is none, 400 naming it when it belongs to another Space."""
+        try:
+            row = await self._find(ref, f"repo_id AS in_space, {columns}")
+        except NotFound as exc:
+            raise NotFound(exc.detail, field=field) from None
+        except BadRequest as exc:
+            raise BadRequest(exc.detail, field=field) from None
+        if row["in_space"] != repo_id:
+            raise BadRequest(f"{field} {ref.strip()!r} is a Checkpoint of another Space.", field=field)
+        return row
 
     async def _find(self, ref: str, columns: str) -> asyncpg.Record:
         ref = ref.strip().lower()
@@ -157,7 +209,7 @@ class CheckpointStore:
         the Space's Checkpoint count: a cached page for the current count is the page. One
         primary-key read says which count is current.
         """
-        total = await self._pool.fetchval("SELECT commit_count FROM repos WHERE id = $1", repo_id)
+        total = await self._pool.fetchval(f"{_SPACE_TOTAL_SQL} FROM repos r WHERE r.id = $1", repo_id)
         if total is None:
             raise NotFound(f"No Space with id {repo_id}.")
         key = (repo_id, total, limit, offset)
@@ -171,6 +223,27 @@ class CheckpointStore:
                 self._pages.put(key, page)
         return page
 
+    async def line_log_json(self, repo_id: UUID, branch: str, *, limit: int, offset: int) -> bytes:
+        """A line's history (first parents from its HEAD, newest first) as a JSON page.
+
+        Such a page is fully determined by the line's HEAD (history never changes), so it is
+        cached by HEAD, and its total is HEAD's depth + 1: no walk beyond the page."""
+        tip = await self._pool.fetchrow(_LINE_TIP_SQL, repo_id, branch.strip())
+        if tip is None:
+            raise NotFound(f"No Space with id {repo_id}.")
+        if tip["line_id"] is None:
+            raise NotFound(f"This Space has no line named {branch.strip()!r}.", field="branch", source="query")
+        head, total = tip["head_commit_id"], tip["total"]
+        if head is None:
+            return _page_json("[]", 0, limit, offset)
+        key = (head, total, limit, offset)
+        page = self._pages.get(key)
+        if page is None:
+            items = await self._pool.fetchval(_LINE_LOG_SQL, head, limit, offset)
+            page = _page_json(items, total, limit, offset)
+            self._pages.put(key, page)
+        return page
+
     async def commit(self, data: CommitCreate) -> bytes:
         """Insert a Checkpoint and move HEAD to it: one statement, atomic, shared with concurrent
         commits to other Spaces (`writes.CommitWriter`).
@@ -181,9 +254,16 @@ class CheckpointStore:
         always the latest version even when the statement had to wait for another commit.
         """
         content = encode_content(data)
-        row = await self.writer.write(PendingCommit(data, content, self._new_id()))
-        if row is None:
-            raise NotFound(f"No Space with id {data.repo_id}.", field="repo_id")
+        for _ in range(_DEFAULT_LINE_ATTEMPTS):
+            row = await self.writer.write(PendingCommit(data, content, self._new_id()))
+            if row is None:
+                raise NotFound(f"No Space with id {data.repo_id}.", field="repo_id")
+            # The default line changed while this commit waited for its lock: the new default
+            # is the line it asked for.
+            if not (row["line_missing"] and data.branch is None):
+                break
+        else:
+            raise Conflict("The Space's default line kept changing; nothing was written. Retry.", field="branch")
         if row["id"] is None:
             _refuse(data, row)
         # The client sent the content; only the server's own fields come back from the database.
@@ -199,124 +279,5 @@ class CheckpointStore:
         )
 
     async def verify(self, repo_id: UUID, anchors: Sequence[str] = ()) -> VerifyReport:
-        """Recompute every hash and parent link of a Space from the stored values, compare the
-        Space's own record (its Checkpoint count, HEAD, its copy of HEAD's hash) with them, and
-        check that each anchor (a hash kept elsewhere) is still in the history.
-
-        The content columns are read as text and decoded here, one row at a time, so that a row
-        whose stored JSON was damaged (nested too deeply to decode, say) is reported as a
-        problem instead of failing the whole check.
-        """
-        # One snapshot for the Space and its Checkpoints: read apart, a commit landing between
-        # the two reads looked like a Checkpoint added behind Smriti's back.
-        async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
-            space = await conn.fetchrow(
-                "SELECT head_commit_id, head_commit_hash, commit_count FROM repos WHERE id = $1", repo_id
-            )
-            if space is None:
-                raise NotFound(f"No Space with id {repo_id}.")
-            rows = await conn.fetch(f"SELECT {_AS_TEXT} FROM commits WHERE repo_id = $1", repo_id)
-            by_id: dict[UUID, asyncpg.Record] = {row["id"]: row for row in rows}
-            foreign_parents = {
-                row["parent_commit_id"]
-                for row in rows
-                if row["parent_commit_id"] is not None and row["parent_commit_id"] not in by_id
-            }
-            outside: dict[UUID, Any] = {}
-            if foreign_parents:
-                outside = {
-                    r["id"]: r["repo_id"]
-                    for r in await conn.fetch(
-                        "SELECT id, repo_id FROM commits WHERE id = ANY($1::uuid[])", list(foreign_parents)
-                    )
-                }
-        # Every hash of the Space is recomputed: in proportion to its size, so off the event loop.
-        problems = await off_loop(
-            lambda: [problem for row in rows if (problem := _check_row(row, by_id, outside)) is not None]
-        )
-        problems += _check_space(space, by_id)
-        hashes = {row["commit_hash"] for row in rows}
-        problems += [
-            VerifyProblem(
-                None,
-                "anchor_missing",
-                f"The anchor {anchor} is not the hash of any Checkpoint of this Space: the history it "
-                "belonged to was changed or removed.",
-            )
-            for anchor in dict.fromkeys(anchors)
-            if anchor not in hashes
-        ]
-        return VerifyReport(repo_id=repo_id, checked=len(rows), ok=not problems, problems=problems)
-
-
-# The content columns as PostgreSQL's text, decoded by `_content` row by row.
-_AS_TEXT = ", ".join(f"{name}::text AS {name}" if name in JSONB_FIELDS else name for name in _NAMES)
-
-
-def _content(row: asyncpg.Record) -> dict[str, Any]:
-    return {name: msgspec.json.decode(row[name]) if name in JSONB_FIELDS else row[name] for name in CONTENT_FIELDS}
-
-
-def _check_row(
-    row: asyncpg.Record, by_id: dict[UUID, asyncpg.Record], outside: dict[UUID, Any]
-) -> VerifyProblem | None:
-    parent_id = row["parent_commit_id"]
-    parent_hash: str | None = None
-    if parent_id is not None:
-        parent = by_id.get(parent_id)
-        if parent is None:
-            kind = "foreign_parent" if parent_id in outside else "missing_parent"
-            return VerifyProblem(row["id"], kind, f"Parent {parent_id} is not a Checkpoint of this Space.")
-        parent_hash = parent["commit_hash"]
-    try:
-        expected = compute_commit_hash(
-            commit_id=row["id"],
-            repo_id=row["repo_id"],
-            parent_hash=parent_hash,
-            created_at=row["created_at"],
-            content=_content(row),
-        )
-    except (RecursionError, msgspec.DecodeError, TypeError, ValueError) as exc:
-        return VerifyProblem(
-            row["id"],
-            "unreadable",
-            f"The stored content cannot be read back ({type(exc).__name__}): it was changed in the database.",
-        )
-    if expected != row["commit_hash"]:
-        return VerifyProblem(
-            row["id"],
-            "hash_mismatch",
-            f"Stored hash {row['commit_hash'][:12]}… does not match its content "
-            f"({expected[:12]}…): the Checkpoint or its parent link was changed.",
-        )
-    return None
-
-
-def _check_space(space: asyncpg.Record, by_id: dict[UUID, asyncpg.Record]) -> list[VerifyProblem]:
-    """The Space's own record against its Checkpoints: what a deleted Checkpoint leaves behind."""
-    problems: list[VerifyProblem] = []
-    head_id = space["head_commit_id"]
-    # The database's own key keeps HEAD inside its Space (migration 0002); this still reports
-    # it if that key was dropped or bypassed.
-    if head_id is not None and head_id not in by_id:
-        problems.append(VerifyProblem(head_id, "head_missing", "HEAD points outside this Space."))
-    elif head_id is not None and by_id[head_id]["commit_hash"] != space["head_commit_hash"]:
-        # The next commit chains onto this copy of HEAD's hash, so it must be the real one.
-        problems.append(VerifyProblem(head_id, "head_hash_mismatch", "The Space's copy of HEAD's hash differs."))
-    elif head_id is None and by_id:
-        problems.append(
-            VerifyProblem(None, "head_missing", f"HEAD is empty, but the Space has {len(by_id)} Checkpoints.")
-        )
-    if space["commit_count"] != len(by_id):
-        # Every commit adds one to the count in the statement that writes it, and Checkpoints are
-        # never deleted one by one: a difference means Checkpoints were removed (or added) behind
-        # Smriti's back, a deleted tip included.
-        problems.append(
-            VerifyProblem(
-                None,
-                "count_mismatch",
-                f"The Space records {space['commit_count']} Checkpoints but {len(by_id)} are stored: "
-                "Checkpoints were deleted or added outside Smriti.",
-            )
-        )
-    return problems
+        """The integrity check of a Space (`checkpoints/verify.py`)."""
+        return await verify_space(self._pool, repo_id, anchors)

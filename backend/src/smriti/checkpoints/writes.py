@@ -1,21 +1,24 @@
 """Writing Checkpoints: one statement per commit, and group commit for concurrent ones.
 
-A commit locks its Space's row, checks the parent or the expected HEAD, inserts the Checkpoint
-with its chain hash and moves HEAD, all in one statement. When commits to different Spaces
+A commit locks its line's row (a line of Checkpoints of a Space: `branches`), checks the parent
+or the expected HEAD, inserts the Checkpoint with its chain hash and moves the line's HEAD (and
+the Space's, for its default line), all in one statement. When commits to different lines
 arrive while others are being written, they wait for a moment and then go to PostgreSQL
 together, as one statement over arrays: per commit, PostgreSQL's fixed cost of a statement and
 a transaction (planning, executor start-up, the commit record, the foreign keys checked at
 commit) is shared, which more than halves its CPU time per commit (`docs/performance.md`).
 
 What group commit must not change:
-- Each Space has at most one commit in flight, in one statement at a time, so commits to a
-  Space keep their arrival order and "parent defaults to HEAD" still never forks.
-- Each commit is checked on its own; a refused one (HEAD moved, bad parent, no such Space)
-  writes nothing and leaves the others in its statement alone.
-- A group statement never waits for a Space's lock (`SKIP LOCKED`): a Space that another
-  transaction holds (a commit from another process, a Space being deleted) is left out and its
-  commit written alone, so one busy Space never holds up the others, and group statements
-  cannot deadlock.
+- Each line has at most one commit in flight, in one statement at a time, so commits to a
+  line keep their arrival order and "parent defaults to the line's HEAD" still never forks.
+  (A commit naming the default line and one naming none are two keys here but one line there:
+  the line's row lock, and `busy` in the group statement, keep them apart.)
+- Each commit is checked on its own; a refused one (HEAD moved, bad parent, no such Space or
+  line) writes nothing and leaves the others in its statement alone.
+- A group statement never waits for a lock (`SKIP LOCKED`): a line that another transaction
+  holds (a commit from another process, a Space being deleted) is left out and its commit
+  written alone, so one busy line never holds up the others, and group statements cannot
+  deadlock.
 - A statement that PostgreSQL refused as a whole rolled back: each of its commits is then
   tried alone, so one commit's failure is never another's. When the outcome is unknown (the
   connection was lost, a timeout), every commit of the statement gets that error, as a single
@@ -48,84 +51,125 @@ COLUMNS = (
 # The content columns other than message and summary (text) are JSONB: they get the encoded bytes.
 JSONB_FIELDS = tuple(name for name in CONTENT_FIELDS if name not in {"message", "summary"})
 
-# Both statements end alike: HEAD moves to each inserted Checkpoint, under the row lock taken first.
+# Both statements end alike: the line's HEAD moves to each inserted Checkpoint, under the line's
+# row lock taken first, and so does the Space's copy of HEAD when that line is the default.
 _MOVE_HEAD = """moved AS (
+    UPDATE branches SET head_commit_id = inserted.id, head_commit_hash = inserted.commit_hash,
+                        updated_at = inserted.created_at, commit_count = commit_count + 1
+    FROM inserted JOIN plan ON plan.new_id = inserted.id WHERE branches.id = plan.line_id
+),
+space_moved AS (
     UPDATE repos SET head_commit_id = inserted.id, head_commit_hash = inserted.commit_hash,
-                     updated_at = inserted.created_at, commit_count = commit_count + 1
-    FROM inserted WHERE repos.id = inserted.repo_id
+                     updated_at = inserted.created_at
+    FROM inserted JOIN plan ON plan.new_id = inserted.id WHERE plan.is_default AND repos.id = inserted.repo_id
 )
 """
 
-_COMMIT_SQL = f"""
+# How a commit finds its line: by name, ignoring case, or the Space's default.
+_NAMED_LINE = "lower(b.name) = lower($16::text)"
+_DEFAULT_LINE = "b.is_default AND $16::text IS NULL"
+
+
+def _commit_sql(line_condition: str) -> str:
+    """One commit. The Space's row is share-locked first (as a Space being deleted locks it),
+    then the line's row is locked: commits to one line serialise, commits to other lines do not
+    wait for them, and `now` is read once the line's lock is held, so created_at follows the
+    line's commit order."""
+    return f"""
 WITH space AS (
-    SELECT id, head_commit_id, head_commit_hash, clock_timestamp() AS now
-    FROM repos WHERE id = $1 FOR UPDATE
+    SELECT id FROM repos WHERE id = $1 FOR KEY SHARE
+),
+line AS (
+    SELECT b.id, b.name, b.is_default, b.head_commit_id, b.head_commit_hash, clock_timestamp() AS now
+    FROM branches b JOIN space ON b.repo_id = space.id WHERE {line_condition} FOR UPDATE OF b
 ),
 named_parent AS (
-    SELECT id, repo_id, commit_hash FROM commits WHERE id = $2
+    SELECT id, repo_id, commit_hash, depth FROM commits WHERE id = $2
 ),
 plan AS (
-    SELECT space.id AS repo_id, space.now, space.head_commit_id,
-           CASE WHEN $2::uuid IS NULL THEN space.head_commit_id ELSE named_parent.id END AS parent_id,
-           CASE WHEN $2::uuid IS NULL THEN space.head_commit_hash ELSE named_parent.commit_hash END AS parent_hash,
+    SELECT space.id AS repo_id, $5::uuid AS new_id, line.id AS line_id, line.name AS line_name, line.is_default,
+           line.now, line.head_commit_id,
+           CASE WHEN $2::uuid IS NULL THEN line.head_commit_id ELSE named_parent.id END AS parent_id,
+           CASE WHEN $2::uuid IS NULL THEN line.head_commit_hash ELSE named_parent.commit_hash END AS parent_hash,
+           line.id IS NULL AS line_missing,
            $2::uuid IS NOT NULL AND named_parent.id IS NULL AS parent_missing,
            $2::uuid IS NOT NULL AND named_parent.repo_id IS DISTINCT FROM space.id AS parent_foreign,
-           $3::bool AND space.head_commit_id IS DISTINCT FROM $4::uuid AS head_moved
-    FROM space LEFT JOIN named_parent ON true
+           $3::bool AND line.head_commit_id IS DISTINCT FROM $4::uuid AS head_moved
+    FROM space LEFT JOIN line ON true LEFT JOIN named_parent ON true
 ),
 inserted AS (
-    INSERT INTO commits ({COLUMNS})
+    INSERT INTO commits ({COLUMNS}, depth)
     SELECT $5, repo_id, parent_id,
            {chain_hash_sql("$6::text", "now", "$5::uuid", "parent_hash", "repo_id")},
-           $7, $8, $9, $10, $11, $12, $13, $14, $15, now
-    FROM plan WHERE NOT (parent_missing OR parent_foreign OR head_moved)
+           $7, $8, $9, $10, $11, $12, $13, $14, $15, now,
+           coalesce((SELECT p.depth + 1 FROM commits p WHERE p.id = plan.parent_id), 0)
+    FROM plan WHERE NOT (line_missing OR parent_missing OR parent_foreign OR head_moved)
     RETURNING id, repo_id, parent_commit_id, commit_hash, created_at
 ),
-{_MOVE_HEAD}SELECT plan.head_commit_id AS current_head, plan.parent_missing, plan.parent_foreign, plan.head_moved,
+{_MOVE_HEAD}SELECT plan.head_commit_id AS current_head, plan.line_name, plan.line_missing, plan.parent_missing,
+       plan.parent_foreign, plan.head_moved,
        inserted.id, inserted.parent_commit_id, inserted.commit_hash, inserted.created_at
 FROM plan LEFT JOIN inserted ON true
 """
 
-# The same, for commits to distinct Spaces, one array element each. Spaces whose rows another
-# transaction has locked are skipped, not waited for (`busy`: the caller writes those alone);
-# `space.now` is read as each row is locked, like the single statement's.
+
+_COMMIT_SQL = _commit_sql(_DEFAULT_LINE)
+_COMMIT_TO_LINE_SQL = _commit_sql(_NAMED_LINE)
+
+# The same, for commits to distinct lines, one array element each. Spaces and lines whose rows
+# another transaction has locked are skipped, not waited for, and so is every commit after the
+# first to one line (a line named and the same line as the default): `busy`, written alone by
+# the caller, which also gives the exact reason for a commit that found no Space or no line.
 _GROUP_COMMIT_SQL = f"""
 WITH input AS (
     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::bool[], $4::uuid[], $5::uuid[], $6::text[], $7::text[],
                          $8::text[], $9::jsonb[], $10::jsonb[], $11::jsonb[], $12::jsonb[], $13::jsonb[],
-                         $14::jsonb[], $15::jsonb[])
+                         $14::jsonb[], $15::jsonb[], $16::text[])
         WITH ORDINALITY AS i(repo_id, named_parent_id, check_head, expected_head, new_id, sha256, message,
                              summary, decisions, assumptions, tasks, open_questions, entities, artifacts,
-                             metadata, n)
+                             metadata, branch, n)
 ),
 space AS MATERIALIZED (
-    SELECT id, head_commit_id, head_commit_hash, clock_timestamp() AS now
-    FROM repos WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE SKIP LOCKED
+    SELECT id FROM repos WHERE id = ANY($1::uuid[]) ORDER BY id FOR KEY SHARE SKIP LOCKED
+),
+line AS MATERIALIZED (
+    SELECT b.id, b.repo_id, lower(b.name) AS name_key, b.is_default, b.head_commit_id, b.head_commit_hash,
+           clock_timestamp() AS now
+    FROM branches b JOIN space ON b.repo_id = space.id
+    WHERE EXISTS (SELECT 1 FROM input WHERE input.repo_id = b.repo_id
+                  AND (lower(input.branch) = lower(b.name) OR (input.branch IS NULL AND b.is_default)))
+    ORDER BY b.id FOR UPDATE OF b SKIP LOCKED
+),
+matched AS MATERIALIZED (
+    SELECT input.*, line.id AS line_id, line.is_default, line.now, line.head_commit_id, line.head_commit_hash,
+           row_number() OVER (PARTITION BY line.id ORDER BY input.n) > 1 AS repeated
+    FROM input
+    LEFT JOIN line ON line.repo_id = input.repo_id
+                  AND (line.name_key = lower(input.branch) OR (input.branch IS NULL AND line.is_default))
 ),
 plan AS MATERIALIZED (
-    SELECT input.*, space.id AS space_id, space.now, space.head_commit_id,
-           CASE WHEN input.named_parent_id IS NULL THEN space.head_commit_id ELSE named_parent.id END AS parent_id,
-           CASE WHEN input.named_parent_id IS NULL THEN space.head_commit_hash
+    SELECT matched.*,
+           CASE WHEN named_parent_id IS NULL THEN matched.head_commit_id ELSE named_parent.id END AS parent_id,
+           CASE WHEN named_parent_id IS NULL THEN matched.head_commit_hash
                 ELSE named_parent.commit_hash END AS parent_hash,
-           input.named_parent_id IS NOT NULL AND named_parent.id IS NULL AS parent_missing,
-           input.named_parent_id IS NOT NULL AND named_parent.repo_id IS DISTINCT FROM space.id AS parent_foreign,
-           input.check_head AND space.head_commit_id IS DISTINCT FROM input.expected_head AS head_moved
-    FROM input
-    LEFT JOIN space ON space.id = input.repo_id
-    LEFT JOIN commits named_parent ON named_parent.id = input.named_parent_id
+           named_parent_id IS NOT NULL AND named_parent.id IS NULL AS parent_missing,
+           named_parent_id IS NOT NULL AND named_parent.repo_id IS DISTINCT FROM matched.repo_id AS parent_foreign,
+           check_head AND matched.head_commit_id IS DISTINCT FROM expected_head AS head_moved,
+           line_id IS NULL OR repeated AS busy
+    FROM matched
+    LEFT JOIN commits named_parent ON named_parent.id = matched.named_parent_id
 ),
 inserted AS (
-    INSERT INTO commits ({COLUMNS})
+    INSERT INTO commits ({COLUMNS}, depth)
     SELECT new_id, repo_id, parent_id,
            {chain_hash_sql("sha256", "now", "new_id", "parent_hash", "repo_id")},
-           message, summary, decisions, assumptions, tasks, open_questions, entities, artifacts, metadata, now
-    FROM plan WHERE space_id IS NOT NULL AND NOT (parent_missing OR parent_foreign OR head_moved)
+           message, summary, decisions, assumptions, tasks, open_questions, entities, artifacts, metadata, now,
+           coalesce((SELECT p.depth + 1 FROM commits p WHERE p.id = plan.parent_id), 0)
+    FROM plan WHERE NOT (busy OR parent_missing OR parent_foreign OR head_moved)
     RETURNING id, repo_id, parent_commit_id, commit_hash, created_at
 ),
-{_MOVE_HEAD}SELECT plan.n,
-       plan.space_id IS NULL AND EXISTS (SELECT 1 FROM repos WHERE repos.id = plan.repo_id) AS busy,
-       plan.space_id IS NULL AS space_missing,
-       plan.head_commit_id AS current_head, plan.parent_missing, plan.parent_foreign, plan.head_moved,
+{_MOVE_HEAD}SELECT plan.n, plan.busy, plan.head_commit_id AS current_head, plan.branch AS line_name,
+       false AS line_missing, plan.parent_missing, plan.parent_foreign, plan.head_moved,
        inserted.id, inserted.parent_commit_id, inserted.commit_hash, inserted.created_at
 FROM plan LEFT JOIN inserted ON inserted.id = plan.new_id
 """
@@ -139,6 +183,11 @@ class PendingCommit:
     result: asyncio.Future[asyncpg.Record | None] = field(default_factory=lambda: _loop().create_future())
     sent: bool = False
 
+    @property
+    def line_key(self) -> LineKey:
+        branch = self.data.branch
+        return (self.data.repo_id, branch.strip().lower() if branch is not None else None)
+
     def arguments(self) -> tuple[object, ...]:
         expected = self.data.expected_head_commit_id
         return (
@@ -151,7 +200,12 @@ class PendingCommit:
             self.data.message,
             self.data.summary,
             *(self.content.fields[name] for name in JSONB_FIELDS),
+            self.data.branch.strip() if self.data.branch is not None else None,
         )
+
+
+LineKey = tuple[UUID, str | None]
+"""A Space and a line's name in lower case (None: the default line)."""
 
 
 def _loop() -> asyncio.AbstractEventLoop:
@@ -162,37 +216,37 @@ class CommitWriter:
     """Writes commits, grouping those that arrive while earlier ones are being written.
 
     `write` returns the statement's row for the commit: `id` set when it was written; otherwise
-    the reason it was refused (see `_COMMIT_SQL`'s last SELECT); None when the Space does not exist.
+    the reason it was refused (see `_commit_sql`'s last SELECT); None when the Space does not exist.
     """
 
     def __init__(self, pool: Pool, *, max_group: int = 32, max_statements: int = 2) -> None:
         self._pool = pool
         self._max_group = max_group
         self._max_statements = max_statements
-        # Waiting commits by Space, each Space's in arrival order. Taking a group looks at one
-        # commit per Space, so a hot Space with a long queue costs nothing to pass over.
-        self._waiting: dict[UUID, deque[PendingCommit]] = {}
-        self._spaces_in_flight: set[UUID] = set()
+        # Waiting commits by line, each line's in arrival order. Taking a group looks at one
+        # commit per line, so a hot line with a long queue costs nothing to pass over.
+        self._waiting: dict[LineKey, deque[PendingCommit]] = {}
+        self._lines_in_flight: set[LineKey] = set()
         self._statements = 0
         self._tasks: set[asyncio.Task[None]] = set()
         self.groups_written = 0
         """Statements that wrote more than one commit (for tests and benchmarks)."""
 
     async def write(self, pending: PendingCommit) -> asyncpg.Record | None:
-        space = pending.data.repo_id
-        if self._statements < self._max_statements and not self._waiting and space not in self._spaces_in_flight:
+        line = pending.line_key
+        if self._statements < self._max_statements and not self._waiting and line not in self._lines_in_flight:
             # Nothing to share a statement with: write it from here, without a task (one caller
             # at a time pays nothing for group commit).
             self._statements += 1
-            self._spaces_in_flight.add(space)
+            self._lines_in_flight.add(line)
             try:
-                row: asyncpg.Record | None = await self._pool.fetchrow(_COMMIT_SQL, *pending.arguments())
+                row: asyncpg.Record | None = await self._pool.fetchrow(_sql_for(pending), *pending.arguments())
                 return row
             finally:
                 self._statements -= 1
-                self._spaces_in_flight.discard(space)
+                self._lines_in_flight.discard(line)
                 self._start()
-        self._waiting.setdefault(space, deque()).append(pending)
+        self._waiting.setdefault(line, deque()).append(pending)
         self._start()
         # A caller that leaves cancels `result`, and an unsent commit whose result is settled is
         # dropped; once sent, the statement's own timeout bounds the wait.
@@ -208,32 +262,32 @@ class CommitWriter:
             if not group:
                 return
             self._statements += 1
-            self._spaces_in_flight.update(p.data.repo_id for p in group)
+            self._lines_in_flight.update(p.line_key for p in group)
             task = asyncio.get_running_loop().create_task(self._write(group))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
     def _take_group(self) -> list[PendingCommit]:
-        """The oldest waiting commit of each Space not in flight, Spaces taken in turn, at most
-        `max_group`. A Space that still has commits waiting goes to the back of the line."""
+        """The oldest waiting commit of each line not in flight, lines taken in turn, at most
+        `max_group`. A line that still has commits waiting goes to the back of the queue."""
         group: list[PendingCommit] = []
-        served: list[UUID] = []
-        for space, queue in self._waiting.items():
+        served: list[LineKey] = []
+        for line, queue in self._waiting.items():
             if len(group) == self._max_group:
                 break
-            if space in self._spaces_in_flight:
+            if line in self._lines_in_flight:
                 continue
-            served.append(space)
+            served.append(line)
             while queue:
                 pending = queue.popleft()
                 if not pending.result.done():  # else the caller gave up before it was sent: not written
                     pending.sent = True
                     group.append(pending)
                     break
-        for space in served:
-            queue = self._waiting.pop(space)
+        for line in served:
+            queue = self._waiting.pop(line)
             if queue:
-                self._waiting[space] = queue
+                self._waiting[line] = queue
         return group
 
     async def _write(self, group: list[PendingCommit]) -> None:
@@ -250,12 +304,12 @@ class CommitWriter:
                 if not pending.result.done():
                     pending.result.cancel()
             self._statements -= 1
-            self._spaces_in_flight.difference_update(p.data.repo_id for p in group)
+            self._lines_in_flight.difference_update(p.line_key for p in group)
             self._start()
 
     async def _write_alone(self, pending: PendingCommit) -> None:
         try:
-            row = await self._pool.fetchrow(_COMMIT_SQL, *pending.arguments())
+            row = await self._pool.fetchrow(_sql_for(pending), *pending.arguments())
         except Exception as exc:
             _settle(pending, exception=exc)
         else:
@@ -281,10 +335,14 @@ class CommitWriter:
                 if row["busy"]:
                     alone.append(pending)
                 else:
-                    _settle(pending, row=None if row["space_missing"] else row)
+                    _settle(pending, row=row)
         # Outside the handler, so that a retry's own error is not chained to the group's. The
-        # Spaces are distinct, so these cannot wait on one another.
+        # lines' keys are distinct; two that are one line wait for its row lock, one after the other.
         await asyncio.gather(*(self._write_alone(p) for p in alone if not p.result.done()))
+
+
+def _sql_for(pending: PendingCommit) -> str:
+    return _COMMIT_SQL if pending.data.branch is None else _COMMIT_TO_LINE_SQL
 
 
 def _expire(pending: PendingCommit) -> None:

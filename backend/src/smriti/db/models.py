@@ -1,4 +1,4 @@
-"""The four tables. Internal names follow Git (repo, commit); users see Space and Checkpoint."""
+"""The tables. Internal names follow Git (repo, commit); users see Space and Checkpoint."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from uuid import UUID
 from advanced_alchemy.base import DefaultBase
 from advanced_alchemy.types import DateTimeUTC
 from sqlalchemy import (
+    Boolean,
     CheckConstraint,
     ForeignKey,
     ForeignKeyConstraint,
@@ -70,11 +71,9 @@ class RepoModel(_MutableEntity):
     name: Mapped[str] = mapped_column(String(200), unique=True)
     description: Mapped[str] = mapped_column(Text, default="", server_default="")
     head_commit_id: Mapped[UUID | None] = mapped_column(default=None)
-    # HEAD's hash, moved together with HEAD: a commit reads its parent's hash from the row it
-    # locks, so the chain hash can be computed inside the same statement.
+    # HEAD's hash, moved together with HEAD. Both are a copy of the default line's HEAD
+    # (`BranchModel`), moved in the statement that moves that line's.
     head_commit_hash: Mapped[str | None] = mapped_column(String(64), default=None)
-    # The log's `total`, kept by the commit statement rather than counted on every page.
-    commit_count: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     if TYPE_CHECKING:
         head_message: Mapped[str | None]
 
@@ -86,11 +85,17 @@ class CommitModel(_Entity):
     __table_args__ = (
         Index("ix_commits_repo_id_created_at", "repo_id", text("created_at DESC"), text("id DESC")),
         Index("ix_commits_parent_commit_id", "parent_commit_id"),
+        Index("ix_commits_merge_parent_id", "merge_parent_id", postgresql_where=text("merge_parent_id IS NOT NULL")),
         UniqueConstraint("repo_id", "id", name="uq_commits_repo_id_id"),
     )
 
     repo_id: Mapped[UUID] = mapped_column(ForeignKey("repos.id", ondelete="CASCADE"))
     parent_commit_id: Mapped[UUID | None] = mapped_column(ForeignKey("commits.id"), default=None)
+    # The second parent of a merge (migration 0004); null for every other Checkpoint.
+    merge_parent_id: Mapped[UUID | None] = mapped_column(ForeignKey("commits.id"), default=None)
+    # How many first parents stand behind this one: a line's history from its HEAD is depth + 1
+    # Checkpoints long, known without walking it. Derived, not content: not in the hash.
+    depth: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     commit_hash: Mapped[str] = mapped_column(String(64), unique=True)
     message: Mapped[str] = mapped_column(Text)
     summary: Mapped[str] = mapped_column(Text, default="")
@@ -103,17 +108,68 @@ class CommitModel(_Entity):
     metadata_: Mapped[dict[str, Any]] = mapped_column("metadata", JSONB, default=dict)
 
 
+class BranchModel(_MutableEntity):
+    """A line of Checkpoints: a named HEAD of its own, moved by compare-and-swap under this row's
+    lock (migration 0004). Exactly one line of a Space is its default; the Space's HEAD is a copy
+    of that line's. `commit_count` counts the Checkpoints made on this line; the Space's total is
+    the sum over its lines (a line deleted hands its count to the default line)."""
+
+    __tablename__ = "branches"
+    __table_args__ = (
+        ForeignKeyConstraint(
+            ["repo_id", "head_commit_id"],
+            ["commits.repo_id", "commits.id"],
+            name="fk_branches_head_commit_id_commits",
+            deferrable=True,
+            initially="DEFERRED",
+        ),
+        Index("uq_branches_repo_id_name", "repo_id", text("lower(name)"), unique=True),
+        Index("uq_branches_repo_id_default", "repo_id", unique=True, postgresql_where=text("is_default")),
+        Index("ix_branches_repo_id_head_commit_id", "repo_id", "head_commit_id"),
+    )
+
+    repo_id: Mapped[UUID] = mapped_column(ForeignKey("repos.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(100))
+    is_default: Mapped[bool] = mapped_column(Boolean)
+    head_commit_id: Mapped[UUID | None] = mapped_column(default=None)
+    head_commit_hash: Mapped[str | None] = mapped_column(String(64), default=None)
+    commit_count: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+
 class SessionModel(_MutableEntity):
-    """A conversation inside a Space. `last_seq` is the per-Session Turn counter."""
+    """A conversation inside a Space. `last_seq` is the per-Session Turn counter.
+
+    A Session with a `base_commit_id` starts from that Checkpoint: every Turn in it comes after
+    the base, so the boundary is the Session itself (migration 0004). A fork also records where
+    it came from (`forked_from_session_id`, and that Session's last Turn then)."""
 
     __tablename__ = "sessions"
-    __table_args__ = (Index("ix_sessions_repo_id_created_at", "repo_id", "created_at"),)
+    __table_args__ = (
+        Index("ix_sessions_repo_id_created_at", "repo_id", "created_at"),
+        ForeignKeyConstraint(
+            ["repo_id", "base_commit_id"],
+            ["commits.repo_id", "commits.id"],
+            name="fk_sessions_base_commit_id_commits",
+            deferrable=True,
+            initially="DEFERRED",
+        ),
+        Index(
+            "ix_sessions_repo_id_base_commit_id",
+            "repo_id",
+            "base_commit_id",
+            postgresql_where=text("base_commit_id IS NOT NULL"),
+        ),
+    )
 
     repo_id: Mapped[UUID] = mapped_column(ForeignKey("repos.id", ondelete="CASCADE"))
     title: Mapped[str] = mapped_column(Text, default="", server_default="")
     provider: Mapped[str | None] = mapped_column(String(32), default=None)
     model: Mapped[str | None] = mapped_column(String(200), default=None)
     last_seq: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    base_commit_id: Mapped[UUID | None] = mapped_column(default=None)
+    # Not a foreign key: the Session forked from may be deleted; the fork stands on its own.
+    forked_from_session_id: Mapped[UUID | None] = mapped_column(default=None)
+    forked_from_seq: Mapped[int | None] = mapped_column(Integer, default=None)
 
 
 class TurnModel(DefaultBase):

@@ -23,7 +23,7 @@ class DraftService:
 
     async def draft(self, data: DraftRequest) -> CheckpointDraft:
         context = await self.store.read_context(
-            data.session_id, checkpoint_id=None, history_base_seq=data.history_base_seq
+            data.session_id, checkpoint_id=None, history_base_seq=data.history_base_seq, with_base=False
         )
         if not context.history:
             boundary = data.history_base_seq or 0

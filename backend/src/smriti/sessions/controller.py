@@ -13,7 +13,7 @@ from smriti.errors import error_responses
 from smriti.pagination import PageParams, int_query, query_int
 from smriti.providers.registry import ProviderRegistry
 from smriti.schemas import MAX_INT4, Page
-from smriti.sessions.schemas import Session, SessionCreate, Turn
+from smriti.sessions.schemas import ForkRequest, Session, SessionCreate, Turn
 from smriti.sessions.service import SessionService, TurnStore, to_session
 
 TURN_PAGE_LIMIT = 1000
@@ -30,6 +30,10 @@ class SessionController(Controller):
         "/repos/{repo_id:uuid}/sessions",
         operation_id="createSession",
         summary="Start a Session in a Space",
+        description=(
+            "With `base_commit_id` (a Checkpoint of this Space), every message sent in the Session gets "
+            "that Checkpoint's state plus the Session's own Turns: the boundary is the Session itself."
+        ),
         responses=error_responses(404),
     )
     async def create_session(
@@ -88,3 +92,21 @@ class SessionController(Controller):
             limit=query_int("limit", limit, minimum=1, maximum=TURN_PAGE_LIMIT),
             offset=query_int("offset", offset, minimum=0, maximum=MAX_INT4),
         )
+
+
+@post(
+    "/sessions/{session_id:uuid}/fork",
+    operation_id="forkSession",
+    summary="Continue from a Checkpoint in a new Session",
+    description=(
+        "A new Session of the same Space whose base is `checkpoint_id` (a Checkpoint of that Space), "
+        "with `forked_from` naming this Session and its last Turn. No Turn is copied."
+    ),
+    tags=["Sessions"],
+    responses=error_responses(404),
+    dependencies={"sessions": Provide(create_service_provider(SessionService))},
+)
+async def fork_session(
+    session_id: FromPath[UUID], data: JSONBody[ForkRequest], sessions: NamedDependency[SessionService]
+) -> Session:
+    return await sessions.fork(session_id, data)

@@ -13,6 +13,24 @@ class SessionCreate(Request):
     title: Text = ""
     provider: ShortName | None = None
     model: ShortName | None = None
+    base_commit_id: UUID | None = None
+    """A Checkpoint of this Space the Session starts from: every message sent in it gets that
+    Checkpoint's state plus this Session's Turns, with no `history_base_seq` needed."""
+
+
+class ForkRequest(Request, kw_only=True):
+    """`POST /v5/sessions/{session_id}/fork`: a new Session of the same Space, based on
+    `checkpoint_id`. No Turn is copied."""
+
+    checkpoint_id: UUID
+    title: Text | None = None
+    """Default: the origin's title with "(fork)"."""
+
+
+class ForkedFrom(msgspec.Struct):
+    session_id: UUID
+    sequence_number: int
+    """The origin's last Turn when the fork was made."""
 
 
 class Session(msgspec.Struct, kw_only=True):
@@ -24,6 +42,10 @@ class Session(msgspec.Struct, kw_only=True):
     model: str | None
     turn_count: int
     """Also the highest `sequence_number`: Turns are numbered 1..turn_count with no gaps."""
+    base_commit_id: UUID | None
+    """The Checkpoint this Session starts from, if any (see `SessionCreate`)."""
+    forked_from: ForkedFrom | None
+    """Where this Session was forked from, if it was."""
     created_at: datetime.datetime
     updated_at: datetime.datetime
 

@@ -10,12 +10,12 @@ from advanced_alchemy.repository import SQLAlchemyAsyncRepository
 from advanced_alchemy.service import SQLAlchemyAsyncRepositoryService
 from sqlalchemy import func, select
 
-from smriti.db.models import RepoModel, SessionModel
+from smriti.db.models import CommitModel, RepoModel, SessionModel
 from smriti.db.pool import Pool
-from smriti.errors import NotFound, caused_by
+from smriti.errors import BadRequest, NotFound, caused_by
 from smriti.pagination import PageParams
 from smriti.schemas import Page
-from smriti.sessions.schemas import Session, SessionCreate, Turn
+from smriti.sessions.schemas import ForkedFrom, ForkRequest, Session, SessionCreate, Turn
 
 TURN_COLUMNS = (
     "session_id, sequence_number, role, content, provider, model, checkpoint_id, history_base_seq, "
@@ -36,6 +36,12 @@ def to_session(model: SessionModel) -> Session:
         provider=model.provider,
         model=model.model,
         turn_count=model.last_seq,
+        base_commit_id=model.base_commit_id,
+        forked_from=(
+            ForkedFrom(session_id=model.forked_from_session_id, sequence_number=model.forked_from_seq)
+            if model.forked_from_session_id is not None and model.forked_from_seq is not None
+            else None
+        ),
         created_at=model.created_at,
         updated_at=model.updated_at,
     )
@@ -54,9 +60,17 @@ class SessionService(SQLAlchemyAsyncRepositoryService[SessionModel]):
         return model
 
     async def add(self, repo_id: UUID, data: SessionCreate, *, model: str | None) -> Session:
+        if data.base_commit_id is not None:
+            await self._check_base(repo_id, data.base_commit_id, field="base_commit_id")
         try:
             created = await self.create(
-                SessionModel(repo_id=repo_id, title=data.title.strip(), provider=data.provider, model=model),
+                SessionModel(
+                    repo_id=repo_id,
+                    title=data.title.strip(),
+                    provider=data.provider,
+                    model=model,
+                    base_commit_id=data.base_commit_id,
+                ),
                 auto_commit=True,
             )
         except IntegrityError as exc:
@@ -64,6 +78,33 @@ class SessionService(SQLAlchemyAsyncRepositoryService[SessionModel]):
                 raise
             raise NotFound(f"No Space with id {repo_id}.") from None
         return to_session(created)
+
+    async def fork(self, session_id: UUID, data: ForkRequest) -> Session:
+        """A new Session based on `checkpoint_id`, recording the origin and its last Turn. Only
+        the origin's row is read: a fork costs the same however long the origin is."""
+        origin = await self.fetch(session_id)
+        await self._check_base(origin.repo_id, data.checkpoint_id, field="checkpoint_id")
+        title = data.title.strip() if data.title is not None else f"{origin.title} (fork)".strip()
+        created = await self.create(
+            SessionModel(
+                repo_id=origin.repo_id,
+                title=title,
+                provider=origin.provider,
+                model=origin.model,
+                base_commit_id=data.checkpoint_id,
+                forked_from_session_id=origin.id,
+                forked_from_seq=origin.last_seq,
+            ),
+            auto_commit=True,
+        )
+        return to_session(created)
+
+    async def _check_base(self, repo_id: UUID, commit_id: UUID, *, field: str) -> None:
+        owner = await self.repository.session.scalar(select(CommitModel.repo_id).where(CommitModel.id == commit_id))
+        if owner is None:
+            raise NotFound(f"No Checkpoint with id {commit_id}.", field=field)
+        if owner != repo_id:
+            raise BadRequest(f"{field} belongs to another Space than this Session.", field=field)
 
     async def page(self, repo_id: UUID, page: PageParams) -> Page[Session]:
         session = self.repository.session

@@ -1,0 +1,178 @@
+"""Carrying state forward: a new Checkpoint made of its parent's state plus named changes.
+
+A Checkpoint is a whole snapshot, so a client that sent only what changed to `commit` would
+silently drop everything else. `apply` starts from the parent (the line's HEAD by default) and
+changes only what it is told to: items are named by their text (entities and artifacts by
+name), and naming one the parent does not have, or adding one it already has, is refused with
+the offending entry named: nothing is dropped or doubled by accident.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+from uuid import UUID
+
+import msgspec
+
+from smriti.checkpoints.schemas import Artifact, Checkpoint, CheckpointContent, Entity, Task
+from smriti.errors import BadRequest
+from smriti.schemas import DocumentedNonEmptyText as NonEmptyText
+from smriti.schemas import DocumentedText as Text
+from smriti.schemas import LineRef, Request
+
+T = TypeVar("T")
+
+_TEXT_LISTS = ("decisions", "assumptions", "open_questions")
+
+
+class SetFields(Request, kw_only=True):
+    summary: Text | msgspec.UnsetType = msgspec.UNSET
+
+
+class ItemAdditions(Request, kw_only=True):
+    decisions: list[NonEmptyText] = []
+    assumptions: list[NonEmptyText] = []
+    open_questions: list[NonEmptyText] = []
+    tasks: list[Task] = []
+    entities: list[Entity] = []
+    artifacts: list[Artifact] = []
+
+
+class ItemRemovals(Request, kw_only=True):
+    """Items by text; tasks by their text, entities and artifacts by name."""
+
+    decisions: list[str] = []
+    assumptions: list[str] = []
+    open_questions: list[str] = []
+    tasks: list[str] = []
+    entities: list[str] = []
+    artifacts: list[str] = []
+
+
+class ApplyRequest(Request, kw_only=True):
+    """`POST /v5/checkpoints/apply`: the parent's state (default: the line's HEAD; none: empty)
+    with these changes, committed with the same compare-and-swap rules as a commit."""
+
+    repo_id: UUID
+    message: NonEmptyText
+    branch: LineRef | None = None
+    parent_commit_id: UUID | None = None
+    expected_head_commit_id: UUID | msgspec.UnsetType | None = msgspec.UNSET
+    set_: SetFields = msgspec.field(default_factory=SetFields, name="set")
+    add: ItemAdditions = msgspec.field(default_factory=ItemAdditions)
+    remove: ItemRemovals = msgspec.field(default_factory=ItemRemovals)
+    complete_tasks: list[str] = []
+    """Tasks, by text, to mark done."""
+    metadata: dict[str, Any] = {}
+    """Merged over the parent's metadata (top-level keys replaced)."""
+
+
+def _key(text: str) -> str:
+    return text.strip()
+
+
+def _remove(items: list[T], names: Sequence[str], key: Callable[[T], str], field: str) -> list[T]:
+    wanted: dict[str, int] = {}
+    for index, name in enumerate(names):
+        if _key(name) in wanted:
+            raise BadRequest(f"{field}[{index}] names {name!r} twice.", field=f"{field}[{index}]")
+        wanted[_key(name)] = index
+    present = {_key(key(item)) for item in items}
+    for name, index in wanted.items():
+        if name not in present:
+            raise BadRequest(f"{field}[{index}]: the parent has no item {name!r} to remove.", field=f"{field}[{index}]")
+    return [item for item in items if _key(key(item)) not in wanted]
+
+
+def _add_texts(items: list[str], added: Sequence[str], field: str) -> list[str]:
+    result = list(items)
+    present = {_key(item) for item in result}
+    for index, text in enumerate(added):
+        if _key(text) in present:
+            raise BadRequest(
+                f"{field}[{index}]: {text!r} is already in the list; nothing was written.", field=f"{field}[{index}]"
+            )
+        present.add(_key(text))
+        result.append(text)
+    return result
+
+
+def _add_named(items: list[T], added: Sequence[T], name: Callable[[T], str], field: str) -> list[T]:
+    """Entities and artifacts: one whose name exists replaces it in place; others go at the end."""
+    result = list(items)
+    positions = {_key(name(item)): position for position, item in enumerate(result)}
+    seen: set[str] = set()
+    for index, item in enumerate(added):
+        key = _key(name(item))
+        if key in seen:
+            raise BadRequest(f"{field}[{index}] names {name(item)!r} twice.", field=f"{field}[{index}]")
+        seen.add(key)
+        if key in positions:
+            result[positions[key]] = item
+        else:
+            positions[key] = len(result)
+            result.append(item)
+    return result
+
+
+def apply_changes(parent: Checkpoint | None, data: ApplyRequest) -> CheckpointContent:
+    """The parent's content with `data`'s changes; 400 naming the first entry that cannot apply."""
+    remove, add = data.remove, data.add
+    lists: dict[str, Any] = {}
+    for name in _TEXT_LISTS:
+        items: list[str] = list(getattr(parent, name)) if parent else []
+        kept = _remove(items, getattr(remove, name), _key, f"remove.{name}")
+        lists[name] = _add_texts(kept, getattr(add, name), f"add.{name}")
+    tasks = _remove(list(parent.tasks) if parent else [], remove.tasks, lambda t: t.text, "remove.tasks")
+    by_text = {_key(task.text): position for position, task in enumerate(tasks)}
+    for index, text in enumerate(data.complete_tasks):
+        position = by_text.get(_key(text))
+        if position is None:
+            raise BadRequest(
+                f"complete_tasks[{index}]: there is no task {text!r} to complete.", field=f"complete_tasks[{index}]"
+            )
+        tasks[position] = Task(text=tasks[position].text, done=True)
+    present = set(by_text)
+    for index, task in enumerate(add.tasks):
+        if _key(task.text) in present:
+            raise BadRequest(
+                f"add.tasks[{index}]: the task {task.text!r} is already in the list; nothing was written.",
+                field=f"add.tasks[{index}]",
+            )
+        present.add(_key(task.text))
+        tasks.append(task)
+    entities = _remove(list(parent.entities) if parent else [], remove.entities, lambda e: e.name, "remove.entities")
+    artifacts = _remove(
+        list(parent.artifacts) if parent else [], remove.artifacts, lambda a: a.name, "remove.artifacts"
+    )
+    summary = parent.summary if parent else ""
+    if isinstance(data.set_.summary, str):
+        summary = data.set_.summary
+    return CheckpointContent(
+        message=data.message,
+        summary=summary,
+        tasks=tasks,
+        entities=_add_named(entities, add.entities, lambda e: e.name, "add.entities"),
+        artifacts=_add_named(artifacts, add.artifacts, lambda a: a.name, "add.artifacts"),
+        metadata={**(parent.metadata if parent else {}), **data.metadata},
+        **lists,
+    )
+
+
+def restored_content(source: Checkpoint, message: str | None) -> CheckpointContent:
+    """A Checkpoint's content again, saying where it came from."""
+    return CheckpointContent(
+        message=message or f"Restore {source.commit_hash[:7]}: {source.message}",
+        summary=source.summary,
+        decisions=list(source.decisions),
+        assumptions=list(source.assumptions),
+        tasks=list(source.tasks),
+        open_questions=list(source.open_questions),
+        entities=list(source.entities),
+        artifacts=list(source.artifacts),
+        metadata={
+            **source.metadata,
+            "restored_from": {"commit_id": str(source.id), "commit_hash": source.commit_hash},
+        },
+    )

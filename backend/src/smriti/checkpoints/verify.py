@@ -1,0 +1,173 @@
+"""Verify: every hash and parent link of a Space recomputed, and the Space's record checked.
+
+Invariant 4: history is tamper-evident. Also checked: the Space's lines (each HEAD a Checkpoint
+of the Space, its copy of the hash right, the Space's HEAD the default line's) and the count of
+Checkpoints the lines record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+from uuid import UUID
+
+import asyncpg
+import msgspec
+
+from smriti.checkpoints.hashing import CONTENT_FIELDS, compute_commit_hash
+from smriti.checkpoints.schemas import VerifyProblem, VerifyReport
+from smriti.checkpoints.writes import COLUMNS, JSONB_FIELDS
+from smriti.cpu import off_loop
+from smriti.db.pool import Pool
+from smriti.errors import NotFound
+
+_NAMES = tuple(name.strip() for name in COLUMNS.split(","))
+
+
+async def verify_space(pool: Pool, repo_id: UUID, anchors: Sequence[str] = ()) -> VerifyReport:
+    """Recompute every hash and parent link of a Space from the stored values, compare the
+    Space's own record and its lines' (the Checkpoint count, each HEAD and its copy of the hash)
+    with them, and
+    check that each anchor (a hash kept elsewhere) is still in the history.
+
+    The content columns are read as text and decoded here, one row at a time, so that a row
+    whose stored JSON was damaged (nested too deeply to decode, say) is reported as a
+    problem instead of failing the whole check.
+    """
+    # One snapshot for the Space and its Checkpoints: read apart, a commit landing between
+    # the two reads looked like a Checkpoint added behind Smriti's back.
+    async with pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
+        space = await conn.fetchrow("SELECT head_commit_id, head_commit_hash FROM repos WHERE id = $1", repo_id)
+        if space is None:
+            raise NotFound(f"No Space with id {repo_id}.")
+        lines = await conn.fetch(
+            "SELECT name, is_default, head_commit_id, head_commit_hash, commit_count FROM branches "
+            "WHERE repo_id = $1 ORDER BY is_default DESC, lower(name)",
+            repo_id,
+        )
+        rows = await conn.fetch(f"SELECT {_AS_TEXT} FROM commits WHERE repo_id = $1", repo_id)
+        by_id: dict[UUID, asyncpg.Record] = {row["id"]: row for row in rows}
+        foreign_parents = {
+            row["parent_commit_id"]
+            for row in rows
+            if row["parent_commit_id"] is not None and row["parent_commit_id"] not in by_id
+        }
+        outside: dict[UUID, Any] = {}
+        if foreign_parents:
+            outside = {
+                r["id"]: r["repo_id"]
+                for r in await conn.fetch(
+                    "SELECT id, repo_id FROM commits WHERE id = ANY($1::uuid[])", list(foreign_parents)
+                )
+            }
+    # Every hash of the Space is recomputed: in proportion to its size, so off the event loop.
+    problems = await off_loop(
+        lambda: [problem for row in rows if (problem := _check_row(row, by_id, outside)) is not None]
+    )
+    problems += _check_space(space, lines, by_id)
+    hashes = {row["commit_hash"] for row in rows}
+    problems += [
+        VerifyProblem(
+            None,
+            "anchor_missing",
+            f"The anchor {anchor} is not the hash of any Checkpoint of this Space: the history it "
+            "belonged to was changed or removed.",
+        )
+        for anchor in dict.fromkeys(anchors)
+        if anchor not in hashes
+    ]
+    return VerifyReport(repo_id=repo_id, checked=len(rows), ok=not problems, problems=problems)
+
+
+# The content columns as PostgreSQL's text, decoded by `_content` row by row.
+_AS_TEXT = ", ".join(f"{name}::text AS {name}" if name in JSONB_FIELDS else name for name in _NAMES)
+
+
+def _content(row: asyncpg.Record) -> dict[str, Any]:
+    return {name: msgspec.json.decode(row[name]) if name in JSONB_FIELDS else row[name] for name in CONTENT_FIELDS}
+
+
+def _check_row(
+    row: asyncpg.Record, by_id: dict[UUID, asyncpg.Record], outside: dict[UUID, Any]
+) -> VerifyProblem | None:
+    parent_id = row["parent_commit_id"]
+    parent_hash: str | None = None
+    if parent_id is not None:
+        parent = by_id.get(parent_id)
+        if parent is None:
+            kind = "foreign_parent" if parent_id in outside else "missing_parent"
+            return VerifyProblem(row["id"], kind, f"Parent {parent_id} is not a Checkpoint of this Space.")
+        parent_hash = parent["commit_hash"]
+    try:
+        expected = compute_commit_hash(
+            commit_id=row["id"],
+            repo_id=row["repo_id"],
+            parent_hash=parent_hash,
+            created_at=row["created_at"],
+            content=_content(row),
+        )
+    except (RecursionError, msgspec.DecodeError, TypeError, ValueError) as exc:
+        return VerifyProblem(
+            row["id"],
+            "unreadable",
+            f"The stored content cannot be read back ({type(exc).__name__}): it was changed in the database.",
+        )
+    if expected != row["commit_hash"]:
+        return VerifyProblem(
+            row["id"],
+            "hash_mismatch",
+            f"Stored hash {row['commit_hash'][:12]}… does not match its content "
+            f"({expected[:12]}…): the Checkpoint or its parent link was changed.",
+        )
+    return None
+
+
+def _check_space(
+    space: asyncpg.Record, lines: Sequence[asyncpg.Record], by_id: dict[UUID, asyncpg.Record]
+) -> list[VerifyProblem]:
+    """The Space's own record and its lines against its Checkpoints: what a deleted Checkpoint
+    leaves behind."""
+    problems: list[VerifyProblem] = []
+    for line in lines:
+        problems += _check_head(f"The HEAD of line {line['name']!r}", line, by_id)
+    default = next((line for line in lines if line["is_default"]), None)
+    if default is None:
+        problems.append(VerifyProblem(None, "default_line_missing", "The Space has no default line."))
+    elif default["head_commit_id"] != space["head_commit_id"]:
+        problems.append(
+            VerifyProblem(
+                space["head_commit_id"],
+                "head_mismatch",
+                f"The Space's HEAD is not the HEAD of its default line {default['name']!r}.",
+            )
+        )
+    else:
+        problems += _check_head("HEAD", space, by_id)
+    recorded = sum(line["commit_count"] for line in lines)
+    if recorded != len(by_id):
+        # Every commit adds one to its line's count in the statement that writes it, and
+        # Checkpoints are never deleted one by one: a difference means Checkpoints were removed
+        # (or added) behind Smriti's back, a deleted tip included.
+        problems.append(
+            VerifyProblem(
+                None,
+                "count_mismatch",
+                f"The Space records {recorded} Checkpoints but {len(by_id)} are stored: "
+                "Checkpoints were deleted or added outside Smriti.",
+            )
+        )
+    return problems
+
+
+def _check_head(what: str, record: asyncpg.Record, by_id: dict[UUID, asyncpg.Record]) -> list[VerifyProblem]:
+    head_id = record["head_commit_id"]
+    # The database's own keys keep each HEAD inside its Space (migrations 0002 and 0004); this
+    # still reports one if a key was dropped or bypassed.
+    if head_id is not None and head_id not in by_id:
+        return [VerifyProblem(head_id, "head_missing", f"{what} points outside this Space.")]
+    if head_id is not None and by_id[head_id]["commit_hash"] != record["head_commit_hash"]:
+        # The next commit chains onto this copy of HEAD's hash, so it must be the real one.
+        return [VerifyProblem(head_id, "head_hash_mismatch", f"The copy of the hash of {what} differs.")]
+    if head_id is None and by_id and what == "HEAD":
+        return [VerifyProblem(None, "head_missing", f"HEAD is empty, but the Space has {len(by_id)} Checkpoints.")]
+    return []

@@ -1,0 +1,83 @@
+from __future__ import annotations
+
+from uuid import UUID
+
+from litestar import Controller, delete, get, patch, post
+from litestar.di import NamedDependency
+from litestar.params import FromPath, JSONBody
+
+from smriti.errors import error_responses
+from smriti.lines.schemas import Line, LineCreate, LineUpdate
+from smriti.lines.store import LineStore
+from smriti.pagination import PageParams
+from smriti.schemas import Page
+
+
+class LineController(Controller):
+    """Lines of Checkpoints (internal `branches`): each line has its own HEAD; the default
+    line's HEAD is the Space's HEAD.
+
+    A line's name may hold `/` (`feature/login`), so it is the rest of the path; Litestar gives
+    a `path` parameter with its leading slash."""
+
+    path = "/repos/{repo_id:uuid}/branches"
+    tags = ["Lines"]
+
+    @get(
+        "/",
+        operation_id="listLines",
+        summary="The Space's lines, the default line first, then by name",
+        responses=error_responses(404),
+    )
+    async def list_lines(
+        self, repo_id: FromPath[UUID], lines: NamedDependency[LineStore], page: NamedDependency[PageParams]
+    ) -> Page[Line]:
+        return await lines.page(repo_id, limit=page.limit, offset=page.offset)
+
+    @post(
+        "/",
+        operation_id="createLine",
+        summary="Start a line at a Checkpoint of this Space",
+        description=(
+            "`from_ref` is a Checkpoint id, full hash or unique prefix (≥ 7 hex digits) of this Space; "
+            "without it the line starts at the Space's HEAD. Names are trimmed, 1–100 characters, and "
+            "unique in the Space ignoring case. No Checkpoint is written."
+        ),
+        responses=error_responses(404, 409),
+    )
+    async def create_line(
+        self, repo_id: FromPath[UUID], data: JSONBody[LineCreate], lines: NamedDependency[LineStore]
+    ) -> Line:
+        return await lines.create(repo_id, data)
+
+    @get("/{name:path}", operation_id="getLine", summary="One line of the Space", responses=error_responses(404))
+    async def get_line(self, repo_id: FromPath[UUID], name: FromPath[str], lines: NamedDependency[LineStore]) -> Line:
+        return await lines.get(repo_id, name.lstrip("/"))
+
+    @patch(
+        "/{name:path}",
+        operation_id="updateLine",
+        summary="Rename a line, or make it the Space's default line",
+        description="Making a line the default makes its HEAD the Space's HEAD. No Checkpoint is written.",
+        responses=error_responses(404, 409),
+    )
+    async def update_line(
+        self,
+        repo_id: FromPath[UUID],
+        name: FromPath[str],
+        data: JSONBody[LineUpdate],
+        lines: NamedDependency[LineStore],
+    ) -> Line:
+        return await lines.change(repo_id, name.lstrip("/"), data)
+
+    @delete(
+        "/{name:path}",
+        operation_id="deleteLine",
+        summary="Delete a line; its Checkpoints stay",
+        description="The default line cannot be deleted (409).",
+        responses=error_responses(404, 409),
+    )
+    async def delete_line(
+        self, repo_id: FromPath[UUID], name: FromPath[str], lines: NamedDependency[LineStore]
+    ) -> None:
+        await lines.delete(repo_id, name.lstrip("/"))

@@ -1,0 +1,49 @@
+"""Lines of Checkpoints (internal `branches`), as they travel over the wire."""
+
+from __future__ import annotations
+
+import datetime
+import unicodedata
+from uuid import UUID
+
+import msgspec
+
+from smriti.errors import BadRequest
+from smriti.schemas import LineRef, Request
+
+MAX_LINE_NAME = 100
+
+
+class Line(msgspec.Struct, kw_only=True):
+    name: str
+    head_commit_id: UUID | None
+    """The line's HEAD; null for a line of a Space with no Checkpoint yet."""
+    is_default: bool
+    """The default line's HEAD is the Space's HEAD."""
+    created_at: datetime.datetime
+    updated_at: datetime.datetime
+
+
+class LineCreate(Request, kw_only=True):
+    """`POST /v4/repos/{repo_id}/branches`: a new line whose HEAD is `from_ref` (a Checkpoint id,
+    full hash or unique prefix of this Space; default: the Space's HEAD)."""
+
+    name: LineRef
+    from_ref: LineRef | None = None
+
+
+class LineUpdate(Request, kw_only=True):
+    """`PATCH …/branches/{name}`: rename the line, or make it the default (`true` only)."""
+
+    name: LineRef | msgspec.UnsetType = msgspec.UNSET
+    is_default: bool | msgspec.UnsetType = msgspec.UNSET
+
+
+def line_name(value: str, field: str = "name") -> str:
+    """A line's name as stored: trimmed, 1–100 characters, no control characters."""
+    name = value.strip()
+    if not name or len(name) > MAX_LINE_NAME:
+        raise BadRequest(f"A line's name is 1–{MAX_LINE_NAME} characters (got {len(name)}).", field=field)
+    if any(unicodedata.category(character) in {"Cc", "Cf", "Zl", "Zp"} for character in name):
+        raise BadRequest("A line's name cannot hold control or invisible formatting characters.", field=field)
+    return name
