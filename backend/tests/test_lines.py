@@ -11,6 +11,8 @@ import asyncpg
 import httpx
 import pytest
 
+from smriti.config import Settings
+from tests.conftest import make_client
 from tests.support.api import commit, create_space
 from tests.support.locks import someone_waits_on_a_lock
 
@@ -253,3 +255,20 @@ async def test_a_line_log_pages_and_counts_without_walking(client: httpx.AsyncCl
     assert page["total"] == 8
     last = (await client.get(f"/v4/repos/{sid}/commits", params={"branch": name, "limit": 3, "offset": 6})).json()
     assert [c["message"] for c in last["items"]] == ["c1", "c0"]
+
+
+async def test_two_servers_committing_to_one_line_keep_its_length_right(
+    client: httpx.AsyncClient, settings: Settings
+) -> None:
+    # Two writers (as two processes) wait on each other's row lock: a commit that waited must
+    # read its parent's depth from the locked line, not from a snapshot that predates it.
+    space = await create_space(client)
+    await commit(client, space["id"], "base")
+    async with make_client(settings) as other:
+        made = await asyncio.gather(
+            *(commit(client if i % 2 else other, space["id"], f"c{i}", branch="main") for i in range(30))
+        )
+    log = (await client.get(f"/v4/repos/{space['id']}/commits", params={"branch": "main", "limit": 100})).json()
+    assert log["total"] == len(log["items"]) == len(made) + 1
+    report = (await client.get(f"/v4/repos/{space['id']}/verify")).json()
+    assert report["ok"] is True, report

@@ -22,7 +22,7 @@ from smriti.checkpoints.hashing import (
 )
 from smriti.checkpoints.schemas import Checkpoint, CommitCreate, VerifyReport
 from smriti.checkpoints.verify import verify_space
-from smriti.checkpoints.writes import COLUMNS, CommitWriter, PendingCommit
+from smriti.checkpoints.writes import COLUMNS, CommitWriter, PendingCommit, write_on
 from smriti.db.pool import Pool
 from smriti.errors import BadRequest, Conflict, NotFound
 from smriti.ids import uuid7
@@ -244,18 +244,20 @@ class CheckpointStore:
             self._pages.put(key, page)
         return page
 
-    async def commit(self, data: CommitCreate) -> bytes:
-        """Insert a Checkpoint and move HEAD to it: one statement, atomic, shared with concurrent
-        commits to other Spaces (`writes.CommitWriter`).
+    async def commit(self, data: CommitCreate, *, conn: asyncpg.Connection | None = None) -> bytes:
+        """Insert a Checkpoint and move its line's HEAD to it: one statement, atomic, shared with
+        concurrent commits to other lines (`writes.CommitWriter`); with `conn`, on that
+        connection's transaction instead (a caller that holds the line's lock: `verbs.apply`).
 
-        The statement locks the Space's row, so commits to one Space serialise: "parent defaults
-        to HEAD" never forks by accident, created_at (read after the lock) follows commit order,
-        and the parent's hash comes from the locked row itself (`head_commit_hash`), which is
-        always the latest version even when the statement had to wait for another commit.
+        The statement locks the line's row, so commits to one line serialise: "parent defaults
+        to the line's HEAD" never forks by accident, created_at (read after the lock) follows
+        commit order, and the parent's hash comes from the locked row itself (`head_commit_hash`),
+        which is always the latest version even when the statement had to wait for another commit.
         """
         content = encode_content(data)
         for _ in range(_DEFAULT_LINE_ATTEMPTS):
-            row = await self.writer.write(PendingCommit(data, content, self._new_id()))
+            pending = PendingCommit(data, content, self._new_id())
+            row = await (self.writer.write(pending) if conn is None else write_on(conn, pending))
             if row is None:
                 raise NotFound(f"No Space with id {data.repo_id}.", field="repo_id")
             # The default line changed while this commit waited for its lock: the new default

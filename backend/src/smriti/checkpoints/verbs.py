@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from uuid import UUID
 
+import asyncpg
 import msgspec
 
 from smriti.checkpoints.carry import ApplyRequest, apply_changes, restored_content
-from smriti.checkpoints.schemas import Checkpoint, CheckpointContent, CommitCreate
+from smriti.checkpoints.schemas import CheckpointContent, CommitCreate
 from smriti.checkpoints.store import CheckpointStore, to_checkpoint
 from smriti.checkpoints.writes import COLUMNS
 from smriti.db.pool import Pool
@@ -18,14 +20,16 @@ from smriti.schemas import LineRef, Request
 # How often an apply that named no HEAD re-reads the line's HEAD after another commit moved it.
 APPLY_ATTEMPTS = 5
 
-_PREFIXED = ", ".join(f"c.{name.strip()}" for name in COLUMNS.split(","))
-_LINE_HEAD_SQL = f"""
-SELECT b.id AS line_id, b.head_commit_id, {_PREFIXED}
-FROM repos r
-LEFT JOIN branches b ON b.repo_id = r.id AND CASE WHEN $2::text IS NULL THEN b.is_default
-                                                  ELSE lower(b.name) = lower($2::text) END
-LEFT JOIN commits c ON c.id = b.head_commit_id
-WHERE r.id = $1
+# The line, the Space share-locked and the line locked as a commit locks them. Its HEAD is read
+# by a statement of its own: this one's snapshot may predate the commit it waited for.
+_LOCK_LINE_SQL = """
+WITH space AS (SELECT id FROM repos WHERE id = $1 FOR KEY SHARE),
+line AS (
+    SELECT b.id, b.head_commit_id FROM branches b JOIN space ON b.repo_id = space.id
+    WHERE CASE WHEN $2::text IS NULL THEN b.is_default ELSE lower(b.name) = lower($2::text) END
+    FOR UPDATE OF b
+)
+SELECT line.id AS line_id, line.head_commit_id FROM space LEFT JOIN line ON true
 """
 
 
@@ -43,44 +47,46 @@ class CheckpointVerbs:
     pool: Pool
     checkpoints: CheckpointStore
 
-    async def line_head(self, repo_id: UUID, branch: str | None) -> Checkpoint | None:
-        row = await self.pool.fetchrow(_LINE_HEAD_SQL, repo_id, branch.strip() if branch else None)
-        if row is None:
-            raise NotFound(f"No Space with id {repo_id}.", field="repo_id")
-        if row["line_id"] is None:
-            raise NotFound(f"This Space has no line named {branch!r}.", field="branch")
-        return to_checkpoint(row) if row["head_commit_id"] is not None else None
-
     async def apply(self, data: ApplyRequest) -> bytes:
         if data.parent_commit_id is not None:
             parent = await self.checkpoints.get(str(data.parent_commit_id))
             if parent.repo_id != data.repo_id:
                 raise BadRequest("parent_commit_id belongs to another Space.", field="parent_commit_id")
             content = apply_changes(parent, data)
-            return await self._commit(data, content, parent=parent.id, expected=data.expected_head_commit_id)
-        pinned = data.expected_head_commit_id is not msgspec.UNSET
-        for _ in range(APPLY_ATTEMPTS):
-            head = await self.line_head(data.repo_id, data.branch)
-            head_id = head.id if head else None
-            if pinned and head_id != data.expected_head_commit_id:
+            return await self.checkpoints.commit(
+                _commit_of(
+                    content,
+                    repo_id=data.repo_id,
+                    branch=data.branch,
+                    parent=parent.id,
+                    expected=data.expected_head_commit_id,
+                )
+            )
+        # The changes apply to the line's HEAD as it is under the line's lock, held until the
+        # new Checkpoint is written: concurrent applies each land on the one before, and none
+        # is written over state it did not see. The locks are taken in a commit's order.
+        async with self.pool.acquire() as conn, conn.transaction():
+            line = await conn.fetchrow(_LOCK_LINE_SQL, data.repo_id, data.branch.strip() if data.branch else None)
+            if line is None:
+                raise NotFound(f"No Space with id {data.repo_id}.", field="repo_id")
+            if line["line_id"] is None:
+                raise NotFound(f"This Space has no line named {data.branch!r}.", field="branch")
+            head_id = line["head_commit_id"]
+            head = None
+            if head_id is not None:
+                head = to_checkpoint(await _one(conn.fetchrow(f"SELECT {COLUMNS} FROM commits WHERE id = $1", head_id)))
+            expected = data.expected_head_commit_id
+            if expected is not msgspec.UNSET and head_id != expected:
                 raise Conflict(
-                    f"HEAD has moved: expected {data.expected_head_commit_id or 'no HEAD'}, but it is "
-                    f"{head_id or 'empty'}. Nothing was written; read HEAD and retry.",
+                    f"HEAD has moved: expected {expected or 'no HEAD'}, but it is {head_id or 'empty'}. "
+                    "Nothing was written; read HEAD and retry.",
                     field="expected_head_commit_id",
                 )
             content = apply_changes(head, data)
-            try:
-                # The parent is the HEAD the changes were applied to, and the line's HEAD must
-                # still be it: a commit landing meanwhile is never overwritten by stale state.
-                return await self._commit(data, content, parent=head_id, expected=head_id)
-            except Conflict as exc:
-                if pinned or not any(error.field == "expected_head_commit_id" for error in exc.errors):
-                    raise
-        raise Conflict(
-            f"The line's HEAD moved {APPLY_ATTEMPTS} times while these changes were applied; nothing was "
-            "written. Retry.",
-            field="expected_head_commit_id",
-        )
+            return await self.checkpoints.commit(
+                _commit_of(content, repo_id=data.repo_id, branch=data.branch, parent=head_id, expected=head_id),
+                conn=conn,
+            )
 
     async def restore(self, ref: str, data: RestoreRequest) -> bytes:
         source = await self.checkpoints.get(ref)
@@ -94,12 +100,12 @@ class CheckpointVerbs:
             )
         )
 
-    async def _commit(
-        self, data: ApplyRequest, content: CheckpointContent, *, parent: UUID | None, expected: object
-    ) -> bytes:
-        return await self.checkpoints.commit(
-            _commit_of(content, repo_id=data.repo_id, branch=data.branch, parent=parent, expected=expected)
-        )
+
+async def _one(query: Awaitable[asyncpg.Record | None]) -> asyncpg.Record:
+    row = await query
+    if row is None:  # a line's HEAD is a Checkpoint of its Space (a foreign key says so)
+        raise RuntimeError("a line's HEAD is missing")
+    return row
 
 
 def _commit_of(

@@ -41,11 +41,11 @@ async def verify_space(pool: Pool, repo_id: UUID, anchors: Sequence[str] = ()) -
         if space is None:
             raise NotFound(f"No Space with id {repo_id}.")
         lines = await conn.fetch(
-            "SELECT name, is_default, head_commit_id, head_commit_hash, commit_count FROM branches "
+            "SELECT name, is_default, head_commit_id, head_commit_hash, head_depth, commit_count FROM branches "
             "WHERE repo_id = $1 ORDER BY is_default DESC, lower(name)",
             repo_id,
         )
-        rows = await conn.fetch(f"SELECT {_AS_TEXT} FROM commits WHERE repo_id = $1", repo_id)
+        rows = await conn.fetch(f"SELECT {_AS_TEXT}, depth FROM commits WHERE repo_id = $1", repo_id)
         by_id: dict[UUID, asyncpg.Record] = {row["id"]: row for row in rows}
         foreign_parents = {
             row["parent_commit_id"]
@@ -119,6 +119,10 @@ def _check_row(
             f"Stored hash {row['commit_hash'][:12]}… does not match its content "
             f"({expected[:12]}…): the Checkpoint or its parent link was changed.",
         )
+    # Not covered by the hash, but a line's length is read from it.
+    depth = 0 if parent_id is None else by_id[parent_id]["depth"] + 1
+    if row["depth"] != depth:
+        return VerifyProblem(row["id"], "depth_mismatch", f"Stored depth {row['depth']} should be {depth}.")
     return None
 
 
@@ -168,6 +172,9 @@ def _check_head(what: str, record: asyncpg.Record, by_id: dict[UUID, asyncpg.Rec
     if head_id is not None and by_id[head_id]["commit_hash"] != record["head_commit_hash"]:
         # The next commit chains onto this copy of HEAD's hash, so it must be the real one.
         return [VerifyProblem(head_id, "head_hash_mismatch", f"The copy of the hash of {what} differs.")]
+    depth = record.get("head_depth", -1)  # lines keep HEAD's depth too; the Space does not
+    if head_id is not None and depth != -1 and by_id[head_id]["depth"] != depth:
+        return [VerifyProblem(head_id, "head_depth_mismatch", f"The copy of the depth of {what} differs.")]
     if head_id is None and by_id and what == "HEAD":
         return [VerifyProblem(None, "head_missing", f"HEAD is empty, but the Space has {len(by_id)} Checkpoints.")]
     return []

@@ -55,7 +55,8 @@ JSONB_FIELDS = tuple(name for name in CONTENT_FIELDS if name not in {"message", 
 # row lock taken first, and so does the Space's copy of HEAD when that line is the default.
 _MOVE_HEAD = """moved AS (
     UPDATE branches SET head_commit_id = inserted.id, head_commit_hash = inserted.commit_hash,
-                        updated_at = inserted.created_at, commit_count = commit_count + 1
+                        head_depth = inserted.depth, updated_at = inserted.created_at,
+                        commit_count = commit_count + 1
     FROM inserted JOIN plan ON plan.new_id = inserted.id WHERE branches.id = plan.line_id
 ),
 space_moved AS (
@@ -80,7 +81,8 @@ WITH space AS (
     SELECT id FROM repos WHERE id = $1 FOR KEY SHARE
 ),
 line AS (
-    SELECT b.id, b.name, b.is_default, b.head_commit_id, b.head_commit_hash, clock_timestamp() AS now
+    SELECT b.id, b.name, b.is_default, b.head_commit_id, b.head_commit_hash, b.head_depth,
+           clock_timestamp() AS now
     FROM branches b JOIN space ON b.repo_id = space.id WHERE {line_condition} FOR UPDATE OF b
 ),
 named_parent AS (
@@ -91,6 +93,7 @@ plan AS (
            line.now, line.head_commit_id,
            CASE WHEN $2::uuid IS NULL THEN line.head_commit_id ELSE named_parent.id END AS parent_id,
            CASE WHEN $2::uuid IS NULL THEN line.head_commit_hash ELSE named_parent.commit_hash END AS parent_hash,
+           CASE WHEN $2::uuid IS NULL THEN line.head_depth ELSE named_parent.depth END AS parent_depth,
            line.id IS NULL AS line_missing,
            $2::uuid IS NOT NULL AND named_parent.id IS NULL AS parent_missing,
            $2::uuid IS NOT NULL AND named_parent.repo_id IS DISTINCT FROM space.id AS parent_foreign,
@@ -101,10 +104,9 @@ inserted AS (
     INSERT INTO commits ({COLUMNS}, depth)
     SELECT $5, repo_id, parent_id,
            {chain_hash_sql("$6::text", "now", "$5::uuid", "parent_hash", "repo_id")},
-           $7, $8, $9, $10, $11, $12, $13, $14, $15, now,
-           coalesce((SELECT p.depth + 1 FROM commits p WHERE p.id = plan.parent_id), 0)
+           $7, $8, $9, $10, $11, $12, $13, $14, $15, now, coalesce(parent_depth + 1, 0)
     FROM plan WHERE NOT (line_missing OR parent_missing OR parent_foreign OR head_moved)
-    RETURNING id, repo_id, parent_commit_id, commit_hash, created_at
+    RETURNING id, repo_id, parent_commit_id, commit_hash, depth, created_at
 ),
 {_MOVE_HEAD}SELECT plan.head_commit_id AS current_head, plan.line_name, plan.line_missing, plan.parent_missing,
        plan.parent_foreign, plan.head_moved,
@@ -134,7 +136,7 @@ space AS MATERIALIZED (
 ),
 line AS MATERIALIZED (
     SELECT b.id, b.repo_id, lower(b.name) AS name_key, b.is_default, b.head_commit_id, b.head_commit_hash,
-           clock_timestamp() AS now
+           b.head_depth, clock_timestamp() AS now
     FROM branches b JOIN space ON b.repo_id = space.id
     WHERE EXISTS (SELECT 1 FROM input WHERE input.repo_id = b.repo_id
                   AND (lower(input.branch) = lower(b.name) OR (input.branch IS NULL AND b.is_default)))
@@ -142,6 +144,7 @@ line AS MATERIALIZED (
 ),
 matched AS MATERIALIZED (
     SELECT input.*, line.id AS line_id, line.is_default, line.now, line.head_commit_id, line.head_commit_hash,
+           line.head_depth,
            row_number() OVER (PARTITION BY line.id ORDER BY input.n) > 1 AS repeated
     FROM input
     LEFT JOIN line ON line.repo_id = input.repo_id
@@ -152,6 +155,7 @@ plan AS MATERIALIZED (
            CASE WHEN named_parent_id IS NULL THEN matched.head_commit_id ELSE named_parent.id END AS parent_id,
            CASE WHEN named_parent_id IS NULL THEN matched.head_commit_hash
                 ELSE named_parent.commit_hash END AS parent_hash,
+           CASE WHEN named_parent_id IS NULL THEN matched.head_depth ELSE named_parent.depth END AS parent_depth,
            named_parent_id IS NOT NULL AND named_parent.id IS NULL AS parent_missing,
            named_parent_id IS NOT NULL AND named_parent.repo_id IS DISTINCT FROM matched.repo_id AS parent_foreign,
            check_head AND matched.head_commit_id IS DISTINCT FROM expected_head AS head_moved,
@@ -164,9 +168,9 @@ inserted AS (
     SELECT new_id, repo_id, parent_id,
            {chain_hash_sql("sha256", "now", "new_id", "parent_hash", "repo_id")},
            message, summary, decisions, assumptions, tasks, open_questions, entities, artifacts, metadata, now,
-           coalesce((SELECT p.depth + 1 FROM commits p WHERE p.id = plan.parent_id), 0)
+           coalesce(parent_depth + 1, 0)
     FROM plan WHERE NOT (busy OR parent_missing OR parent_foreign OR head_moved)
-    RETURNING id, repo_id, parent_commit_id, commit_hash, created_at
+    RETURNING id, repo_id, parent_commit_id, commit_hash, depth, created_at
 ),
 {_MOVE_HEAD}SELECT plan.n, plan.busy, plan.head_commit_id AS current_head, plan.branch AS line_name,
        false AS line_missing, plan.parent_missing, plan.parent_foreign, plan.head_moved,
@@ -339,6 +343,12 @@ class CommitWriter:
         # Outside the handler, so that a retry's own error is not chained to the group's. The
         # lines' keys are distinct; two that are one line wait for its row lock, one after the other.
         await asyncio.gather(*(self._write_alone(p) for p in alone if not p.result.done()))
+
+
+async def write_on(conn: asyncpg.Connection, pending: PendingCommit) -> asyncpg.Record | None:
+    """One commit on a connection of the caller's, outside group commit (see `CommitWriter.write`)."""
+    row: asyncpg.Record | None = await conn.fetchrow(_sql_for(pending), *pending.arguments())
+    return row
 
 
 def _sql_for(pending: PendingCommit) -> str:

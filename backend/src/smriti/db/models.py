@@ -133,6 +133,9 @@ class BranchModel(_MutableEntity):
     is_default: Mapped[bool] = mapped_column(Boolean)
     head_commit_id: Mapped[UUID | None] = mapped_column(default=None)
     head_commit_hash: Mapped[str | None] = mapped_column(String(64), default=None)
+    # HEAD's hash and depth, moved with HEAD: a commit reads its parent's from the row it locks
+    # (a Checkpoint written by the commit it waited for is not yet visible to its statement).
+    head_depth: Mapped[int | None] = mapped_column(Integer, default=None)
     commit_count: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 

@@ -77,30 +77,36 @@ class LineStore:
         name = line_name(data.name)
         head_id: UUID | None = None
         head_hash: str | None = None
+        head_depth: int | None = None
         if data.from_ref is not None:
             await self._space_exists(repo_id)
             start = await self._checkpoints.resolve(
-                data.from_ref, repo_id=repo_id, field="from_ref", columns="id, commit_hash"
+                data.from_ref, repo_id=repo_id, field="from_ref", columns="id, commit_hash, depth"
             )
-            head_id, head_hash = start["id"], start["commit_hash"]
+            head_id, head_hash, head_depth = start["id"], start["commit_hash"], start["depth"]
         async with self._changing(repo_id) as conn:
             if data.from_ref is None:
                 head = _written(
-                    await conn.fetchrow("SELECT head_commit_id, head_commit_hash FROM repos WHERE id = $1", repo_id)
+                    await conn.fetchrow(
+                        "SELECT r.head_commit_id, r.head_commit_hash, c.depth FROM repos r "
+                        "LEFT JOIN commits c ON c.id = r.head_commit_id WHERE r.id = $1",
+                        repo_id,
+                    )
                 )
-                head_id, head_hash = head["head_commit_id"], head["head_commit_hash"]
+                head_id, head_hash, head_depth = head["head_commit_id"], head["head_commit_hash"], head["depth"]
             try:
                 row = _written(
                     await conn.fetchrow(
                         f"INSERT INTO branches (id, repo_id, name, is_default, head_commit_id, head_commit_hash, "
-                        f"commit_count, created_at, updated_at) "
-                        f"VALUES ($1, $2, $3, false, $4, $5, 0, clock_timestamp(), clock_timestamp()) "
+                        f"head_depth, commit_count, created_at, updated_at) "
+                        f"VALUES ($1, $2, $3, false, $4, $5, $6, 0, clock_timestamp(), clock_timestamp()) "
                         f"RETURNING {_LINE_COLUMNS}",
                         uuid7(),
                         repo_id,
                         name,
                         head_id,
                         head_hash,
+                        head_depth,
                     )
                 )
             except asyncpg.UniqueViolationError:

@@ -10,7 +10,9 @@
   made on each line; the Space's is their sum): keeping it on the Space would make every
   commit, to any line, update the Space's row and wait for the others.
 - `commits.depth`: the number of first parents behind a Checkpoint, so a line's history
-  (first parents from its HEAD) knows its length without walking it.
+  (first parents from its HEAD) knows its length without walking it. Each line keeps its HEAD's
+  depth beside its hash (`head_depth`): a commit that waited for the line's lock reads both
+  from the locked row, where a read of the parent Checkpoint would not yet see it.
 - `commits.merge_parent_id`: the second parent of a merge (null otherwise).
 - `sessions.base_commit_id` (the Checkpoint a Session starts from) and `forked_from_*` (the
   Session and Turn it was forked at).
@@ -37,10 +39,10 @@ depends_on = None
 _MAIN_LINE_FUNCTION = """
 CREATE FUNCTION smriti_main_line() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    INSERT INTO branches (id, repo_id, name, is_default, head_commit_id, head_commit_hash, commit_count,
-                          created_at, updated_at)
-    VALUES (gen_random_uuid(), NEW.id, 'main', true, NEW.head_commit_id, NEW.head_commit_hash, 0,
-            NEW.created_at, NEW.created_at);
+    INSERT INTO branches (id, repo_id, name, is_default, head_commit_id, head_commit_hash, head_depth,
+                          commit_count, created_at, updated_at)
+    VALUES (gen_random_uuid(), NEW.id, 'main', true, NEW.head_commit_id, NEW.head_commit_hash,
+            (SELECT depth FROM commits WHERE id = NEW.head_commit_id), 0, NEW.created_at, NEW.created_at);
     RETURN NULL;
 END $$
 """
@@ -69,6 +71,7 @@ def upgrade() -> None:
         sa.Column("is_default", sa.Boolean(), nullable=False),
         sa.Column("head_commit_id", postgresql.UUID(as_uuid=True), nullable=True),
         sa.Column("head_commit_hash", sa.String(length=64), nullable=True),
+        sa.Column("head_depth", sa.Integer(), nullable=True),
         sa.Column("commit_count", sa.Integer(), server_default="0", nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
@@ -87,17 +90,18 @@ def upgrade() -> None:
         "uq_branches_repo_id_default", "branches", ["repo_id"], unique=True, postgresql_where=sa.text("is_default")
     )
     op.create_index("ix_branches_repo_id_head_commit_id", "branches", ["repo_id", "head_commit_id"])
+    op.add_column("commits", sa.Column("depth", sa.Integer(), server_default="0", nullable=False))
+    op.execute(_BACKFILL_DEPTH)
     op.execute(
-        "INSERT INTO branches (id, repo_id, name, is_default, head_commit_id, head_commit_hash, commit_count, "
-        "created_at, updated_at) SELECT gen_random_uuid(), id, 'main', true, head_commit_id, head_commit_hash, "
-        "commit_count, created_at, updated_at FROM repos"
+        "INSERT INTO branches (id, repo_id, name, is_default, head_commit_id, head_commit_hash, head_depth, "
+        "commit_count, created_at, updated_at) SELECT gen_random_uuid(), r.id, 'main', true, r.head_commit_id, "
+        "r.head_commit_hash, c.depth, r.commit_count, r.created_at, r.updated_at "
+        "FROM repos r LEFT JOIN commits c ON c.id = r.head_commit_id"
     )
     op.drop_column("repos", "commit_count")
     op.execute(_MAIN_LINE_FUNCTION)
     op.execute(_MAIN_LINE_TRIGGER)
 
-    op.add_column("commits", sa.Column("depth", sa.Integer(), server_default="0", nullable=False))
-    op.execute(_BACKFILL_DEPTH)
     op.add_column("commits", sa.Column("merge_parent_id", postgresql.UUID(as_uuid=True), nullable=True))
     op.create_foreign_key("fk_commits_merge_parent_id_commits", "commits", "commits", ["merge_parent_id"], ["id"])
     op.create_index(
