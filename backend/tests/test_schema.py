@@ -246,3 +246,54 @@ async def test_a_blocked_migration_tries_again_and_succeeds_once_the_table_is_fr
         assert await _heads(conn) == {space: head}
     finally:
         await conn.close()
+
+
+@pytest.fixture
+async def database_at_0003(postgres_url: str) -> AsyncIterator[str]:
+    name = f"smriti_migrate_{uuid4().hex[:10]}"
+    yield await recreate_database(postgres_url, name, revision="0003")
+    await drop_database(postgres_url, name)
+
+
+async def test_migration_0004_gives_every_space_a_main_line_at_its_head(database_at_0003: str) -> None:
+    conn = await asyncpg.connect(database_at_0003)
+    try:
+        spaces = dict([await _space_with_checkpoints(conn, f"space {n}", n + 2) for n in range(3)])
+        for space in spaces:
+            await conn.execute(
+                "UPDATE repos SET commit_count = (SELECT count(*) FROM commits WHERE repo_id = $1), "
+                "head_commit_hash = (SELECT commit_hash FROM commits c WHERE c.id = repos.head_commit_id) "
+                "WHERE id = $1",
+                space,
+            )
+        empty = await conn.fetchval(
+            "INSERT INTO repos (id, name, created_at, updated_at) VALUES (gen_random_uuid(), 'empty', now(), now()) "
+            "RETURNING id"
+        )
+        await asyncio.to_thread(upgrade, database_at_0003)
+        lines = {
+            r["repo_id"]: r
+            for r in await conn.fetch(
+                "SELECT b.repo_id, b.name, b.is_default, b.head_commit_id, b.head_depth, b.commit_count, "
+                "b.head_commit_hash = r.head_commit_hash AS same_hash FROM branches b JOIN repos r ON r.id = b.repo_id"
+            )
+        }
+        assert set(lines) == {*spaces, empty}
+        for n, (space, head) in enumerate(spaces.items()):
+            line = lines[space]
+            assert (line["name"], line["is_default"], line["head_commit_id"]) == ("main", True, head)
+            assert (line["head_depth"], line["commit_count"], line["same_hash"]) == (n + 1, n + 2, True)
+            depths = await conn.fetch("SELECT depth FROM commits WHERE repo_id = $1 ORDER BY depth", space)
+            assert [r["depth"] for r in depths] == list(range(n + 2))
+        assert (lines[empty]["head_commit_id"], lines[empty]["commit_count"]) == (None, 0)
+        # A Space inserted afterwards, however, gets its main line from the trigger.
+        later = await conn.fetchval(
+            "INSERT INTO repos (id, name, created_at, updated_at) VALUES (gen_random_uuid(), 'later', now(), now()) "
+            "RETURNING id"
+        )
+        assert await conn.fetchval("SELECT name FROM branches WHERE repo_id = $1 AND is_default", later) == "main"
+        await asyncio.to_thread(lambda: alembic_commands(database_at_0003).downgrade("0003"))
+        counts = {r["id"]: r["commit_count"] for r in await conn.fetch("SELECT id, commit_count FROM repos")}
+        assert counts == {**{space: n + 2 for n, space in enumerate(spaces)}, empty: 0, later: 0}
+    finally:
+        await conn.close()
