@@ -44,6 +44,7 @@ from typing import Any, NamedTuple
 
 import asyncpg
 import httpx
+import lines
 import msgspec
 import psutil
 from database import fresh_database
@@ -388,6 +389,26 @@ def measure_in_turn(
     return [summarise(report, group, name, clients, runs[name]) for name, _ in rows]
 
 
+def posts_in_turn(
+    report: Report,
+    group: str,
+    url: str,
+    rows: list[tuple[str, Path]],
+    clients: int,
+    args: argparse.Namespace,
+    *,
+    seconds: float,
+) -> list[Row]:
+    """`measure_in_turn` for rows that POST (name, wrk script)."""
+    runs: dict[str, list[WrkRun]] = {name: [] for name, _ in rows}
+    for round_number in range(args.repeat):
+        shift = round_number % len(rows)
+        for name, script in rows[shift:] + rows[:shift]:
+            settle(args.database_url)
+            runs[name].append(wrk(url, clients=clients, seconds=seconds, script=script, watch=None))
+    return [summarise(report, group, name, clients, runs[name]) for name, _ in rows]
+
+
 def summarise(report: Report, group: str, name: str, clients: int, runs: list[WrkRun]) -> Row:
     """The median run by throughput, with its own latencies; CPU figures are medians of their own."""
     runs = sorted(runs, key=lambda r: r.rps)
@@ -704,6 +725,7 @@ def run_smriti(
         head = f"{smriti.url}/v4/repos/{fixtures['head_space']}/head"
         one = f"{smriti.url}/v4/commits/{fixtures['head']['id']}"
         log20 = f"{smriti.url}/v4/repos/{fixtures['log_spaces'][10_000]}/commits?limit=20"
+        lines.seed(smriti.url, fixtures)
         for clients in (1, 16):
             watch = smriti if clients == 16 else None
             measure(report, "smriti", "smriti: GET head", head, clients, args, watch=watch)
@@ -739,6 +761,8 @@ def run_smriti(
                 script=lambda: mounted_send_script(work, url, fixtures),
                 watch=watch,
             )
+            # Lines and forks (bench/lines.py), each beside the row it is compared with.
+            measure_line_rows(report, args, smriti, work, url, fixtures, clients)
         report.rss_mb = smriti.peak_rss / 2**20
 
         print("growth (HTTP, 16 clients):", flush=True)
@@ -754,6 +778,16 @@ def run_smriti(
             for size, space in spaces
         ]
         measure_in_turn(report, "growth", logs, 16, args, seconds=short)
+        forks = [
+            (
+                f"growth: fork, {size:,} Turns",
+                post_script(
+                    work, f"fork-{size}", f"/v5/sessions/{long[size]}/fork", [{"checkpoint_id": fixtures["mounted"]}]
+                ),
+            )
+            for size in (10, 100_000)
+        ]
+        posts_in_turn(report, "growth", smriti.url + "/", forks, 16, args, seconds=short)
         for kilobytes in (1, 100, 1000):
             body = {
                 "repo_id": fixtures["artifact_space"],
@@ -807,6 +841,33 @@ def run_smriti(
         )
         measure(report, "server", f"smriti: POST send (offline) ({other})", alt.url + "/", 16, args, script=send_lua)
     return fixtures
+
+
+def measure_line_rows(
+    report: Report,
+    args: argparse.Namespace,
+    smriti: Server,
+    work: Path,
+    url: str,
+    fixtures: dict[str, Any],
+    clients: int,
+) -> None:
+    watch = smriti if clients == 16 else None
+    head = f"{smriti.url}/v4/repos/{fixtures['head_space']}/head?branch={lines.LINE}"
+    log20 = f"{smriti.url}/v4/repos/{fixtures['log_spaces'][10_000]}/commits?limit=20&branch=main"
+    commit_bodies = lines.line_commit_bodies(fixtures, {"message": "bench commit", **STATE_4KB})
+    commit_lua = post_script(work, "commit-line", "/v4/chat/commit", commit_bodies)
+
+    def forked_send_lua() -> Path:
+        ids = asyncio.run(lines.forked_sessions(url, fixtures["send_space"], fixtures["mounted"], 2000))
+        return post_script(work, "send-forked", "/v4/chat/send", lines.forked_send_bodies(ids))
+
+    name = "smriti: POST commit to a line (~4 KB)"
+    measure(report, "smriti", name, smriti.url + "/", clients, args, script=commit_lua, watch=watch)
+    measure(report, "smriti", "smriti: GET head of a line", head, clients, args, watch=watch)
+    measure(report, "smriti", "smriti: GET line log 20 of 10,000", log20, clients, args, watch=watch)
+    name = "smriti: POST send (offline), forked"
+    measure(report, "smriti", name, smriti.url + "/", clients, args, script=forked_send_lua, watch=watch)
 
 
 async def spaces_to_commit_to(pool: Pool, count: int, label: str) -> list[CommitCreate]:
@@ -983,6 +1044,7 @@ def evaluate(report: Report) -> None:
     ceiling = 1 / one.machine_busy if one.machine_busy else float("nan")
     report.target("GET head: most 2 processes can reach here (1 / machine busy)", ceiling, "(ceiling)", True)
     report.target("API process resident memory, 16-client runs (MB)", report.rss_mb, "< 250", report.rss_mb < 250)
+    lines.evaluate_lines(report)
 
 
 def print_report(report: Report) -> None:

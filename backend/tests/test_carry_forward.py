@@ -10,7 +10,7 @@ import httpx
 
 from tests.support.api import commit, create_space
 
-FULL = {
+FULL: dict[str, Any] = {
     "summary": "We are building the importer.",
     "decisions": ["Use PostgreSQL", "Ship weekly"],
     "assumptions": ["Users have Python 3.11"],
@@ -72,7 +72,7 @@ async def test_apply_sets_removes_completes_and_replaces_by_name(client: httpx.A
 async def test_apply_refuses_what_cannot_apply_and_writes_nothing(client: httpx.AsyncClient) -> None:
     space = await create_space(client)
     await commit(client, space["id"], "full", **FULL)
-    cases = [
+    cases: list[tuple[dict[str, Any], str]] = [
         ({"remove": {"decisions": ["Never said"]}}, "remove.decisions[0]"),
         ({"remove": {"tasks": ["Pick a name", "Pick a name"]}}, "remove.tasks[1]"),
         ({"add": {"decisions": ["Use PostgreSQL"]}}, "add.decisions[0]"),
@@ -142,3 +142,26 @@ async def test_restore_makes_a_new_checkpoint_equal_to_an_old_one(client: httpx.
     assert stale.status_code == 409
     unknown = await client.post(f"/v5/commits/{old['id']}/restore", json={"branch": "nope"})
     assert (unknown.status_code, unknown.json()["errors"][0]["field"]) == (404, "branch")
+
+
+async def test_provenance_describes_one_checkpoint_and_is_not_inherited(client: httpx.AsyncClient) -> None:
+    space = await create_space(client)
+    drafted = {
+        "author": {"kind": "human", "name": "asha"},
+        "source": {"session_id": "s", "from_seq": 1, "to_seq": 4},
+        "drafted_by": {"provider": "offline", "model": "offline-1"},
+        "team": "core",
+    }
+    old = await commit(client, space["id"], "drafted", decisions=["A"], metadata=drafted)
+    restored = (
+        await client.post(
+            f"/v5/commits/{old['id']}/restore", json={"metadata": {"author": {"kind": "agent", "name": "fixer"}}}
+        )
+    ).json()
+    assert restored["metadata"] == {
+        "team": "core",
+        "author": {"kind": "agent", "name": "fixer"},
+        "restored_from": {"commit_id": old["id"], "commit_hash": old["commit_hash"]},
+    }
+    after = await _apply(client, space["id"], add={"decisions": ["B"]})
+    assert after["metadata"] == {"team": "core"}  # not a restore, not drafted, no one's authorship claimed

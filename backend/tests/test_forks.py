@@ -29,14 +29,15 @@ async def test_a_fork_starts_from_the_checkpoint_and_copies_no_turn(
     fork = await _fork(client, origin["id"], checkpoint_id=saved["id"])
     assert fork["base_commit_id"] == saved["id"]
     assert fork["forked_from"] == {"session_id": origin["id"], "sequence_number": 2}
-    assert (fork["title"], fork["turn_count"], fork["repo_id"]) == ("Origin (fork)", 0, space["id"])
+    assert fork["title"] == f"Origin (fork from {saved['commit_hash'][:7]})"
+    assert (fork["turn_count"], fork["repo_id"]) == (0, space["id"])
     assert await db.fetchval("SELECT count(*) FROM turns WHERE session_id = $1", uuid.UUID(fork["id"])) == 0
 
     reply = await send(client, fork["id"], "what do we know?")
     # The base is in context without a history_base_seq, and the origin's Turns are not.
     assert "1 decision" in reply["assistant_turn"]["content"]
     assert reply["user_turn"]["checkpoint_id"] == saved["id"]
-    assert reply["user_turn"]["history_base_seq"] == 0
+    assert reply["user_turn"]["history_base_seq"] is None  # a base, not a mount
     preview = (await client.post("/v4/chat/context", json={"session_id": fork["id"]})).json()
     assert (preview["checkpoint_id"], preview["checkpoint_from"]) == (saved["id"], "base")
     assert "Use PostgreSQL" in preview["system"]
@@ -81,9 +82,9 @@ async def test_a_base_or_fork_from_elsewhere_is_refused(client: httpx.AsyncClien
     origin = await create_session(client, space["id"])
     refusals = [
         (await client.post(f"/v4/repos/{space['id']}/sessions", json={"base_commit_id": foreign["id"]}), 400),
-        (await client.post(f"/v4/repos/{space['id']}/sessions", json={"base_commit_id": str(uuid.uuid4())}), 404),
+        (await client.post(f"/v4/repos/{space['id']}/sessions", json={"base_commit_id": str(uuid.uuid4())}), 400),
         (await client.post(f"/v5/sessions/{origin['id']}/fork", json={"checkpoint_id": foreign["id"]}), 400),
-        (await client.post(f"/v5/sessions/{origin['id']}/fork", json={"checkpoint_id": str(uuid.uuid4())}), 404),
+        (await client.post(f"/v5/sessions/{origin['id']}/fork", json={"checkpoint_id": str(uuid.uuid4())}), 400),
     ]
     for response, status in refusals:
         assert response.status_code == status, response.text

@@ -76,7 +76,8 @@ async def test_concurrent_commits_to_many_spaces_share_statements_and_keep_every
         assert [row["parent_commit_id"] for row in stored] == [None, *(row["id"] for row in stored[:-1])]
         assert sorted(str(row["id"]) for row in stored) == sorted(item["id"] for item in mine)
         head = await db.fetchrow(
-            "SELECT head_commit_id, head_commit_hash, (SELECT sum(b.commit_count) FROM branches b WHERE b.repo_id = repos.id)::int AS commit_count "
+            "SELECT head_commit_id, head_commit_hash, "
+            "(SELECT sum(b.commit_count) FROM branches b WHERE b.repo_id = repos.id)::int AS commit_count "
             "FROM repos WHERE id = $1",
             space,
         )
@@ -128,7 +129,8 @@ async def test_refused_commits_leave_the_rest_of_their_statement_alone(pool: Poo
         assert isinstance(result, bytes), result
     for space, count in ((stale, 1), (missing_parent, 1), (foreign_parent, 1), (plain, 2), (with_parent, 2)):
         head = await db.fetchrow(
-            "SELECT head_commit_id, (SELECT sum(b.commit_count) FROM branches b WHERE b.repo_id = repos.id)::int AS commit_count "
+            "SELECT head_commit_id, "
+            "(SELECT sum(b.commit_count) FROM branches b WHERE b.repo_id = repos.id)::int AS commit_count "
             "FROM repos WHERE id = $1",
             space,
         )
@@ -310,10 +312,45 @@ async def test_two_writers_on_the_same_spaces_lose_nothing_and_never_fork(
         assert [row["parent_commit_id"] for row in stored] == [None, *(row["id"] for row in stored[:-1])]
         assert {str(row["id"]) for row in stored} == {item["id"] for item in saved if item["repo_id"] == str(space)}
         head = await db.fetchrow(
-            "SELECT head_commit_id, (SELECT sum(b.commit_count) FROM branches b WHERE b.repo_id = repos.id)::int AS commit_count "
+            "SELECT head_commit_id, "
+            "(SELECT sum(b.commit_count) FROM branches b WHERE b.repo_id = repos.id)::int AS commit_count "
             "FROM repos WHERE id = $1",
             space,
         )
         assert head is not None
         assert (head["head_commit_id"], head["commit_count"]) == (stored[-1]["id"], rounds)
         assert (await stores[0].verify(space)).problems == []
+
+
+async def test_commits_to_the_lines_of_one_space_share_statements_and_keep_every_line(
+    pool: Pool, db: asyncpg.Connection
+) -> None:
+    # Three lines of one Space, the default one reached by two keys (its name and none): group
+    # statements carry several lines at once, never two commits to one line.
+    store = CheckpointStore(pool)
+    [space] = await _spaces(db, 1)
+    await store.commit(_body(space, "base"))
+    for name in ("left", "right"):
+        await db.execute(
+            "INSERT INTO branches (id, repo_id, name, is_default, head_commit_id, head_commit_hash, head_depth, "
+            "commit_count, created_at, updated_at) SELECT gen_random_uuid(), id, $2, false, head_commit_id, "
+            "head_commit_hash, 0, 0, now(), now() FROM repos WHERE id = $1",
+            space,
+            name,
+        )
+    keys = [None, "main", "MAIN", "left", "right"]
+    bodies = [_body(space, f"c{n}", **({"branch": key} if key else {})) for n in range(10) for key in keys]
+    await asyncio.gather(*(store.commit(b) for b in bodies))
+    assert store.writer.groups_written > 0
+    lines = await db.fetch("SELECT name, head_commit_id, commit_count FROM branches WHERE repo_id = $1", space)
+    counts = {line["name"]: line["commit_count"] for line in lines}
+    assert counts == {"main": 1 + 30, "left": 10, "right": 10}
+    for line in lines:  # each line unbroken: its first-parent walk holds every commit made on it
+        walk = await db.fetchval(
+            "WITH RECURSIVE w AS (SELECT id, parent_commit_id FROM commits WHERE id = $1 UNION ALL "
+            "SELECT c.id, c.parent_commit_id FROM commits c JOIN w ON c.id = w.parent_commit_id) "
+            "SELECT count(*) FROM w",
+            line["head_commit_id"],
+        )
+        assert walk == (31 if line["name"] == "main" else 11)
+    assert (await store.verify(space)).problems == []

@@ -272,3 +272,22 @@ async def test_two_servers_committing_to_one_line_keep_its_length_right(
     assert log["total"] == len(log["items"]) == len(made) + 1
     report = (await client.get(f"/v4/repos/{space['id']}/verify")).json()
     assert report["ok"] is True, report
+
+
+@pytest.mark.parametrize("raw", [b"bad%00name", b"%ED%A0%80", b"x" * 300])
+async def test_a_line_name_no_line_can_have_is_a_4xx_not_a_500(client: httpx.AsyncClient, raw: bytes) -> None:
+    # NUL, a lone surrogate (its UTF-8 spelling) and an overlong name, raw in the query and path.
+    space = await create_space(client)
+    await commit(client, space["id"], "base")
+    base = f"/v4/repos/{space['id']}".encode()
+    for target in (base + b"/head?branch=" + raw, base + b"/commits?branch=" + raw):
+        response = await client.get(httpx.URL("http://localhost").copy_with(raw_path=target))
+        assert response.status_code in {400, 404}, response.text
+        assert response.json()["errors"][0]["field"] == "branch", response.text
+        assert response.json()["errors"][0]["source"] == "query", response.text
+    path = httpx.URL("http://localhost").copy_with(raw_path=base + b"/branches/" + raw)
+    for method in ("GET", "DELETE"):
+        response = await client.request(method, path)
+        assert response.status_code == 404, response.text
+    response = await client.patch(path, json={"name": "fine"})
+    assert response.status_code == 404, response.text

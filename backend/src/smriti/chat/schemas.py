@@ -61,7 +61,7 @@ class ContextPreview(msgspec.Struct, kw_only=True):
     checkpoint_id: UUID | None
     """The Checkpoint in context: the mounted one, else the Session's base."""
     history_base_seq: int | None
-    """The boundary in force (0 for a Session's base: all its Turns are after it)."""
+    """The mount's boundary; null for a Session's base (all its Turns are after it)."""
     checkpoint_from: Literal["mount", "base"] | None
     """Where the Checkpoint in context comes from: the request's mount or the Session's base."""
     system: str | None

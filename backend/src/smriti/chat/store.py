@@ -42,7 +42,9 @@ class SessionContext:
     checkpoint_id: UUID | None = None
     """The Checkpoint in context: the mounted one, else the Session's base, else None."""
     history_base_seq: int | None = None
-    """The boundary in force: the mount's, 0 for a Session's base, else None."""
+    """The mount's boundary; None without a mount (a Session's base needs none: every Turn of
+    the Session is after it). A Turn records it, so a based Turn says so: a Checkpoint and no
+    boundary."""
     based: bool = False
     """Whether the Checkpoint in context is the Session's base (no mount was sent)."""
 
@@ -200,7 +202,7 @@ class ChatStore:
             turns_after_head=row["after_head"] or 0,
             replay_seq=row["replay_seq"],
             checkpoint_id=checkpoint_id,
-            history_base_seq=history_base_seq if checkpoint_id is not None else None,
+            history_base_seq=history_base_seq if checkpoint_id is not None and not based else None,
             based=based,
         )
 

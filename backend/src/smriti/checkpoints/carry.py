@@ -25,6 +25,15 @@ T = TypeVar("T")
 
 _TEXT_LISTS = ("decisions", "assumptions", "open_questions")
 
+PROVENANCE_KEYS = frozenset({"source", "author", "drafted_by", "restored_from"})
+"""The metadata keys Smriti itself records about how one Checkpoint was made (SYSTEM.md §2).
+They describe that Checkpoint only, so a new one made from it does not inherit them: a commit
+after a restore is not itself a restore, and the person who restores is not the first author."""
+
+
+def _inherited(metadata: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in metadata.items() if key not in PROVENANCE_KEYS}
+
 
 class SetFields(Request, kw_only=True):
     summary: Text | msgspec.UnsetType = msgspec.UNSET
@@ -65,7 +74,8 @@ class ApplyRequest(Request, kw_only=True):
     complete_tasks: list[str] = []
     """Tasks, by text, to mark done."""
     metadata: dict[str, Any] = {}
-    """Merged over the parent's metadata (top-level keys replaced)."""
+    """Merged over the parent's metadata (top-level keys replaced), whose provenance keys
+    (`source`, `author`, `drafted_by`, `restored_from`) are not inherited."""
 
 
 def _key(text: str) -> str:
@@ -155,13 +165,14 @@ def apply_changes(parent: Checkpoint | None, data: ApplyRequest) -> CheckpointCo
         tasks=tasks,
         entities=_add_named(entities, add.entities, lambda e: e.name, "add.entities"),
         artifacts=_add_named(artifacts, add.artifacts, lambda a: a.name, "add.artifacts"),
-        metadata={**(parent.metadata if parent else {}), **data.metadata},
+        metadata={**(_inherited(parent.metadata) if parent else {}), **data.metadata},
         **lists,
     )
 
 
-def restored_content(source: Checkpoint, message: str | None) -> CheckpointContent:
-    """A Checkpoint's content again, saying where it came from."""
+def restored_content(source: Checkpoint, message: str | None, metadata: dict[str, Any]) -> CheckpointContent:
+    """A Checkpoint's content again, saying where it came from; `metadata` (who restored it,
+    say) is merged over the source's, whose provenance is not inherited."""
     return CheckpointContent(
         message=message or f"Restore {source.commit_hash[:7]}: {source.message}",
         summary=source.summary,
@@ -172,7 +183,8 @@ def restored_content(source: Checkpoint, message: str | None) -> CheckpointConte
         entities=list(source.entities),
         artifacts=list(source.artifacts),
         metadata={
-            **source.metadata,
+            **_inherited(source.metadata),
+            **metadata,
             "restored_from": {"commit_id": str(source.id), "commit_hash": source.commit_hash},
         },
     )

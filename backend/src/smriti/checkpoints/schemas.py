@@ -84,8 +84,9 @@ class VerifyProblem(msgspec.Struct):
     commit_id: UUID | None
     """The Checkpoint the problem is about; null for a problem of the Space as a whole."""
     kind: str
-    """`hash_mismatch`, `unreadable`, `missing_parent`, `foreign_parent`, `head_missing`,
-    `head_hash_mismatch`, `count_mismatch` or `anchor_missing`."""
+    """`hash_mismatch`, `unreadable`, `missing_parent`, `foreign_parent`, `depth_mismatch`,
+    `head_missing`, `head_hash_mismatch`, `head_depth_mismatch`, `head_mismatch`,
+    `default_line_missing`, `count_mismatch` or `anchor_missing`."""
     detail: str
 
 

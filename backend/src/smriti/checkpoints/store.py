@@ -26,6 +26,7 @@ from smriti.checkpoints.writes import COLUMNS, CommitWriter, PendingCommit, writ
 from smriti.db.pool import Pool
 from smriti.errors import BadRequest, Conflict, NotFound
 from smriti.ids import uuid7
+from smriti.lines.schemas import stored_form
 from smriti.lru import SizedLru
 
 _NAMES = tuple(name.strip() for name in COLUMNS.split(","))
@@ -99,6 +100,15 @@ FROM walk JOIN commits c ON c.id = walk.id WHERE walk.n >= $3::int
 _DEFAULT_LINE_ATTEMPTS = 3
 
 
+def _lookup(branch: str) -> str | None:
+    """A line's name from a query: None (no line) for text no line can have, never sent as is."""
+    return stored_form(branch)
+
+
+def _no_line_in_query(branch: str) -> NotFound:
+    return NotFound(f"This Space has no line named {branch.strip()[:120]!r}.", field="branch", source="query")
+
+
 def _refuse(data: CommitCreate, row: asyncpg.Record) -> NoReturn:
     """Why the commit statement wrote nothing: no such line, a moved HEAD, or a parent that
     cannot be one."""
@@ -138,11 +148,11 @@ class CheckpointStore:
         if branch is None:
             row = await self._pool.fetchrow(_HEAD_SQL, repo_id)
         else:
-            row = await self._pool.fetchrow(_LINE_HEAD_SQL, repo_id, branch.strip())
+            row = await self._pool.fetchrow(_LINE_HEAD_SQL, repo_id, _lookup(branch))
         if row is None:
             raise NotFound(f"No Space with id {repo_id}.")
         if branch is not None and row["line_id"] is None:
-            raise NotFound(f"This Space has no line named {branch.strip()!r}.", field="branch", source="query")
+            raise _no_line_in_query(branch)
         if row["body"] is None:
             raise NotFound("This line has no Checkpoint yet." if branch else "This Space has no Checkpoint yet.")
         return str(row["body"]).encode()
@@ -228,11 +238,11 @@ class CheckpointStore:
 
         Such a page is fully determined by the line's HEAD (history never changes), so it is
         cached by HEAD, and its total is HEAD's depth + 1: no walk beyond the page."""
-        tip = await self._pool.fetchrow(_LINE_TIP_SQL, repo_id, branch.strip())
+        tip = await self._pool.fetchrow(_LINE_TIP_SQL, repo_id, _lookup(branch))
         if tip is None:
             raise NotFound(f"No Space with id {repo_id}.")
         if tip["line_id"] is None:
-            raise NotFound(f"This Space has no line named {branch.strip()!r}.", field="branch", source="query")
+            raise _no_line_in_query(branch)
         head, total = tip["head_commit_id"], tip["total"]
         if head is None:
             return _page_json("[]", 0, limit, offset)

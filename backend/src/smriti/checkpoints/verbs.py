@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable
 from dataclasses import dataclass
+from typing import Any
 from uuid import UUID
 
 import asyncpg
@@ -15,6 +16,7 @@ from smriti.checkpoints.store import CheckpointStore, to_checkpoint
 from smriti.checkpoints.writes import COLUMNS
 from smriti.db.pool import Pool
 from smriti.errors import BadRequest, Conflict, NotFound
+from smriti.schemas import DocumentedNonEmptyText as NonEmptyText
 from smriti.schemas import LineRef, Request
 
 # How often an apply that named no HEAD re-reads the line's HEAD after another commit moved it.
@@ -38,8 +40,11 @@ class RestoreRequest(Request, kw_only=True):
     whose content equals `ref`'s, with `metadata.restored_from`; its parent is the line's HEAD."""
 
     branch: LineRef | None = None
-    message: str | None = None
+    message: NonEmptyText | None = None
     expected_head_commit_id: UUID | msgspec.UnsetType | None = msgspec.UNSET
+    metadata: dict[str, Any] = {}
+    """Merged over the source's metadata (whose `author`, `source` and `drafted_by` are not
+    inherited): who restored it, say."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +97,7 @@ class CheckpointVerbs:
         source = await self.checkpoints.get(ref)
         return await self.checkpoints.commit(
             _commit_of(
-                restored_content(source, data.message),
+                restored_content(source, data.message, data.metadata),
                 repo_id=source.repo_id,
                 branch=data.branch,
                 parent=None,

@@ -20,7 +20,7 @@ from smriti.checkpoints.store import CheckpointStore
 from smriti.db.pool import Pool
 from smriti.errors import BadRequest, Conflict, NotFound
 from smriti.ids import uuid7
-from smriti.lines.schemas import Line, LineCreate, LineUpdate, line_name
+from smriti.lines.schemas import Line, LineCreate, LineUpdate, line_name, stored_form
 from smriti.schemas import Page
 
 _LINE_COLUMNS = "name, head_commit_id, is_default, created_at, updated_at"
@@ -46,7 +46,7 @@ def _written(row: asyncpg.Record | None) -> asyncpg.Record:
 
 
 def _no_line(name: str) -> NotFound:
-    return NotFound(f"This Space has no line named {name.strip()!r}.", field="name", source="path")
+    return NotFound(f"This Space has no line named {name.strip()[:120]!r}.", field="name", source="path")
 
 
 class LineStore:
@@ -170,12 +170,15 @@ class LineStore:
 
 
 async def _fetch_line(conn: asyncpg.Connection, repo_id: UUID, name: str, *, lock: bool = False) -> asyncpg.Record:
-    row = await conn.fetchrow(
-        f"SELECT id, {_LINE_COLUMNS}, head_commit_hash FROM branches WHERE {_BY_NAME}"
-        + (" FOR UPDATE" if lock else ""),
-        repo_id,
-        name.strip(),
-    )
+    looked_up = stored_form(name)
+    row = None
+    if looked_up is not None:
+        row = await conn.fetchrow(
+            f"SELECT id, {_LINE_COLUMNS}, head_commit_hash FROM branches WHERE {_BY_NAME}"
+            + (" FOR UPDATE" if lock else ""),
+            repo_id,
+            looked_up,
+        )
     if row is None:
         if await conn.fetchval("SELECT 1 FROM repos WHERE id = $1", repo_id) is None:
             raise NotFound(f"No Space with id {repo_id}.")

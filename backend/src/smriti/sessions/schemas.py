@@ -58,9 +58,10 @@ class Turn(msgspec.Struct, kw_only=True):
     provider: str | None
     model: str | None
     checkpoint_id: UUID | None
-    """The Checkpoint mounted when this Turn was sent, if any."""
+    """The Checkpoint in context when this Turn was sent: the mounted one, else the Session's base."""
     history_base_seq: int | None
-    """The mount boundary this Turn was sent with, if any."""
+    """The mount boundary this Turn was sent with; null with no mount (a based Session's Turns
+    carry their base as `checkpoint_id` and no boundary)."""
     input_tokens: int | None
     output_tokens: int | None
     request_id: str | None
