@@ -178,19 +178,38 @@ def test_commit_from_stdin_and_files(server: LiveServer, tmp_path: Path) -> None
     assert piped["entities"] == [{"name": "PostgreSQL", "kind": "database", "description": None}]
     assert piped["metadata"] == body["metadata"], "an author given in the JSON is never overwritten"
 
-    # `--file -` reads stdin too; flags add to the JSON's lists and replace the message.
+    # `--file -` reads stdin too; flags add to the JSON's lists and replace the message. With
+    # --replace the JSON is the whole new state (without it, its items would be added a second time).
     dashed = cli(
-        server, "commit", name, "--json", "--file", "-", "-m", "Renamed", "--decision", "B", stdin=json.dumps(body)
+        server,
+        "commit",
+        name,
+        "--json",
+        "--replace",
+        "--file",
+        "-",
+        "-m",
+        "Renamed",
+        "--decision",
+        "B",
+        stdin=json.dumps(body),
     ).json()
     assert dashed["message"] == "Renamed"
     assert dashed["decisions"] == ["A", "B"]
 
-    # A saved Checkpoint (head --json), edited, is a valid input: its id, hash, parent and author stay behind.
+    # A saved Checkpoint (head --json), edited, is a whole state: refused as changes, saved with
+    # --replace, and then its id, hash, parent and author stay behind.
     head = cli(server, "head", name, "--json").json()
     head["decisions"].append("C")
     path = tmp_path / "next.json"
     path.write_text(json.dumps(head))
-    edited = cli(server, "commit", name, "--json", "--file", str(path), "--expect-head", head["id"], "-m", "Edited")
+    as_changes = cli(server, "commit", name, "--file", str(path), "-m", "Edited")
+    assert as_changes.code == 2
+    assert f"--file {path} is a saved Checkpoint" in as_changes.error_line()
+    assert "--replace" in as_changes.error_line()
+    edited = cli(
+        server, "commit", name, "--json", "--replace", "--file", str(path), "--expect-head", head["id"], "-m", "Edited"
+    )
     continued = edited.json()
     assert continued["decisions"] == ["A", "B", "C"]
     assert continued["parent_commit_id"] == head["id"]
@@ -300,14 +319,16 @@ def test_two_agents_hand_off_through_a_space(server: LiveServer) -> None:
         "-m",
         "Schema written",
         "--decision",
-        "Use SQLite for the prototype",
-        "--decision",
         "WAL mode on",
-        "--done-task",
+        "--complete-task",
         "Write the schema",
         env=agent_b,
     ).json()
     assert b["parent_commit_id"] == a["id"]
+    # B named only what changed; A's state came along.
+    assert b["decisions"] == ["Use SQLite for the prototype", "WAL mode on"]
+    assert b["tasks"] == [{"text": "Write the schema", "done": True}]
+    assert b["open_questions"] == ["Is WAL mode needed?"]
     assert b["metadata"]["author"] == {"kind": "agent", "name": "agent-b"}
 
     # A, still holding the old HEAD, is refused: exit 4, nothing written.
@@ -348,10 +369,8 @@ def test_diff_review_and_verify(server: LiveServer, data_dir: Path) -> None:
         "-m",
         "Two",
         "--decision",
-        "Cache API responses",
-        "--decision",
         "Do not cache API responses",
-        "--done-task",
+        "--complete-task",
         "Migrate",
     ).json()
 
@@ -476,9 +495,10 @@ def test_token_is_sent_and_never_printed(database_url: str, tmp_path: Path) -> N
 def test_help_lists_every_agent_command_with_exit_codes() -> None:
     top = smriti("--help")
     assert top.code == 0
-    for command in ("spaces", "space", "head", "show", "log", "commit", "diff", "review", "verify", "context", "mcp"):
+    commands = ("spaces", "space", "line", "head", "show", "log", "commit", "restore", "fork", "diff", "review")
+    for command in (*commands, "verify", "context", "mcp"):
         assert re.search(rf"^  {command} ", top.stdout, re.MULTILINE), command
-    assert "3 Space or Checkpoint not found" in " ".join(top.stdout.split())
+    assert "3 Space, line or Checkpoint not found" in " ".join(top.stdout.split())
     commit_help = smriti("commit", "--help")
     assert "--expect-head REF|none" in commit_help.stdout
     assert "Exit codes: 0 ok" in commit_help.stdout

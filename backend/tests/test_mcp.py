@@ -38,8 +38,26 @@ TOOL_NAMES = {
     "review_checkpoint",
     "verify_space",
     "handoff_brief",
+    "list_lines",
+    "create_line",
+    "rename_line",
+    "set_default_line",
+    "delete_line",
+    "restore_checkpoint",
+    "fork_session",
 }
-WRITERS = {"create_space", "commit_checkpoint"}
+WRITERS = {
+    "create_space",
+    "commit_checkpoint",
+    "create_line",
+    "rename_line",
+    "set_default_line",
+    "delete_line",
+    "restore_checkpoint",
+    "fork_session",
+}
+SAVED_EXTRAS = ("line", "changes")
+"""What a saved Checkpoint's result has beyond the Checkpoint itself."""
 TRANSPORTS = ["stdio", "http"]
 
 
@@ -108,6 +126,11 @@ async def fails(client: Client, tool: str, arguments: dict[str, Any]) -> str:
     return _text(result)
 
 
+def checkpoint_of(saved: dict[str, Any]) -> dict[str, Any]:
+    """The Checkpoint in a `commit_checkpoint` result, as `get_head` returns it."""
+    return {key: value for key, value in saved.items() if key not in SAVED_EXTRAS}
+
+
 def _text(result: CallToolResult) -> str:
     assert len(result.content) == 1
     block = result.content[0]
@@ -135,6 +158,7 @@ async def test_tools_are_listed_with_descriptions_and_schemas(server: LiveServer
         assert "$ref" not in tool.input_schema
         assert tool.annotations is not None
         assert tool.annotations.read_only_hint is (name not in WRITERS), name
+        assert tool.annotations.destructive_hint is (name == "delete_line"), name
 
     commit = tools["commit_checkpoint"].input_schema
     assert commit["required"] == ["space", "message"]
@@ -208,19 +232,22 @@ async def test_every_tool_works_and_fails_cleanly(server: LiveServer, transport:
             {
                 "space": name,
                 "message": "Decided",
-                "decisions": ["Cache API responses", "Do not cache API responses"],
+                "decisions": ["Do not cache API responses"],
                 "expected_head": first["commit_hash"][:10],
                 "author": "builder",
             },
         )
         assert second["parent_commit_id"] == first["id"]
+        assert second["decisions"] == ["Cache API responses", "Do not cache API responses"]
+        assert second["summary"] == "Where we are.", "the parent's state is carried forward"
+        assert second["changes"]["decisions"] == {"added": ["Do not cache API responses"], "removed": []}
         stale = await fails(
             client, "commit_checkpoint", {"space": name, "message": "Late", "expected_head": first["id"]}
         )
-        assert f"but HEAD is {second['id']}" in stale
+        assert f"but it is {second['id']}" in stale
 
-        assert await ok(client, "get_head", {"space": name}) == second
-        assert await ok(client, "get_checkpoint", {"ref": first["commit_hash"][:8]}) == first
+        assert await ok(client, "get_head", {"space": name}) == checkpoint_of(second)
+        assert await ok(client, "get_checkpoint", {"ref": first["commit_hash"][:8]}) == checkpoint_of(first)
         assert (await fails(client, "get_checkpoint", {"ref": "deadbeef00"})).startswith("Not found: ")
 
         log = await ok(client, "list_checkpoints", {"space": name, "limit": 1})
@@ -236,7 +263,8 @@ async def test_every_tool_works_and_fails_cleanly(server: LiveServer, transport:
         assert "two different Spaces" in across
 
         review = await ok(client, "review_checkpoint", {"ref": second["id"]})
-        assert [f["kind"] for f in review["findings"]] == ["contradiction"]
+        # The entities carried forward from the first Checkpoint are named by no decision: findings too.
+        assert [f["kind"] for f in review["findings"] if f["kind"] != "disconnected_entity"] == ["contradiction"]
         assert (await fails(client, "review_checkpoint", {"ref": "deadbeef00"})).startswith("Not found: ")
 
         assert await ok(client, "verify_space", {"space": name}) == {
@@ -313,7 +341,7 @@ async def test_each_space_head_is_a_resource(server: LiveServer, transport: str)
             assert len(read.contents) == 1
             content = read.contents[0]
             assert content.mime_type == "application/json"
-            assert json.loads(getattr(content, "text", "")) == head
+            assert json.loads(getattr(content, "text", "")) == checkpoint_of(head)
 
         with pytest.raises(MCPError, match="No Space named"):
             await client.read_resource("smriti://spaces/No%20such%20Space/head")

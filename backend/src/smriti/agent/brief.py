@@ -10,11 +10,15 @@ from __future__ import annotations
 import datetime
 import re
 import shlex
+from collections.abc import Sequence
 from typing import Any, Literal
 
+from smriti.agent.wire import Line
 from smriti.checkpoints.schemas import Checkpoint
 from smriti.spaces.schemas import Space
 
+OTHER_LINES_SHOWN = 10
+"""Other lines named in the brief; a Space with more says how many there are."""
 ARTIFACT_CAP = 2000
 """Characters of each artifact shown in the brief: the same cap the chat context uses."""
 SHORT_HASH = 12
@@ -56,35 +60,64 @@ def _fence(content: str) -> str:
     return "`" * max(3, longest + 1)
 
 
-def _continue_cli(space: Space, head: Checkpoint | None) -> list[str]:
+def _continue_cli(space: Space, head: Checkpoint | None, line: Line | None) -> list[str]:
     target = shlex.quote(space.name)
     expect = head.id if head else "none"
+    on_line = f" --line {shlex.quote(line.name)}" if line is not None and not line.is_default else ""
     return [
         "Save your work as a new Checkpoint on top of this one, so whoever comes next can continue from it. "
-        "A Checkpoint is the whole state, not a change: repeat the decisions, assumptions, tasks and questions "
-        "that still hold.",
+        "The new Checkpoint starts from this one's state: give only what changed (items to add, items to "
+        "remove, tasks completed, a new summary); everything you do not name is carried forward.",
         "",
-        f"    smriti commit {target} --expect-head {expect} \\",
-        '        --message "What you did" --decision "…" --assumption "…" --task "…" --question "…"',
+        f"    smriti commit {target}{on_line} --expect-head {expect} \\",
+        '        --message "What you did" --decision "…" --task "…" --complete-task "…" --remove-question "…"',
         "",
         "`--expect-head` makes the save a compare-and-swap: if someone saved in the meantime, nothing is "
-        f"written and the command exits with 4. Then read the new state with `smriti context {target}`, "
-        "reconcile, and commit again on top of it.",
+        f"written and the command exits with 4. Then read the new state with `smriti context {target}{on_line}`, "
+        "reconcile, and commit again on top of it. The command prints what changed against the parent.",
     ]
 
 
-def _continue_mcp(space: Space, head: Checkpoint | None) -> list[str]:
+def _continue_mcp(space: Space, head: Checkpoint | None, line: Line | None) -> list[str]:
     expect = f'"{head.id}"' if head else '"none"'
+    on_line = f', `line` = "{line.name}"' if line is not None and not line.is_default else ""
     return [
         "Save your work as a new Checkpoint on top of this one, so whoever comes next can continue from it: "
-        f'call the `commit_checkpoint` tool with `space` = "{space.name}", `expected_head` = {expect}, a '
-        "`message`, and the decisions, assumptions, tasks and open questions as they stand now (a Checkpoint is "
-        "the whole state, not a change: repeat what still holds).",
+        f'call the `commit_checkpoint` tool with `space` = "{space.name}"{on_line}, `expected_head` = {expect}, '
+        "a `message`, and only what changed: decisions, assumptions, tasks and open questions to add, `remove` "
+        "for items that no longer hold, `complete_tasks` for tasks done. The new Checkpoint starts from this "
+        "one's state; everything you do not name is carried forward.",
         "",
         "`expected_head` makes the save a compare-and-swap: if someone saved in the meantime, nothing is written "
         "and the tool reports a conflict. Then call `handoff_brief` again, reconcile, and commit on top of the "
         "new HEAD.",
     ]
+
+
+def _lines(line: Line | None, lines: Sequence[Line]) -> list[str]:
+    """Which line the brief is of, and the Space's other lines."""
+    if line is None:
+        return []
+    default = next((item for item in lines if item.is_default), None)
+    if line.is_default:
+        where = f"- Line: `{_one_line(line.name)}`, the Space's default line"
+    else:
+        where = (
+            f"- Line: `{_one_line(line.name)}` (the Space's default line is `{_one_line(default.name)}`)"
+            if default
+            else f"- Line: `{_one_line(line.name)}`"
+        )
+    others = [item for item in lines if item.name != line.name]
+    if not others:
+        return [where]
+    shown = ", ".join(
+        f"`{_one_line(item.name)}` (HEAD `{item.head_commit_id}`)"
+        if item.head_commit_id
+        else f"`{_one_line(item.name)}` (empty)"
+        for item in others[:OTHER_LINES_SHOWN]
+    )
+    more = f", and {len(others) - OTHER_LINES_SHOWN} more" if len(others) > OTHER_LINES_SHOWN else ""
+    return [where, f"- Other lines: {shown}{more}"]
 
 
 def _state(head: Checkpoint, via: Via) -> list[str]:
@@ -139,33 +172,35 @@ def handoff_brief(
     earlier: list[Checkpoint] | None = None,
     total: int = 0,
     via: Via = "cli",
+    line: Line | None = None,
+    lines: Sequence[Line] = (),
 ) -> str:
-    """The Markdown brief for `space` at `head` (None when the Space has no Checkpoint yet).
+    """The Markdown brief for `space` at `head`, the HEAD of `line` (None when it has no Checkpoint yet).
 
-    `earlier` are the Checkpoints before HEAD, newest first (a few are enough), and `total` the
-    number of Checkpoints in the Space.
+    `earlier` are the Checkpoints before HEAD on its line, newest first (a few are enough), and
+    `total` the number of Checkpoints in the line's history. `lines` are the Space's lines.
     """
-    lines = [f"# Hand-off: {_one_line(space.name)}", ""]
+    out = [f"# Hand-off: {_one_line(space.name)}", ""]
     if space.description.strip():
-        lines += [_item(space.description), ""]
+        out += [_item(space.description), ""]
+    continuing = _continue_cli(space, head, line) if via == "cli" else _continue_mcp(space, head, line)
+    where = _lines(line, lines)
     if head is None:
-        lines += [
-            "This Space has no Checkpoint yet: there is no saved state to continue from. Start fresh.",
-            "",
-            "## When you hand back",
-            "",
-            *(_continue_cli(space, None) if via == "cli" else _continue_mcp(space, None)),
-            "",
-        ]
-        return "\n".join(lines)
+        what = "line" if line is not None and not line.is_default else "Space"
+        out += [f"This {what} has no Checkpoint yet: there is no saved state to continue from. Start fresh.", ""]
+        out += [*where, ""] if where else []
+        out += ["## When you hand back", "", *continuing, ""]
+        return "\n".join(out)
 
-    lines += [
+    whose = f"line `{_one_line(line.name)}`" if line is not None and not line.is_default else "this Space"
+    out += [
         "You are continuing work saved in Smriti, where the state of a line of work is kept as versioned "
-        "Checkpoints. Below is this Space's HEAD, the latest Checkpoint. Take its decisions as settled unless "
+        f"Checkpoints. Below is the HEAD of {whose}, its latest Checkpoint. Take its decisions as settled unless "
         "you find a reason to revisit them, keep its assumptions in view, and continue with its open tasks "
         "and questions.",
         "",
         f"- Space: {_one_line(space.name)} (`{space.id}`)",
+        *where,
         f"- HEAD: `{short(head.commit_hash)}` “{_one_line(head.message)}”, saved {when(head.created_at)}"
         + (f" by {author_of(head)}" if author_of(head) else ""),
         f"- Checkpoint id: `{head.id}`",
@@ -175,11 +210,9 @@ def handoff_brief(
         history = f"- History: {max(total, len(before) + 1)} Checkpoints"
         if before:
             history += "; earlier: " + ", ".join(f"`{short(c.commit_hash)}` “{_one_line(c.message)}”" for c in before)
-        lines.append(history)
-    lines.append("")
+        out.append(history)
+    out.append("")
 
-    lines += _state(head, via)
-    lines += ["## When you hand back", ""]
-    lines += _continue_cli(space, head) if via == "cli" else _continue_mcp(space, head)
-    lines.append("")
-    return "\n".join(lines)
+    out += _state(head, via)
+    out += ["## When you hand back", "", *continuing, ""]
+    return "\n".join(out)

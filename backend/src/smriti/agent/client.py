@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 from urllib.parse import quote
 from uuid import UUID
 
@@ -22,10 +22,12 @@ import msgspec
 
 from smriti import __version__
 from smriti.agent.errors import InvalidInput, NotFound, ServerError, Unreachable, error_for_status
+from smriti.agent.wire import ApplyRequest, Line, LineCreate, LineUpdate, RestoreRequest
 from smriti.checkpoints.diff import CheckpointDiff
 from smriti.checkpoints.schemas import Checkpoint, CommitCreate, VerifyReport
 from smriti.review.schemas import ReviewRequest, ReviewResult
 from smriti.schemas import Page
+from smriti.sessions.schemas import ForkRequest, Session
 from smriti.spaces.schemas import Space, SpaceCreate
 
 T = TypeVar("T")
@@ -57,6 +59,14 @@ def _ref(value: str) -> str:
     if not _REF.match(ref):
         raise NotFound(f"{ref!r} is not a Checkpoint id, hash, or hash prefix of at least 7 hex digits.")
     return quote(ref, safe="")
+
+
+def _line_path(space_id: UUID, name: str) -> str:
+    """A line's path. Its name may hold `/` (`feature/login`), which the route takes as part of the
+    name, so `/` stays; everything else that is not safe in a path is percent-encoded."""
+    if not name.strip():
+        raise InvalidInput("A line's name is required.")
+    return f"/v4/repos/{space_id}/branches/{quote(name.strip(), safe='/')}"
 
 
 def display_url(url: str | httpx.URL) -> str:
@@ -186,15 +196,19 @@ class SmritiClient:
 
     # Checkpoints ----------------------------------------------------------------------------
 
-    async def head(self, space_id: UUID) -> Checkpoint:
-        """The Space's HEAD Checkpoint; `NotFound` when the Space has none yet."""
-        return await self._get(f"/v4/repos/{space_id}/head", Checkpoint)
+    async def head(self, space_id: UUID, *, line: str | None = None) -> Checkpoint:
+        """The Space's HEAD Checkpoint (or the line's); `NotFound` when there is none yet."""
+        params = {"branch": line} if line is not None else None
+        return await self._get(f"/v4/repos/{space_id}/head", Checkpoint, params=params)
 
-    async def log(self, space_id: UUID, *, limit: int = 20, offset: int = 0) -> Page[Checkpoint]:
-        """The Space's Checkpoints, newest first."""
-        return await self._get(
-            f"/v4/repos/{space_id}/commits", Page[Checkpoint], params={"limit": limit, "offset": offset}
-        )
+    async def log(
+        self, space_id: UUID, *, limit: int = 20, offset: int = 0, line: str | None = None
+    ) -> Page[Checkpoint]:
+        """The Space's Checkpoints, newest first; with `line`, that line's history (first parents)."""
+        params: dict[str, Any] = {"limit": limit, "offset": offset}
+        if line is not None:
+            params["branch"] = line
+        return await self._get(f"/v4/repos/{space_id}/commits", Page[Checkpoint], params=params)
 
     async def get_checkpoint(self, ref: str) -> Checkpoint:
         """A Checkpoint by id, full hash, or unique hash prefix (at least 7 hex digits)."""
@@ -203,6 +217,14 @@ class SmritiClient:
     async def commit(self, body: CommitCreate) -> Checkpoint:
         """Save a Checkpoint and move HEAD to it (a compare-and-swap when `expected_head_commit_id` is set)."""
         return await self._send("POST", "/v4/chat/commit", body, Checkpoint)
+
+    async def apply(self, body: ApplyRequest) -> Checkpoint:
+        """Save a Checkpoint made of its parent's state plus the changes in `body`."""
+        return await self._send("POST", "/v5/checkpoints/apply", body, Checkpoint)
+
+    async def restore(self, ref: str, body: RestoreRequest) -> Checkpoint:
+        """Save a Checkpoint equal to `ref` on top of a line's HEAD."""
+        return await self._send("POST", f"/v5/commits/{_ref(ref)}/restore", body, Checkpoint)
 
     async def diff(self, from_ref: str, to_ref: str) -> CheckpointDiff:
         return await self._get(f"/v5/commits/{_ref(from_ref)}/diff/{_ref(to_ref)}", CheckpointDiff)
@@ -216,6 +238,41 @@ class SmritiClient:
         params = {"anchor": list(anchors)} if anchors else None
         return await self._get(f"/v4/repos/{space_id}/verify", VerifyReport, params=params)
 
+    # Lines ----------------------------------------------------------------------------------
+
+    async def lines(self, space_id: UUID, *, limit: int = MAX_PAGE, offset: int = 0) -> Page[Line]:
+        """One page of the Space's lines, the default line first, then by name."""
+        return await self._get(f"/v4/repos/{space_id}/branches", Page[Line], params={"limit": limit, "offset": offset})
+
+    async def all_lines(self, space_id: UUID) -> list[Line]:
+        lines: list[Line] = []
+        while True:
+            page = await self.lines(space_id, offset=len(lines))
+            lines.extend(page.items)
+            if not page.items or len(lines) >= page.total:
+                return lines
+
+    async def get_line(self, space_id: UUID, name: str) -> Line:
+        return await self._get(_line_path(space_id, name), Line)
+
+    async def create_line(self, space_id: UUID, name: str, from_ref: str | None = None) -> Line:
+        return await self._send(
+            "POST", f"/v4/repos/{space_id}/branches", LineCreate(name=name, from_ref=from_ref), Line
+        )
+
+    async def update_line(self, space_id: UUID, name: str, change: LineUpdate) -> Line:
+        return await self._send("PATCH", _line_path(space_id, name), change, Line)
+
+    async def delete_line(self, space_id: UUID, name: str) -> None:
+        await self._request("DELETE", _line_path(space_id, name), None)
+
+    # Sessions -------------------------------------------------------------------------------
+
+    async def fork_session(self, session_id: UUID, checkpoint_id: UUID, title: str | None = None) -> Session:
+        """A new Session based on `checkpoint_id`, remembering where it was forked from."""
+        body = ForkRequest(checkpoint_id=checkpoint_id, title=title)
+        return await self._send("POST", f"/v5/sessions/{session_id}/fork", body, Session)
+
     # Transport ------------------------------------------------------------------------------
 
     async def _get(self, path: str, kind: type[T], *, params: Mapping[str, Any] | None = None) -> T:
@@ -224,6 +281,7 @@ class SmritiClient:
     async def _send(self, method: str, path: str, body: msgspec.Struct, kind: type[T]) -> T:
         return await self._request(method, path, kind, content=msgspec.json.encode(body))
 
+    @overload
     async def _request(
         self,
         method: str,
@@ -232,7 +290,28 @@ class SmritiClient:
         *,
         params: Mapping[str, Any] | None = None,
         content: bytes | None = None,
-    ) -> T:
+    ) -> T: ...
+
+    @overload
+    async def _request(
+        self,
+        method: str,
+        path: str,
+        kind: None,
+        *,
+        params: Mapping[str, Any] | None = None,
+        content: bytes | None = None,
+    ) -> None: ...
+
+    async def _request(
+        self,
+        method: str,
+        path: str,
+        kind: type[T] | None,
+        *,
+        params: Mapping[str, Any] | None = None,
+        content: bytes | None = None,
+    ) -> T | None:
         headers = {"Content-Type": "application/json"} if content is not None else None
         try:
             response = await self._http.request(method, path, params=params, content=content, headers=headers)
@@ -250,6 +329,8 @@ class SmritiClient:
             ) from None
         if response.status_code >= 400:
             raise self._error(response)
+        if kind is None:  # 204 No Content: nothing to decode
+            return None
         try:
             return msgspec.json.decode(response.content, type=kind)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:

@@ -6,9 +6,10 @@ It is a second transport over the same client and operations as the CLI. Two way
 - Streamable HTTP at `/mcp` on the API itself (`McpEndpoint`), reaching the API in-process.
 
 Tool arguments are msgspec Structs, so their JSON schemas come from the same types the API uses
-(`Task`, `Entity`, `Artifact`), and so do the output schemas. Bad arguments, unknown Spaces, a
-stale `expected_head`, an unreachable server: each is a tool error with a clear message
-(`isError`), never a crash of the server.
+(`Task`, `Entity`, `Artifact`), and so do the output schemas; the tools are defined by domain in
+`mcp_tools`, `mcp_commit` and `mcp_lines`. Bad arguments, unknown Spaces, a stale
+`expected_head`, an unreachable server: each is a tool error with a clear message (`isError`),
+never a crash of the server.
 """
 
 from __future__ import annotations
@@ -17,10 +18,9 @@ import contextlib
 import hmac
 import logging
 import os
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any, cast
+from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import quote, unquote, urlsplit
 
 import anyio
@@ -40,11 +40,11 @@ from smriti import __version__
 from smriti.agent import operations
 from smriti.agent.client import DEFAULT_TIMEOUT, SmritiClient
 from smriti.agent.errors import ClientError, Conflict, InvalidInput, NotFound, Unreachable
-from smriti.checkpoints.diff import CheckpointDiff
-from smriti.checkpoints.schemas import Artifact, Checkpoint, Entity, Task, VerifyReport
+from smriti.agent.mcp_base import Call, ClientSource, ToolSpec
+from smriti.agent.mcp_tools import BY_NAME as _BY_NAME
+from smriti.agent.mcp_tools import STRUCTURED_FIELDS as _STRUCTURED_FIELDS
+from smriti.agent.mcp_tools import TOOLS
 from smriti.json_checks import duplicate_key
-from smriti.review.schemas import ReviewResult
-from smriti.schemas import Page
 from smriti.spaces.schemas import Space
 
 if TYPE_CHECKING:
@@ -60,311 +60,12 @@ INSTRUCTIONS = (
     "assumptions, tasks, open questions, entities and artifacts. It is shared memory between agents and people, "
     "not a chat: do your reasoning yourself, and read and write state here. Before you start, call "
     "`handoff_brief` (or `get_head`) for the Space. When you reach a point worth keeping, call "
-    "`commit_checkpoint` with `expected_head` set to the HEAD you started from; if it reports a conflict, "
-    "someone saved in the meantime: read the new HEAD, reconcile, and commit again."
+    "`commit_checkpoint` with `expected_head` set to the HEAD you started from and only what changed: the new "
+    "Checkpoint starts from its parent's state. If it reports a conflict, someone saved in the meantime: read "
+    "the new HEAD, reconcile, and commit again. Each Space has lines of Checkpoints (`list_lines`), each with "
+    "its own HEAD; to continue from an older Checkpoint, start a line there (`create_line`) and commit with "
+    "`line`."
 )
-
-SpaceRef = Annotated[
-    str, msgspec.Meta(min_length=1, description="The Space's exact name, or its id.", examples=["Lisbon trip"])
-]
-CheckpointRef = Annotated[
-    str,
-    msgspec.Meta(
-        min_length=1,
-        description="A Checkpoint's id, its full commit_hash, or a unique prefix of the hash (at least 7 hex digits).",
-    ),
-]
-Limit = Annotated[int, msgspec.Meta(ge=1, le=200, description="How many to return (1–200).")]
-Offset = Annotated[int, msgspec.Meta(ge=0, description="How many to skip.")]
-
-
-class _Args(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    pass
-
-
-class ListSpacesArgs(_Args):
-    """Page through the Spaces, most recently changed first."""
-
-    limit: Limit = 50
-    offset: Offset = 0
-
-
-class CreateSpaceArgs(_Args):
-    name: Annotated[str, msgspec.Meta(min_length=1, max_length=200, description="A unique name for the Space.")]
-    description: Annotated[str, msgspec.Meta(description="What this line of work is about.")] = ""
-
-
-class SpaceArgs(_Args):
-    space: SpaceRef
-
-
-class VerifyArgs(SpaceArgs):
-    anchors: list[str] = []
-    """Full Checkpoint hashes (64 hex digits) kept elsewhere; each must still be in the history."""
-
-
-class CheckpointArgs(_Args):
-    ref: CheckpointRef
-
-
-class LogArgs(_Args):
-    space: SpaceRef
-    limit: Limit = 20
-    offset: Offset = 0
-
-
-TaskInput = Annotated[Task | str, msgspec.Meta(description="A task: {text, done}, or just its text for an open task.")]
-EntityInput = Annotated[
-    Entity | str, msgspec.Meta(description="An entity: {name, kind?, description?}, or just its name.")
-]
-
-
-Decisions = Annotated[
-    list[str],
-    msgspec.Meta(
-        description="Choices made, one per item, as they stand now (carry over those from HEAD that still hold)."
-    ),
-]
-Assumptions = Annotated[
-    list[str], msgspec.Meta(description="What the work takes for granted without having settled it, one per item.")
-]
-OpenQuestions = Annotated[list[str], msgspec.Meta(description="Questions still open, one per item.")]
-
-
-class CommitArgs(_Args):
-    """Save a new Checkpoint. Everything but `space` and `message` is optional."""
-
-    space: SpaceRef
-    message: Annotated[str, msgspec.Meta(min_length=1, description="What this Checkpoint is, in one line.")]
-    summary: Annotated[str, msgspec.Meta(description="Where the work stands, in a few sentences.")] = ""
-    decisions: Decisions = []
-    assumptions: Assumptions = []
-    tasks: Annotated[list[TaskInput], msgspec.Meta(description="Tasks, open and done.")] = []
-    open_questions: OpenQuestions = []
-    entities: Annotated[list[EntityInput], msgspec.Meta(description="The things the work is about.")] = []
-    artifacts: Annotated[
-        list[Artifact], msgspec.Meta(description="Text content the work is about: {name, content, media_type?}.")
-    ] = []
-    metadata: Annotated[
-        dict[str, Any],
-        msgspec.Meta(description="Free JSON. `author` is filled in as {kind: agent, name} unless given here."),
-    ] = {}
-    expected_head: Annotated[
-        str | None,
-        msgspec.Meta(
-            description=(
-                'Compare-and-swap: the HEAD you built on (its id, hash or prefix), or "none" when the Space had '
-                "no Checkpoint. If HEAD has moved since, nothing is saved and the tool reports a conflict. Omit "
-                "only when nobody else writes to this Space."
-            )
-        ),
-    ] = None
-    parent: Annotated[
-        str | None, msgspec.Meta(description="Fork from this Checkpoint (a ref) instead of HEAD. Rarely needed.")
-    ] = None
-    author: Annotated[str | None, msgspec.Meta(description="Your name as an agent, recorded in metadata.author.")] = (
-        None
-    )
-
-
-class DiffArgs(_Args):
-    from_ref: CheckpointRef
-    to_ref: CheckpointRef
-
-
-class ReviewArgs(_Args):
-    ref: CheckpointRef
-    provider: Annotated[str | None, msgspec.Meta(description="Provider for the model part (default: server's).")] = None
-    model: Annotated[str | None, msgspec.Meta(description="Model for the review.")] = None
-
-
-# Hosts sometimes send a list or an object as a JSON string; these fields accept that too.
-_STRUCTURED_FIELDS = frozenset(
-    {"decisions", "assumptions", "tasks", "open_questions", "entities", "artifacts", "metadata"}
-)
-
-ClientSource = Callable[[], SmritiClient]
-
-
-@dataclass(frozen=True, slots=True)
-class Call:
-    """What a tool gets besides its arguments."""
-
-    client: SmritiClient
-    default_author: str
-
-
-@dataclass(frozen=True, slots=True)
-class ToolSpec:
-    name: str
-    title: str
-    description: str
-    args: type[_Args]
-    output: Any
-    run: Callable[[Call, Any], Awaitable[Any]]
-    read_only: bool = True
-    text: Callable[[Any], str] | None = None
-    """The text content of a result; JSON of the structured result when None."""
-
-
-async def _list_spaces(call: Call, args: ListSpacesArgs) -> Page[Space]:
-    return await call.client.list_spaces(limit=args.limit, offset=args.offset)
-
-
-async def _create_space(call: Call, args: CreateSpaceArgs) -> Space:
-    return await call.client.create_space(args.name, args.description)
-
-
-async def _get_head(call: Call, args: SpaceArgs) -> Checkpoint:
-    space = await call.client.resolve_space(args.space)
-    return await call.client.head(space.id)
-
-
-async def _get_checkpoint(call: Call, args: CheckpointArgs) -> Checkpoint:
-    return await call.client.get_checkpoint(args.ref)
-
-
-async def _log(call: Call, args: LogArgs) -> Page[Checkpoint]:
-    space = await call.client.resolve_space(args.space)
-    return await call.client.log(space.id, limit=args.limit, offset=args.offset)
-
-
-async def _commit(call: Call, args: CommitArgs) -> Checkpoint:
-    draft = operations.CommitDraft(
-        message=args.message,
-        summary=args.summary,
-        decisions=args.decisions,
-        assumptions=args.assumptions,
-        tasks=[Task(text=t) if isinstance(t, str) else t for t in args.tasks],
-        open_questions=args.open_questions,
-        entities=[Entity(name=e) if isinstance(e, str) else e for e in args.entities],
-        artifacts=args.artifacts,
-        metadata=args.metadata,
-    )
-    expect: str | msgspec.UnsetType = msgspec.UNSET if args.expected_head is None else args.expected_head
-    _, checkpoint = await operations.commit(
-        call.client,
-        args.space,
-        draft,
-        author=(args.author or "").strip() or call.default_author,
-        expect_head=expect,
-        parent=args.parent,
-    )
-    return checkpoint
-
-
-async def _diff(call: Call, args: DiffArgs) -> CheckpointDiff:
-    return await call.client.diff(args.from_ref, args.to_ref)
-
-
-async def _review(call: Call, args: ReviewArgs) -> ReviewResult:
-    return await operations.review(call.client, args.ref, provider=args.provider, model=args.model)
-
-
-async def _verify(call: Call, args: VerifyArgs) -> VerifyReport:
-    space = await call.client.resolve_space(args.space)
-    return await call.client.verify(space.id, args.anchors)
-
-
-async def _brief(call: Call, args: SpaceArgs) -> operations.Handoff:
-    return await operations.handoff(call.client, args.space, via="mcp")
-
-
-TOOLS: tuple[ToolSpec, ...] = (
-    ToolSpec(
-        "list_spaces",
-        "List Spaces",
-        "List the Spaces (named lines of work), most recently changed first, each with its HEAD Checkpoint's "
-        "id, hash and message. Paged: `total` says how many there are.",
-        ListSpacesArgs,
-        Page[Space],
-        _list_spaces,
-    ),
-    ToolSpec(
-        "create_space",
-        "Create a Space",
-        "Create a new, empty Space. Names are unique: an existing name is a conflict.",
-        CreateSpaceArgs,
-        Space,
-        _create_space,
-        read_only=False,
-    ),
-    ToolSpec(
-        "get_head",
-        "Get a Space's HEAD",
-        "The Space's HEAD: its latest Checkpoint, with the full state (summary, decisions, assumptions, tasks, "
-        "open questions, entities, artifacts, metadata). An error if the Space has no Checkpoint yet.",
-        SpaceArgs,
-        Checkpoint,
-        _get_head,
-    ),
-    ToolSpec(
-        "get_checkpoint",
-        "Get a Checkpoint",
-        "One Checkpoint by id, hash, or hash prefix, with its full state and its parent.",
-        CheckpointArgs,
-        Checkpoint,
-        _get_checkpoint,
-    ),
-    ToolSpec(
-        "list_checkpoints",
-        "Checkpoint log",
-        "The Space's Checkpoints, newest first, each with its parent, so the history can be followed.",
-        LogArgs,
-        Page[Checkpoint],
-        _log,
-    ),
-    ToolSpec(
-        "commit_checkpoint",
-        "Save a Checkpoint",
-        "Save the state of the work as a new Checkpoint in the Space and move HEAD to it. Give the whole state "
-        "as it stands now (a Checkpoint is complete, not a patch: carry over what still holds from HEAD). Set "
-        "`expected_head` to the HEAD you read, so a concurrent save is refused (a conflict) instead of buried.",
-        CommitArgs,
-        Checkpoint,
-        _commit,
-        read_only=False,
-    ),
-    ToolSpec(
-        "diff_checkpoints",
-        "Compare two Checkpoints",
-        "What changed from one Checkpoint to another of the same Space, field by field: items added and removed, "
-        "tasks done or reopened, entities and artifacts changed.",
-        DiffArgs,
-        CheckpointDiff,
-        _diff,
-    ),
-    ToolSpec(
-        "review_checkpoint",
-        "Review a Checkpoint",
-        "Check a Checkpoint's reasoning: contradictions between decisions, hidden assumptions, open questions "
-        "that are already answered, entities nothing refers to. Rules always run; a configured model adds more.",
-        ReviewArgs,
-        ReviewResult,
-        _review,
-    ),
-    ToolSpec(
-        "verify_space",
-        "Verify a Space's history",
-        "Recompute every Checkpoint hash and parent link of the Space and compare the Space's record with "
-        "them; `ok` is false and `problems` lists what was altered. `anchors`: full hashes kept elsewhere "
-        "(each must still be in the history; only they reveal a history rewritten with consistent hashes).",
-        VerifyArgs,
-        VerifyReport,
-        _verify,
-    ),
-    ToolSpec(
-        "handoff_brief",
-        "Hand-off brief",
-        "A Markdown brief of the Space's HEAD to continue the work from: the state, where it sits in the "
-        "history, and how to hand back (commit with `expected_head`). Works on an empty Space too.",
-        SpaceArgs,
-        operations.Handoff,
-        _brief,
-        text=lambda handoff: cast("operations.Handoff", handoff).brief,
-    ),
-)
-_BY_NAME = {tool.name: tool for tool in TOOLS}
 
 
 def json_schema(kind: Any) -> dict[str, Any]:
@@ -390,7 +91,7 @@ def _tool(spec: ToolSpec) -> types.Tool:
         annotations=types.ToolAnnotations(
             title=spec.title,
             read_only_hint=spec.read_only,
-            destructive_hint=False,
+            destructive_hint=spec.destructive,
             idempotent_hint=spec.read_only,
             open_world_hint=spec.name == "review_checkpoint",
         ),

@@ -17,10 +17,9 @@ import msgspec
 from smriti.agent.brief import Via, handoff_brief
 from smriti.agent.client import SmritiClient
 from smriti.agent.errors import InvalidInput
-from smriti.checkpoints.schemas import Checkpoint, CheckpointContent, CommitCreate
+from smriti.checkpoints.schemas import Checkpoint, CheckpointContent
 from smriti.review.schemas import ReviewResult
 from smriti.schemas import say_patterns
-from smriti.spaces.schemas import Space
 
 NO_HEAD = "none"
 """The `--expect-head` / `expected_head` value that means "the Space has no Checkpoint yet"."""
@@ -43,6 +42,10 @@ class Handoff(msgspec.Struct, kw_only=True):
 
     space_id: UUID
     space_name: str
+    line: str
+    """The line whose HEAD the brief is of (the Space's default line unless one was named)."""
+    lines: list[str]
+    """Every line of the Space (up to 200), the default line first."""
     head_commit_id: UUID | None
     head_commit_hash: str | None
     brief: str
@@ -133,57 +136,32 @@ async def expected_head(client: SmritiClient, ref: str) -> UUID | None:
     return await resolve_commit_id(client, ref)
 
 
-async def commit(
-    client: SmritiClient,
-    space_ref: str,
-    draft: CommitDraft,
-    *,
-    author: str,
-    expect_head: str | msgspec.UnsetType = msgspec.UNSET,
-    parent: str | None = None,
-) -> tuple[Space, Checkpoint]:
-    """Save `draft` in the Space as a new Checkpoint and move HEAD to it.
-
-    `expect_head` (a ref, or `none`) overrides the draft's `expected_head_commit_id`, `parent` (a
-    ref) its `parent_commit_id`. The author is recorded in `metadata.author` unless the draft's
-    metadata already names one.
-    """
+async def handoff(client: SmritiClient, space_ref: str, *, via: Via, line: str | None = None) -> Handoff:
+    """The hand-off brief of a line's HEAD (default: the Space's default line), or of an empty line."""
     space = await client.resolve_space(space_ref)
-    expected = draft.expected_head_commit_id
-    if not isinstance(expect_head, msgspec.UnsetType):
-        expected = await expected_head(client, expect_head)
-    parent_id = draft.parent_commit_id if parent is None else await resolve_commit_id(client, parent)
-    fields = msgspec.structs.asdict(draft)
-    fields.update(
-        repo_id=space.id,
-        metadata=with_author(draft.metadata, author),
-        parent_commit_id=parent_id,
-        expected_head_commit_id=expected,
+    lines = (await client.lines(space.id)).items
+    wanted = line.strip().casefold() if line is not None else None
+    current = next(
+        (item for item in lines if item.name.casefold() == wanted or (wanted is None and item.is_default)), None
     )
-    return space, await client.commit(CommitCreate(**fields))
-
-
-async def head_or_none(client: SmritiClient, space: Space) -> Checkpoint | None:
-    if space.head_commit_id is None:
-        return None
-    return await client.head(space.id)
-
-
-async def handoff(client: SmritiClient, space_ref: str, *, via: Via) -> Handoff:
-    """The hand-off brief of a Space's HEAD (or of an empty Space)."""
-    space = await client.resolve_space(space_ref)
-    head = await head_or_none(client, space)
+    if current is None:  # beyond the first page, or an unknown name (the server says which)
+        current = await client.get_line(space.id, line) if line is not None else None
+    if current is None:
+        raise InvalidInput(f"The Space {space.name!r} has no default line; the server is older than this client.")
+    head = await client.head(space.id, line=current.name) if current.head_commit_id is not None else None
     earlier: list[Checkpoint] = []
     total = 0
     if head is not None:
-        page = await client.log(space.id, limit=BRIEF_HISTORY + 1)
+        page = await client.log(space.id, limit=BRIEF_HISTORY + 1, line=current.name)
         earlier, total = page.items, page.total
     return Handoff(
         space_id=space.id,
         space_name=space.name,
+        line=current.name,
+        lines=[item.name for item in lines],
         head_commit_id=head.id if head else None,
         head_commit_hash=head.commit_hash if head else None,
-        brief=handoff_brief(space, head, earlier=earlier, total=total, via=via),
+        brief=handoff_brief(space, head, earlier=earlier, total=total, via=via, line=current, lines=lines),
     )
 
 

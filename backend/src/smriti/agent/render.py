@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from smriti.agent.brief import author_of, short, when
+from smriti.agent.wire import Line
 from smriti.checkpoints.diff import CheckpointDiff, ListChange, TextChange
 from smriti.checkpoints.schemas import Checkpoint, VerifyReport
 from smriti.review.schemas import ReviewResult
 from smriti.schemas import Page
+from smriti.sessions.schemas import Session
 from smriti.spaces.schemas import Space
+
+if TYPE_CHECKING:
+    from smriti.agent.verbs import Saved
 
 
 def _one_line(text: str) -> str:
@@ -49,8 +55,9 @@ def space_created(space: Space) -> str:
     return f"Created Space {_one_line(space.name)} ({space.id})."
 
 
-def checkpoint(cp: Checkpoint, *, space: Space | None = None, is_head: bool = False) -> str:
-    title = f"Checkpoint {short(cp.commit_hash)}  {_one_line(cp.message)}" + ("  (HEAD)" if is_head else "")
+def checkpoint(cp: Checkpoint, *, space: Space | None = None, is_head: bool = False, line: str | None = None) -> str:
+    mark = (f"  (HEAD of line {_one_line(line)})" if line else "  (HEAD)") if is_head else ""
+    title = f"Checkpoint {short(cp.commit_hash)}  {_one_line(cp.message)}{mark}"
     meta = [
         ["Space", f"{_one_line(space.name)} ({space.id})" if space else str(cp.repo_id)],
         ["Id", str(cp.id)],
@@ -85,25 +92,84 @@ def checkpoint(cp: Checkpoint, *, space: Space | None = None, is_head: bool = Fa
     return "\n".join(lines).rstrip()
 
 
-def log(page: Page[Checkpoint], space: Space) -> str:
+def _head_marks(space: Space, lines: Sequence[Line]) -> dict[str, list[str]]:
+    """Per Checkpoint id: `HEAD` for the Space's HEAD, `line NAME` for the HEAD of any other line."""
+    marks: dict[str, list[str]] = {}
+    if space.head_commit_id is not None:
+        marks[str(space.head_commit_id)] = ["HEAD"]
+    for line in lines:
+        if line.head_commit_id is not None and not line.is_default:
+            marks.setdefault(str(line.head_commit_id), []).append(f"line {_one_line(line.name)}")
+    return marks
+
+
+def log(page: Page[Checkpoint], space: Space, *, lines: Sequence[Line] = (), only: str | None = None) -> str:
     if not page.items:
-        return f"{_one_line(space.name)} has no Checkpoints yet." if page.total == 0 else "No more Checkpoints."
+        if page.total == 0:
+            return (
+                f"Line {_one_line(only)} has no Checkpoints yet."
+                if only
+                else f"{_one_line(space.name)} has no Checkpoints yet."
+            )
+        return "No more Checkpoints."
+    marks = _head_marks(space, lines)
     rows = []
     for cp in page.items:
         by = author_of(cp) or ""
-        mark = "HEAD" if cp.id == space.head_commit_id else ""
+        mark = ", ".join(marks.get(str(cp.id), []))
         rows.append([short(cp.commit_hash), when(cp.created_at), _one_line(cp.message), by, mark])
-    lines = _table(rows)
+    table = _table(rows)
     if len(page.items) < page.total:
-        lines.append(f"({page.offset + 1}–{page.offset + len(page.items)} of {page.total}; see --limit and --offset)")
-    return "\n".join(lines)
+        table.append(f"({page.offset + 1}–{page.offset + len(page.items)} of {page.total}; see --limit and --offset)")
+    return "\n".join(table)
 
 
-def committed(cp: Checkpoint, space: Space) -> str:
+def saved(result: Saved, *, restored: str | None = None) -> str:
+    """What a commit or a restore wrote, and what it changed against its parent."""
+    cp, line = result.checkpoint, _one_line(result.line)
     parent = f"its parent is {cp.parent_commit_id}" if cp.parent_commit_id else "it has no parent"
+    what = f"Restored {restored} as Checkpoint" if restored else "Saved Checkpoint"
+    out = [
+        f"{what} {short(cp.commit_hash)} “{_one_line(cp.message)}” on line {line} in "
+        f"{_one_line(result.space.name)} ({parent}). The HEAD of {line} is now {cp.id}."
+    ]
+    if result.changes is None:
+        out.append(f"It is the first Checkpoint of line {line}.")
+    else:
+        body = _changes(result.changes)
+        out += (
+            ["Changes against the parent:", *body] if body else ["The state is the parent's; only the message changed."]
+        )
+    return "\n".join(out)
+
+
+def lines(page: Page[Line], space: Space) -> str:
+    if not page.items:
+        return "No more lines."
+    rows = [["LINE", "HEAD", "UPDATED", ""]]
+    for line in page.items:
+        head = str(line.head_commit_id) if line.head_commit_id else "- (no Checkpoint yet)"
+        rows.append([_one_line(line.name), head, when(line.updated_at), "default" if line.is_default else ""])
+    table = _table(rows)
+    if len(page.items) < page.total:
+        table.append(
+            f"({page.offset + 1}–{page.offset + len(page.items)} of {page.total} lines of {_one_line(space.name)})"
+        )
+    return "\n".join(table)
+
+
+def line_changed(what: str, line: Line, space: Space) -> str:
+    head = f"its HEAD is {line.head_commit_id}" if line.head_commit_id else "it has no Checkpoint yet"
+    default = ", the default line" if line.is_default else ""
+    return f"{what}: line {_one_line(line.name)} of {_one_line(space.name)} ({head}{default})."
+
+
+def forked(session: Session) -> str:
+    origin = session.forked_from
+    where = f" from Turn {origin.sequence_number} of Session {origin.session_id}" if origin else ""
     return (
-        f"Saved Checkpoint {short(cp.commit_hash)} “{_one_line(cp.message)}” in {_one_line(space.name)} "
-        f"({parent}). HEAD is now {cp.id}."
+        f"Forked Session {session.id} “{_one_line(session.title)}”{where}, based on Checkpoint "
+        f"{session.base_commit_id}: each message sent in it gets that Checkpoint's state plus its own Turns."
     )
 
 
@@ -126,9 +192,15 @@ def diff(result: CheckpointDiff, before: str, after: str) -> str:
     head = f"{before} → {after}"
     if result.identical:
         return f"{head}: no differences."
-    lines = [head]
-    lines += _text_change("Message", result.message)
-    lines += _text_change("Summary", result.summary)
+    body = [head, *_text_change("Message", result.message), *_changes(result)]
+    if result.metadata_changed:
+        body.append("Metadata changed")
+    return "\n".join(body)
+
+
+def _changes(result: CheckpointDiff) -> list[str]:
+    """The state's changes (not the message or the metadata, which every new Checkpoint changes)."""
+    lines = _text_change("Summary", result.summary)
     lines += _list_change("Decisions", result.decisions)
     lines += _list_change("Assumptions", result.assumptions)
     lines += _list_change("Open questions", result.open_questions)
@@ -146,9 +218,7 @@ def diff(result: CheckpointDiff, before: str, after: str) -> str:
         f"  ~ {_one_line(a.name)}: {a.before_size} → {a.after_size} characters" for a in result.artifacts.changed
     ]
     lines += ["Artifacts", *artifacts] if artifacts else []
-    if result.metadata_changed:
-        lines.append("Metadata changed")
-    return "\n".join(lines)
+    return lines
 
 
 def review(result: ReviewResult, cp: str) -> str:
