@@ -57,6 +57,11 @@ test("a Space from first message to mounted Checkpoint, review and compare, surv
     await expect(dialog.getByTestId("draft-provenance")).toContainText(
       "offline · offline-1 from Turns 1–6",
     );
+    // The draft proposes; the form changes only when the person accepts.
+    await expect(dialog.getByTestId("proposal").first()).toBeVisible();
+    await expect(dialog.getByRole("textbox", { name: "Message *" })).toHaveValue("");
+    await dialog.getByRole("button", { name: "Accept all" }).click();
+    await expect(dialog.getByTestId("proposals")).toHaveCount(0);
     await expect(dialog.getByRole("textbox", { name: "Message *" })).not.toHaveValue("");
     await expect(dialog.getByRole("textbox", { name: "Decision 1", exact: true })).toHaveValue(
       /Lisbon/,
@@ -100,11 +105,18 @@ test("a Space from first message to mounted Checkpoint, review and compare, surv
     await sendMessage(page, "Add a day trip to Cascais.", 10);
     await page.getByRole("button", { name: "Save checkpoint" }).first().click();
     const dialog = page.getByRole("dialog", { name: "Save checkpoint" });
-    await dialog.getByRole("button", { name: "Copy fields from HEAD" }).click();
+    // The form starts from HEAD's whole state: nothing of it is dropped.
+    await expect(dialog.getByTestId("form-parent")).toContainText("Starts from HEAD");
+    await expect(dialog.getByRole("textbox", { name: "Assumption 1", exact: true })).toHaveValue(
+      "Budget is 2000 EUR for two",
+    );
+    await expect(dialog.getByTestId("parent-diff")).toContainText("+0 −0 ~0");
     await dialog.getByRole("textbox", { name: "Message *" }).fill("Trip plan v2");
     await dialog.getByRole("button", { name: "+ Add decision" }).click();
     const decisions = dialog.getByRole("group", { name: /Decisions/ }).getByRole("textbox");
     await decisions.last().fill("Take the train to Sintra");
+    await expect(dialog.getByTestId("form-diff")).toContainText("added: Take the train to Sintra");
+    await expect(dialog.getByTestId("parent-diff")).toContainText("+1 −0 ~0");
     await dialog.getByRole("button", { name: "Save checkpoint" }).click();
     await expect(dialog).toBeHidden();
     await expect(page.getByTestId("space-head")).toContainText("Trip plan v2");

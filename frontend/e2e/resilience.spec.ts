@@ -112,10 +112,12 @@ test("divergent Checkpoint lines show side by side in the timeline", async ({ pa
   await expect(rows.first()).toContainText("Line B");
   // Two lanes: the graph of the fork is wider than a single line's.
   const widths = await page
-    .locator(".timeline .graph")
+    .locator(".timeline-wrap > .graph")
     .evaluateAll((svgs) => svgs.map((s) => s.getAttribute("width")));
-  expect(new Set(widths).size).toBe(1);
+  expect(widths).toHaveLength(1);
   expect(Number(widths[0])).toBeGreaterThan(24);
+  // The default line's HEAD carries its name.
+  await expect(rows.first().getByTestId("line-head")).toHaveText("main");
   await page.getByRole("button", { name: "Verify history" }).click();
   await expect(page.getByTestId("verify")).toContainText("3 Checkpoints verified");
   // The forked Checkpoint names its parent.
@@ -126,22 +128,28 @@ test("divergent Checkpoint lines show side by side in the timeline", async ({ pa
   await expect(page.locator(".detail-facts")).toContainText(`${base.commit_hash.slice(0, 7)} Base`);
   await page.getByRole("button", { name: "← All Checkpoints" }).click();
 
-  // Line A was the better line: restore it as HEAD, so the next agent reading HEAD starts there.
+  // Line A was the better line: restore its state on the default line, so the next agent
+  // reading HEAD starts there. The restore is a new Checkpoint on top of the line's HEAD.
+  const lineBHead = (await (await request.get(`/v4/repos/${space.id}/head`)).json()) as {
+    id: string;
+  };
   await page
     .getByRole("list", { name: "Checkpoint history" })
     .getByRole("button", { name: /Line A/ })
     .click();
-  await page.getByRole("button", { name: "Restore as HEAD…" }).click();
-  const dialog = page.getByRole("dialog", { name: "Restore a Checkpoint as HEAD" });
-  await expect(dialog.getByRole("textbox", { name: "Message *" })).toHaveValue("Restore “Line A”");
-  await dialog.getByRole("button", { name: "Save checkpoint" }).click();
+  await page.getByRole("button", { name: "Restore this state…" }).click();
+  const dialog = page.getByRole("dialog", { name: "Restore this state" });
+  await expect(dialog.getByRole("textbox", { name: "Message" })).toHaveValue("Restore “Line A”");
+  await expect(dialog.getByRole("combobox", { name: "Line" })).toHaveValue("main");
+  await dialog.getByRole("button", { name: "Restore on main" }).click();
   await expect(dialog).toBeHidden();
   const head = await (await request.get(`/v4/repos/${space.id}/head`)).json();
   const lineA = (await (await request.get(`/v4/repos/${space.id}/commits`)).json()).items.find(
     (c: { message: string }) => c.message === "Line A",
   );
   expect(head.message).toBe("Restore “Line A”");
-  expect(head.parent_commit_id).toBe(lineA.id);
+  expect(head.parent_commit_id).toBe(lineBHead.id);
+  expect(head.metadata.restored_from.commit_id).toBe(lineA.id);
   await page.getByRole("button", { name: "← All Checkpoints" }).click();
   await expect(rows).toHaveCount(4);
   await expect(rows.first()).toContainText("HEAD");

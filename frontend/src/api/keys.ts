@@ -7,6 +7,7 @@ export const keys = {
   turns: (sessionId: string) => ["turns", sessionId] as const,
   checkpoints: (spaceId: string) => ["checkpoints", spaceId] as const,
   checkpoint: (ref: string) => ["checkpoint", ref] as const,
+  lines: (spaceId: string) => ["lines", spaceId] as const,
   providers: () => ["providers"] as const,
   context: (sessionId: string) => ["context", sessionId] as const,
   review: (checkpointId: string) => ["review", checkpointId] as const,

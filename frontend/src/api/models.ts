@@ -24,6 +24,12 @@ export type ContextSection = Schemas["ContextSection"];
 export type ProviderInfo = Schemas["ProviderInfo"];
 export type ProviderList = Schemas["ProviderList"];
 export type SessionCreate = Schemas["SessionCreate"];
+/** A line of Checkpoints (wire name: branch). */
+export type Line = Schemas["Line"];
+export type LineCreate = Schemas["LineCreate"];
+export type LineUpdate = Schemas["LineUpdate"];
+export type ForkRequest = Schemas["ForkRequest"];
+export type RestoreRequest = Schemas["RestoreRequest"];
 
 export interface Page<T> {
   items: T[];

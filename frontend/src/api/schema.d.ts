@@ -167,6 +167,52 @@ export interface paths {
         patch: operations["updateSpace"];
         trace?: never;
     };
+    "/v4/repos/{repo_id}/branches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The Space's lines, the default line first, then by name */
+        get: operations["listLines"];
+        put?: never;
+        /**
+         * Start a line at a Checkpoint of this Space
+         * @description `from_ref` is a Checkpoint id, full hash or unique prefix (≥ 7 hex digits) of this Space; without it the line starts at the Space's HEAD. Names are trimmed, 1–100 characters, and unique in the Space ignoring case. No Checkpoint is written.
+         */
+        post: operations["createLine"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/repos/{repo_id}/branches/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One line of the Space */
+        get: operations["getLine"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a line; its Checkpoints stay
+         * @description The default line cannot be deleted (409).
+         */
+        delete: operations["deleteLine"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a line, or make it the Space's default line
+         * @description Making a line the default makes its HEAD the Space's HEAD. No Checkpoint is written.
+         */
+        patch: operations["updateLine"];
+        trace?: never;
+    };
     "/v4/repos/{repo_id}/commits": {
         parameters: {
             query?: never;
@@ -175,8 +221,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The Space's Checkpoints, newest first
-         * @description Each carries `parent_commit_id`, so a client can draw the tree.
+         * The Space's Checkpoints, newest first, or a line's history
+         * @description Each carries `parent_commit_id`, so a client can draw the tree. With `branch`, that line's history: first parents from its HEAD, newest first.
          */
         get: operations["listCheckpoints"];
         put?: never;
@@ -195,8 +241,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The Space's HEAD Checkpoint
-         * @description 404 when the Space does not exist or has no Checkpoint yet.
+         * The Space's HEAD Checkpoint, or a line's
+         * @description The Space's HEAD is its default line's. With `branch`, that line's HEAD. 404 when the Space or the line does not exist or has no Checkpoint yet.
          */
         get: operations["getHead"];
         put?: never;
@@ -217,7 +263,10 @@ export interface paths {
         /** Sessions of a Space, newest first */
         get: operations["listSessions"];
         put?: never;
-        /** Start a Session in a Space */
+        /**
+         * Start a Session in a Space
+         * @description With `base_commit_id` (a Checkpoint of this Space), every message sent in the Session gets that Checkpoint's state plus the Session's own Turns: the boundary is the Session itself.
+         */
         post: operations["createSession"];
         delete?: never;
         options?: never;
@@ -276,6 +325,26 @@ export interface paths {
         get: operations["listTurns"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v5/checkpoints/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save a Checkpoint made of its parent's state plus these changes
+         * @description The parent is `parent_commit_id`, else the line's HEAD (`branch`, default: the default line); a Space with no Checkpoint starts empty. `set` replaces the summary; `add` appends items (an entity or artifact whose name exists replaces it in place); `remove` and `complete_tasks` name items by text (entities and artifacts by name). Naming an item the parent does not have, or adding a text the list already has, is a 400 naming the entry. `metadata` is merged over the parent's. Same compare-and-swap rules as a commit; without `expected_head_commit_id` or `parent_commit_id`, the changes are applied to the line's latest HEAD.
+         */
+        post: operations["applyChanges"];
         delete?: never;
         options?: never;
         head?: never;
@@ -342,10 +411,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v5/commits/{ref}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save a Checkpoint equal to an older one, on top of a line's HEAD
+         * @description The new Checkpoint's content equals `ref`'s, with `metadata.restored_from` added; its parent is the line's HEAD (`branch`, default: the default line). Nothing is edited or removed.
+         */
+        post: operations["restoreCheckpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v5/sessions/{session_id}/fork": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Continue from a Checkpoint in a new Session
+         * @description A new Session of the same Space whose base is `checkpoint_id` (a Checkpoint of that Space), with `forked_from` naming this Session and its last Turn. No Turn is copied.
+         */
+        post: operations["forkSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** ApplyRequest */
+        ApplyRequest: {
+            add?: components["schemas"]["ItemAdditions"];
+            branch?: string | null;
+            complete_tasks?: string[];
+            expected_head_commit_id?: string | null;
+            message: string;
+            metadata?: {
+                [key: string]: unknown;
+            };
+            parent_commit_id?: string | null;
+            remove?: components["schemas"]["ItemRemovals"];
+            /** Format: uuid */
+            repo_id: string;
+            set?: components["schemas"]["SetFields"];
+        };
         /** Artifact */
         Artifact: {
             content: string;
@@ -427,6 +552,7 @@ export interface components {
         CommitCreate: {
             artifacts?: components["schemas"]["Artifact"][];
             assumptions?: string[];
+            branch?: string | null;
             decisions?: string[];
             entities?: components["schemas"]["Entity"][];
             expected_head_commit_id?: string | null;
@@ -451,6 +577,8 @@ export interface components {
         };
         /** ContextPreview */
         ContextPreview: {
+            /** @enum {null|string} */
+            checkpoint_from: "mount" | "base" | null;
             checkpoint_id: string | null;
             history_base_seq: number | null;
             messages: components["schemas"]["ContextMessage"][];
@@ -542,6 +670,18 @@ export interface components {
             /** @enum {string} */
             source: "rules" | "model";
         };
+        /** ForkedFrom */
+        ForkedFrom: {
+            sequence_number: number;
+            /** Format: uuid */
+            session_id: string;
+        };
+        /** ForkRequest */
+        ForkRequest: {
+            /** Format: uuid */
+            checkpoint_id: string;
+            title?: string | null;
+        };
         /** Health */
         Health: {
             database: string;
@@ -553,11 +693,49 @@ export interface components {
             /** @enum {string} */
             role: "user" | "assistant";
         };
+        /** ItemAdditions */
+        ItemAdditions: {
+            artifacts?: components["schemas"]["Artifact"][];
+            assumptions?: string[];
+            decisions?: string[];
+            entities?: components["schemas"]["Entity"][];
+            open_questions?: string[];
+            tasks?: components["schemas"]["Task"][];
+        };
         /** ItemRef */
         ItemRef: {
             /** @enum {string} */
             field: "decisions" | "assumptions" | "tasks" | "open_questions" | "entities";
             index: number;
+        };
+        /** ItemRemovals */
+        ItemRemovals: {
+            artifacts?: string[];
+            assumptions?: string[];
+            decisions?: string[];
+            entities?: string[];
+            open_questions?: string[];
+            tasks?: string[];
+        };
+        /** Line */
+        Line: {
+            /** Format: date-time */
+            created_at: string;
+            head_commit_id: string | null;
+            is_default: boolean;
+            name: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** LineCreate */
+        LineCreate: {
+            from_ref?: string | null;
+            name: string;
+        };
+        /** LineUpdate */
+        LineUpdate: {
+            is_default?: boolean;
+            name?: string;
         };
         /** ListChange */
         ListChange: {
@@ -567,6 +745,13 @@ export interface components {
         /** Page[Checkpoint] */
         "Page_smriti.checkpoints.schemas.Checkpoint_": {
             items: components["schemas"]["Checkpoint"][];
+            limit: number;
+            offset: number;
+            total: number;
+        };
+        /** Page[Line] */
+        "Page_smriti.lines.schemas.Line_": {
+            items: components["schemas"]["Line"][];
             limit: number;
             offset: number;
             total: number;
@@ -607,6 +792,15 @@ export interface components {
             default_provider: string;
             items: components["schemas"]["ProviderInfo"][];
         };
+        /** RestoreRequest */
+        RestoreRequest: {
+            branch?: string | null;
+            expected_head_commit_id?: string | null;
+            message?: string | null;
+            metadata?: {
+                [key: string]: unknown;
+            };
+        };
         /** ReviewedBy */
         ReviewedBy: {
             model: string;
@@ -644,8 +838,10 @@ export interface components {
         };
         /** Session */
         Session: {
+            base_commit_id: string | null;
             /** Format: date-time */
             created_at: string;
+            forked_from: components["schemas"]["ForkedFrom"] | null;
             /** Format: uuid */
             id: string;
             model: string | null;
@@ -659,10 +855,15 @@ export interface components {
         };
         /** SessionCreate */
         SessionCreate: {
+            base_commit_id?: string | null;
             model?: string | null;
             provider?: string | null;
             /** @default  */
             title?: string;
+        };
+        /** SetFields */
+        SetFields: {
+            summary?: string;
         };
         /** Space */
         Space: {
@@ -1335,9 +1536,270 @@ export interface operations {
             };
         };
     };
+    listLines: {
+        parameters: {
+            query?: {
+                /** @description Items per page. */
+                limit?: number;
+                /** @description Items to skip. */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                repo_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_smriti.lines.schemas.Line_"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createLine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                repo_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LineCreate"];
+            };
+        };
+        responses: {
+            /** @description Document created, URL follows */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Line"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request conflicts with the current state (for example HEAD has moved). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not declared as JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getLine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                repo_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Line"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteLine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                repo_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, nothing follows */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request conflicts with the current state (for example HEAD has moved). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    updateLine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                repo_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LineUpdate"];
+            };
+        };
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Line"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request conflicts with the current state (for example HEAD has moved). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not declared as JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     listCheckpoints: {
         parameters: {
             query?: {
+                /** @description A line's name (matched ignoring case). */
+                branch?: string | null;
                 /** @description Items per page. */
                 limit?: number;
                 /** @description Items to skip. */
@@ -1382,7 +1844,10 @@ export interface operations {
     };
     getHead: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A line's name (matched ignoring case). */
+                branch?: string | null;
+            };
             header?: never;
             path: {
                 repo_id: string;
@@ -1645,6 +2110,66 @@ export interface operations {
             };
         };
     };
+    applyChanges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplyRequest"];
+            };
+        };
+        responses: {
+            /** @description Document created, URL follows */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Checkpoint"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request conflicts with the current state (for example HEAD has moved). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not declared as JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     draftCheckpoint: {
         parameters: {
             query?: never;
@@ -1835,6 +2360,121 @@ export interface operations {
             };
             /** @description No such resource. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    restoreCheckpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ref: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RestoreRequest"];
+            };
+        };
+        responses: {
+            /** @description Document created, URL follows */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Checkpoint"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request conflicts with the current state (for example HEAD has moved). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not declared as JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    forkSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForkRequest"];
+            };
+        };
+        responses: {
+            /** @description Document created, URL follows */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not declared as JSON (Content-Type: application/json). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

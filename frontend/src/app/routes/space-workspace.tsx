@@ -1,25 +1,27 @@
-import { type ReactNode, useMemo, useState } from "react";
-import { Link } from "wouter";
-import type { Checkpoint } from "@/api/models";
+import { useMemo, useState } from "react";
+import { Link, useLocation } from "wouter";
+import type { Checkpoint, Line } from "@/api/models";
 import { ErrorNotice } from "@/components/dialog";
 import { EmptyState, errorMessage, Loading } from "@/components/feedback";
 import { ChatView, isInContext, mountFields, useSessionMount } from "@/features/chat";
-import {
-  CheckpointDetail,
-  CheckpointFormDialog,
-  ComparePanel,
-  Timeline,
-  useCheckpoints,
-  VerifyHistory,
-} from "@/features/checkpoints";
+import { CheckpointFormDialog, useCheckpoints } from "@/features/checkpoints";
 import { ContextPanel } from "@/features/context";
+import { useLines } from "@/features/lines";
 import { useProviderChoice, useProviders } from "@/features/providers";
-import { SessionSidebar, sessionTitle, useSession, useTurns } from "@/features/sessions";
+import {
+  SessionOrigin,
+  SessionSidebar,
+  sessionTitle,
+  useForkSession,
+  useSession,
+  useTurns,
+} from "@/features/sessions";
 import { useSpace } from "@/features/spaces";
 import { shortHash } from "@/lib/format";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { TopBar } from "../top-bar";
-import { type PanelTab, usePanelState } from "./panel-state";
+import { usePanelState } from "./panel-state";
+import { Panel } from "./workspace-panel";
 
 type MobileView = "sessions" | "chat" | "panel";
 
@@ -34,6 +36,7 @@ export function SpaceWorkspace({
   const space = useSpace(spaceId);
   useDocumentTitle(space.data?.name);
   const checkpoints = useCheckpoints(spaceId);
+  const lines = useLines(spaceId);
   const [panel, setPanel] = usePanelState();
   const [mobileView, setMobileView] = useState<MobileView>(sessionId ? "chat" : "sessions");
 
@@ -53,6 +56,7 @@ export function SpaceWorkspace({
 
   const headId = space.data?.head_commit_id ?? null;
   const list = checkpoints.data ?? [];
+  const lineList = lines.data ?? [];
 
   return (
     <>
@@ -97,6 +101,7 @@ export function SpaceWorkspace({
             spaceId={spaceId}
             activeSessionId={sessionId}
             onNavigate={() => setMobileView("chat")}
+            checkpoints={list}
           />
         </aside>
         {sessionId ? (
@@ -107,6 +112,7 @@ export function SpaceWorkspace({
             headId={headId}
             checkpoints={list}
             checkpointsLoading={checkpoints.isPending}
+            lines={lineList}
             panel={panel}
             setPanel={setPanel}
             onSaved={(c) => setPanel({ tab: "checkpoints", selected: c.id })}
@@ -127,9 +133,11 @@ export function SpaceWorkspace({
               setPanel={setPanel}
               checkpoints={list}
               checkpointsLoading={checkpoints.isPending}
+              lines={lineList}
               headId={headId}
               mountedId={null}
               onMount={null}
+              onFork={null}
               contextSlot={
                 <p className="muted panel-pad">Open a Session to see what its model receives.</p>
               }
@@ -148,6 +156,7 @@ interface SessionAreaProps {
   headId: string | null;
   checkpoints: Checkpoint[];
   checkpointsLoading: boolean;
+  lines: readonly Line[];
   panel: ReturnType<typeof usePanelState>[0];
   setPanel: ReturnType<typeof usePanelState>[1];
   onSaved: (checkpoint: Checkpoint) => void;
@@ -159,22 +168,42 @@ function SessionArea({
   headId,
   checkpoints,
   checkpointsLoading,
+  lines,
   panel,
   setPanel,
   onSaved,
 }: SessionAreaProps) {
+  const [, navigate] = useLocation();
+  const fork = useForkSession(spaceId);
   const session = useSession(sessionId);
   const turns = useTurns(sessionId);
   const providers = useProviders();
-  const { mount, ready, mountTo, unmount } = useSessionMount(sessionId, turns.data);
+  const { mount, ready, mountTo, unmount } = useSessionMount(
+    sessionId,
+    turns.data,
+    session.data?.base_commit_id ?? null,
+  );
   const [choice, setChoice] = useProviderChoice(sessionId, session.data, providers.data);
   const [form, setForm] = useState<{ open: boolean; mode: "blank" | "draft" }>({
     open: false,
     mode: "blank",
   });
 
-  const head = checkpoints.find((c) => c.id === headId) ?? null;
-  const mounted = mount ? (checkpoints.find((c) => c.id === mount.checkpointId) ?? null) : null;
+  const byId = (id: string | null | undefined) => checkpoints.find((c) => c.id === id) ?? null;
+  const head = byId(headId);
+  const mounted = mount ? byId(mount.checkpointId) : null;
+  const base = byId(session.data?.base_commit_id);
+  // A save starts from what the model works from: the mount, else the Session's base, else HEAD.
+  const parent = mounted ?? base ?? head;
+  const inContext = mount ? mounted : base;
+  const startFork = (checkpointId: string) =>
+    fork.mutate(
+      {
+        sessionId,
+        body: { checkpoint_id: checkpointId, title: `From “${byId(checkpointId)?.message ?? ""}”` },
+      },
+      { onSuccess: (next) => navigate(`/spaces/${spaceId}/sessions/${next.id}`) },
+    );
   const contextRequest = useMemo(
     () => ({
       session_id: sessionId,
@@ -216,6 +245,7 @@ function SessionArea({
             onChoice={setChoice}
             onSaveCheckpoint={() => setForm({ open: true, mode: "blank" })}
             onDraft={() => setForm({ open: true, mode: "draft" })}
+            headerExtra={<SessionOrigin session={session.data} />}
           />
         )}
       </main>
@@ -225,16 +255,19 @@ function SessionArea({
         setPanel={setPanel}
         checkpoints={checkpoints}
         checkpointsLoading={checkpointsLoading}
+        lines={lines}
         headId={headId}
         mountedId={mount?.checkpointId ?? null}
         onMount={ready ? mountTo : null}
+        onFork={startFork}
+        forking={fork.isPending}
         reviewWith={{ provider: choice?.provider ?? null, model: choice?.model ?? null }}
         contextSlot={
           <ContextPanel
             request={contextRequest}
             mountedLabel={
-              mounted
-                ? `${shortHash(mounted.commit_hash)} “${mounted.message}”`
+              inContext
+                ? `${shortHash(inContext.commit_hash)} “${inContext.message}”`
                 : mount
                   ? "…"
                   : null
@@ -246,8 +279,10 @@ function SessionArea({
         open={form.open}
         mode={form.mode}
         spaceId={spaceId}
-        head={head}
-        headId={headId}
+        parent={parent}
+        parentReason={mounted ? "mounted" : base ? "base" : "head"}
+        lines={lines}
+        checkpoints={checkpoints}
         draftScope={
           turns.data?.some((t) => isInContext(t, mount))
             ? {
@@ -265,137 +300,5 @@ function SessionArea({
         }}
       />
     </>
-  );
-}
-
-interface PanelProps {
-  spaceId: string;
-  panel: ReturnType<typeof usePanelState>[0];
-  setPanel: ReturnType<typeof usePanelState>[1];
-  checkpoints: Checkpoint[];
-  checkpointsLoading: boolean;
-  headId: string | null;
-  mountedId: string | null;
-  onMount: ((checkpointId: string) => void) | null;
-  contextSlot: ReactNode;
-  reviewWith: { provider: string | null; model: string | null };
-}
-
-const tabs: { id: PanelTab; label: string }[] = [
-  { id: "checkpoints", label: "Checkpoints" },
-  { id: "compare", label: "Compare" },
-  { id: "context", label: "Context" },
-];
-
-function Panel({
-  spaceId,
-  panel,
-  setPanel,
-  checkpoints,
-  checkpointsLoading,
-  headId,
-  mountedId,
-  onMount,
-  contextSlot,
-  reviewWith,
-}: PanelProps) {
-  const selected = panel.selected
-    ? (checkpoints.find((c) => c.id === panel.selected) ?? null)
-    : null;
-  const [restoreFrom, setRestoreFrom] = useState<Checkpoint | null>(null);
-  return (
-    <aside className="ws-panel" aria-label="Checkpoints and context">
-      <div className="panel-tabs" role="tablist">
-        {tabs.map((tab) => (
-          <button
-            key={tab.id}
-            type="button"
-            role="tab"
-            aria-selected={panel.tab === tab.id}
-            className={panel.tab === tab.id ? "panel-tab active" : "panel-tab"}
-            onClick={() => setPanel({ tab: tab.id })}
-          >
-            {tab.label}
-            {tab.id === "checkpoints" && checkpoints.length > 0 && (
-              <span className="count">{checkpoints.length}</span>
-            )}
-          </button>
-        ))}
-      </div>
-      <div className="panel-body" role="tabpanel">
-        {panel.tab === "context" && contextSlot}
-        {panel.tab === "compare" && (
-          <ComparePanel
-            checkpoints={checkpoints}
-            fromId={panel.from}
-            toId={panel.to}
-            onChange={(from, to) => setPanel({ from, to })}
-          />
-        )}
-        {panel.tab === "checkpoints" &&
-          (checkpointsLoading ? (
-            <Loading what="Checkpoints" />
-          ) : selected ? (
-            <div className="panel-pad">
-              <button
-                type="button"
-                className="link-button back"
-                onClick={() => setPanel({ selected: null })}
-              >
-                ← All Checkpoints
-              </button>
-              <CheckpointDetail
-                checkpoint={selected}
-                parent={checkpoints.find((c) => c.id === selected.parent_commit_id) ?? null}
-                headId={headId}
-                mountedId={mountedId}
-                onMount={onMount ? () => onMount(selected.id) : null}
-                onSelect={(id) => setPanel({ selected: id })}
-                onRestore={() => setRestoreFrom(selected)}
-                onCompare={() =>
-                  setPanel({
-                    tab: "compare",
-                    from: selected.parent_commit_id ?? panel.from,
-                    to: selected.id,
-                  })
-                }
-                reviewWith={reviewWith}
-              />
-            </div>
-          ) : checkpoints.length === 0 ? (
-            <EmptyState title="No Checkpoints yet">
-              <p className="muted">
-                Save one when the work reaches a point worth keeping — by hand, or drafted by the
-                model from the conversation.
-              </p>
-            </EmptyState>
-          ) : (
-            <>
-              <Timeline
-                checkpoints={checkpoints}
-                headId={headId}
-                mountedId={mountedId}
-                selectedId={panel.selected}
-                onSelect={(id) => setPanel({ selected: id })}
-              />
-              <VerifyHistory spaceId={spaceId} />
-            </>
-          ))}
-      </div>
-      <CheckpointFormDialog
-        open={restoreFrom !== null}
-        mode="blank"
-        spaceId={spaceId}
-        head={checkpoints.find((c) => c.id === headId) ?? null}
-        headId={headId}
-        draftScope={null}
-        restoreFrom={restoreFrom}
-        onClose={() => setRestoreFrom(null)}
-        onSaved={(checkpoint) => {
-          setRestoreFrom(null);
-          setPanel({ selected: checkpoint.id });
-        }}
-      />
-    </aside>
   );
 }

@@ -42,6 +42,11 @@ export function ChatView(props: ChatViewProps) {
   const mountedCheckpoint = mount
     ? (checkpoints.find((c) => c.id === mount.checkpointId) ?? null)
     : null;
+  // A Session with a base (a fork) has its boundary at its start: every Turn is after the base.
+  const baseId = props.session?.base_commit_id ?? null;
+  const base = baseId ? (checkpoints.find((c) => c.id === baseId) ?? null) : null;
+  const shownMount = mount ?? (baseId ? { checkpointId: baseId, historyBaseSeq: 0 } : null);
+  const shownCheckpoint = mount ? mountedCheckpoint : base;
 
   const sendMessage = useCallback(
     async ({ content, requestId }: SendInput) => {
@@ -75,6 +80,7 @@ export function ChatView(props: ChatViewProps) {
         <MountControl
           mount={mount}
           mounted={mountedCheckpoint}
+          base={baseId ? { id: baseId, checkpoint: base } : null}
           checkpoints={checkpoints}
           headId={props.headId}
           ready={props.mountReady}
@@ -105,7 +111,7 @@ export function ChatView(props: ChatViewProps) {
           <ErrorNotice message={errorMessage(props.turnsError)} />
         ) : !turns ? (
           <Loading what="Turns" />
-        ) : turns.length === 0 && !pending && !mount ? (
+        ) : turns.length === 0 && !pending && !shownMount ? (
           <EmptyState title="Nothing said yet">
             <p className="muted">
               Write the first message below. Mount a Checkpoint first to start from a saved state.
@@ -114,10 +120,10 @@ export function ChatView(props: ChatViewProps) {
         ) : (
           <TurnList
             turns={turns}
-            mount={mount}
+            mount={shownMount}
             mounted={
-              mountedCheckpoint
-                ? { hash: mountedCheckpoint.commit_hash, message: mountedCheckpoint.message }
+              shownCheckpoint
+                ? { hash: shownCheckpoint.commit_hash, message: shownCheckpoint.message }
                 : null
             }
             pending={pending}

@@ -6,6 +6,8 @@ import type { Mount } from "../lib/history-base";
 interface MountControlProps {
   mount: Mount | null;
   mounted: Checkpoint | null;
+  /** The Session's base (a forked Session's): in context whenever nothing is mounted. */
+  base: { id: string; checkpoint: Checkpoint | null } | null;
   checkpoints: readonly Checkpoint[];
   headId: string | null;
   /** False until every Turn of the Session is loaded: the boundary is computed from them. */
@@ -18,6 +20,7 @@ interface MountControlProps {
 export function MountControl({
   mount,
   mounted,
+  base,
   checkpoints,
   headId,
   ready,
@@ -61,6 +64,17 @@ export function MountControl({
           Mounted: Checkpoint <code>{mounted ? shortHash(mounted.commit_hash) : "…"}</code>
           {mounted && <span className="mount-message">“{mounted.message}”</span>}
           <span className="muted">· after Turn #{mount.historyBaseSeq}</span>
+        </span>
+      ) : base ? (
+        <span
+          className="mount-chip mounted"
+          title="This Session is based on a Checkpoint: the model receives it plus every Turn of this Session"
+        >
+          <span className="mount-dot" aria-hidden="true" />
+          Based on Checkpoint{" "}
+          <code>{base.checkpoint ? shortHash(base.checkpoint.commit_hash) : "…"}</code>
+          {base.checkpoint && <span className="mount-message">“{base.checkpoint.message}”</span>}
+          <span className="muted">· every Turn of this Session</span>
         </span>
       ) : (
         <span

@@ -3,16 +3,26 @@ import type { Turn } from "@/api/models";
 import { mountCheckpoint } from "./history-base";
 import { useMount } from "./mount-store";
 
-/** The mount of a Session with the actions that change it. */
-export function useSessionMount(sessionId: string, turns: readonly Turn[] | undefined) {
+/**
+ * The mount of a Session with the actions that change it. `baseCommitId` is the Session's base
+ * (a fork's): a Turn sent on it without a mount records the base with no boundary, which is not
+ * a mount (a mount always has a `history_base_seq`).
+ */
+export function useSessionMount(
+  sessionId: string,
+  turns: readonly Turn[] | undefined,
+  baseCommitId: string | null = null,
+) {
   const lastSent = useMemo(() => {
     if (!turns) return undefined;
     for (let i = turns.length - 1; i >= 0; i -= 1) {
       const turn = turns[i];
-      if (turn?.role === "user") return turn;
+      if (turn?.role !== "user") continue;
+      const onBase = turn.checkpoint_id === baseCommitId && turn.history_base_seq === null;
+      return onBase ? undefined : turn;
     }
     return undefined;
-  }, [turns]);
+  }, [turns, baseCommitId]);
   const [mount, setMount] = useMount(sessionId, lastSent);
   const ready = turns !== undefined;
   const mountTo = useCallback(

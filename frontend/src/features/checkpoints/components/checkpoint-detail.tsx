@@ -19,7 +19,10 @@ interface CheckpointDetailProps {
   /** Null when no Session is open (nothing to mount into). */
   onMount: (() => void) | null;
   onCompare: () => void;
-  /** Start a new HEAD from this Checkpoint's state (a fork from it). */
+  /** Continue from this Checkpoint in a new Session (a fork); null when no Session is open. */
+  onFork: (() => void) | null;
+  forking?: boolean;
+  /** A new Checkpoint on a line with this Checkpoint's state. */
   onRestore: () => void;
   onSelect: (id: string) => void;
   reviewWith: { provider: string | null; model: string | null };
@@ -33,6 +36,8 @@ export function CheckpointDetail({
   mountedId,
   onMount,
   onCompare,
+  onFork,
+  forking = false,
   onRestore,
   onSelect,
   reviewWith,
@@ -129,6 +134,17 @@ export function CheckpointDetail({
               {c.id === mountedId ? "Mounted" : "Mount in this Session"}
             </button>
           )}
+          {onFork && (
+            <button
+              type="button"
+              className="btn small"
+              onClick={onFork}
+              disabled={forking}
+              title="Start a new Session based on this Checkpoint; this Session stays as it is"
+            >
+              {forking ? "Starting…" : "Continue in a new Session"}
+            </button>
+          )}
           <button
             type="button"
             className="btn small"
@@ -140,16 +156,14 @@ export function CheckpointDetail({
           <button type="button" className="btn small" onClick={onCompare}>
             Compare…
           </button>
-          {c.id !== headId && (
-            <button
-              type="button"
-              className="btn small"
-              onClick={onRestore}
-              title="Make a new Checkpoint with this state, forked from it, and move HEAD there"
-            >
-              Restore as HEAD…
-            </button>
-          )}
+          <button
+            type="button"
+            className="btn small"
+            onClick={onRestore}
+            title="Save a new Checkpoint with this state on top of a line's HEAD"
+          >
+            Restore this state…
+          </button>
         </div>
       </header>
 

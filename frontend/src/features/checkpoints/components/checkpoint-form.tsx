@@ -1,29 +1,30 @@
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
 import { ApiError } from "@/api/client";
-import type { Checkpoint } from "@/api/models";
+import type { Checkpoint, Line } from "@/api/models";
 import { Dialog, ErrorNotice } from "@/components/dialog";
 import { errorMessage, Spinner } from "@/components/feedback";
+import { useCreateLine } from "@/features/lines";
 import { shortHash } from "@/lib/format";
 import { readJson, writeJson } from "@/lib/storage";
 import { useCommitCheckpoint } from "../api/commit-checkpoint";
 import { useDraftCheckpoint } from "../api/draft-checkpoint";
 import { getHead } from "../api/get-head";
+import { rebaseForm } from "../lib/carry";
 import {
   type CheckpointFormValues,
   type DraftProvenance,
   emptyForm,
   type FormErrors,
   formFromCheckpoint,
-  formFromDraft,
   formToCommit,
   validateForm,
 } from "../lib/form";
-import {
-  ArtifactListEditor,
-  EntityListEditor,
-  StringListEditor,
-  TaskListEditor,
-} from "./list-editors";
+import { acceptProposal, type Proposal, proposalsFromDraft } from "../lib/proposals";
+import { homeLine, suggestLineName } from "../lib/save-target";
+import { FormFields } from "./form-fields";
+import { ParentDiff } from "./parent-diff";
+import { ProposalList } from "./proposal-list";
+import { SaveWhere, type Where } from "./save-where";
 
 const AUTHOR_KEY = "smriti.author";
 
@@ -34,17 +35,20 @@ export interface DraftScope {
   model: string | null;
 }
 
+/** Why the form starts from its parent: the mounted Checkpoint, the Session's base, or HEAD. */
+export type ParentReason = "mounted" | "base" | "head";
+
 interface CheckpointFormDialogProps {
   open: boolean;
   /** "draft" asks the model for a draft as soon as the form opens. */
   mode: "blank" | "draft";
   spaceId: string;
-  /** The HEAD the person sees; the save is a compare-and-swap against it. */
-  head: Checkpoint | null;
-  headId: string | null;
+  /** The Checkpoint whose state the form starts from (null: the Space has none yet). */
+  parent: Checkpoint | null;
+  parentReason: ParentReason;
+  lines: readonly Line[];
+  checkpoints: readonly Checkpoint[];
   draftScope: DraftScope | null;
-  /** Restore: start from this Checkpoint's state and fork from it; HEAD moves to the new Checkpoint. */
-  restoreFrom?: Checkpoint | null;
   onClose: () => void;
   onSaved: (checkpoint: Checkpoint) => void;
 }
@@ -59,45 +63,57 @@ export function CheckpointFormDialog(props: CheckpointFormDialogProps) {
   }, [props.open]);
 
   return (
-    <Dialog
-      open={props.open}
-      title={props.restoreFrom ? "Restore a Checkpoint as HEAD" : "Save checkpoint"}
-      onClose={props.onClose}
-      wide
-    >
+    <Dialog open={props.open} title="Save checkpoint" onClose={props.onClose} wide>
       {props.open && <CheckpointForm key={generation} {...props} />}
     </Dialog>
   );
 }
 
-function CheckpointForm({
-  mode,
-  spaceId,
-  head,
-  headId,
-  draftScope,
-  restoreFrom = null,
-  onClose,
-  onSaved,
-}: CheckpointFormDialogProps) {
-  const author = readJson<string>(AUTHOR_KEY) ?? "";
+const valuesOf = (c: Checkpoint | null, author = "") =>
+  c ? formFromCheckpoint(c, author) : emptyForm(author);
+
+const reasonText: Record<ParentReason, string> = {
+  mounted: "the mounted Checkpoint",
+  base: "this Session's base",
+  head: "HEAD",
+};
+
+function CheckpointForm(props: CheckpointFormDialogProps) {
+  const { mode, spaceId, parent, lines, checkpoints, draftScope, onClose, onSaved } = props;
   const [values, setValues] = useState<CheckpointFormValues>(() =>
-    restoreFrom
-      ? { ...formFromCheckpoint(restoreFrom, author), message: `Restore “${restoreFrom.message}”` }
-      : emptyForm(author),
+    valuesOf(parent, readJson<string>(AUTHOR_KEY) ?? ""),
   );
+  // The parent of the save: the form's starting state, or a line's HEAD the edits were moved onto.
+  const [base, setBase] = useState<Checkpoint | null>(parent);
+  const baseValues = useMemo(() => valuesOf(base), [base]);
+  const line = useMemo(
+    () => homeLine(parent?.id ?? null, lines, checkpoints),
+    [parent, lines, checkpoints],
+  );
+  const lineHead = checkpoints.find((c) => c.id === line?.head_commit_id) ?? null;
+  const oldState = parent !== null && line !== null && parent.id !== line.head_commit_id;
+  const [where, setWhere] = useState<Where>("new-line");
+  const [lineName, setLineName] = useState(() => (parent ? suggestLineName(parent, lines) : ""));
+  const [createdLine, setCreatedLine] = useState<string | null>(null);
+  const [proposals, setProposals] = useState<Proposal[]>([]);
   const [provenance, setProvenance] = useState<DraftProvenance | null>(null);
-  // The HEAD the person saw when the form opened: the save is a compare-and-swap against it.
-  const [seenHead, setSeenHead] = useState<Checkpoint | null>(head);
-  const [expectedHead, setExpectedHead] = useState<string | null>(headId);
-  const [latestHead, setLatestHead] = useState<Checkpoint | null>(null);
-  const [errors, setErrors] = useState<FormErrors>({});
-  const [conflict, setConflict] = useState<string | null>(null);
+  const [acceptedDraft, setAcceptedDraft] = useState(false);
+  const [errors, setErrors] = useState<FormErrors & { lineName?: string }>({});
+  const [conflict, setConflict] = useState<{ detail: string; head: Checkpoint | null } | null>(
+    null,
+  );
   const draft = useDraftCheckpoint();
   const commit = useCommitCheckpoint();
+  const createLine = useCreateLine(spaceId);
+  const newLine = oldState && where === "new-line";
 
-  const set = <K extends keyof CheckpointFormValues>(key: K, value: CheckpointFormValues[K]) =>
-    setValues((v) => ({ ...v, [key]: value }));
+  /** Moves the edits onto another parent's state (nothing of it dropped). */
+  const moveTo = (next: Checkpoint | null, from = values) => {
+    const moved = rebaseForm(from, baseValues, valuesOf(next));
+    setValues(moved);
+    setBase(next);
+    return moved;
+  };
 
   const runDraft = () => {
     if (!draftScope) return;
@@ -111,8 +127,9 @@ function CheckpointForm({
       },
       {
         onSuccess: (result) => {
-          setValues((v) => ({ ...formFromDraft(result, v.authorName), artifacts: v.artifacts }));
+          setProposals(proposalsFromDraft(result, values));
           setProvenance({ source: result.source, draftedBy: result.drafted_by });
+          setAcceptedDraft(false);
         },
       },
     );
@@ -123,84 +140,83 @@ function CheckpointForm({
     if (mode === "draft") runDraft();
   }, []);
 
-  const save = (event?: FormEvent, expected: string | null = expectedHead) => {
-    event?.preventDefault();
-    const found = validateForm(values);
+  const accept = (p: Proposal) => {
+    setValues((v) => acceptProposal(v, p));
+    setProposals((ps) => ps.filter((x) => x.id !== p.id));
+    setAcceptedDraft(true);
+  };
+  const reject = (p: Proposal) => setProposals((ps) => ps.filter((x) => x.id !== p.id));
+
+  const save = async (next: { values: CheckpointFormValues; base: Checkpoint | null }) => {
+    const found: typeof errors = validateForm(next.values);
+    if (newLine && lineName.trim() === "") found.lineName = "Name the new line.";
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     setConflict(null);
-    writeJson(AUTHOR_KEY, values.authorName.trim());
-    const body = formToCommit(values, {
-      spaceId,
-      expectedHead: expected,
-      provenance,
-      parentId: restoreFrom?.id ?? null,
-    });
-    commit.mutate(body, {
-      onSuccess: (checkpoint) => onSaved(checkpoint),
-      onError: (error) => {
-        if (error instanceof ApiError && error.status === 409) {
-          setConflict(error.detail);
-          void getHead(spaceId).then(setLatestHead, () => setLatestHead(null));
-        }
-      },
-    });
+    writeJson(AUTHOR_KEY, next.values.authorName.trim());
+    const branch = newLine ? lineName.trim() : (line?.name ?? null);
+    createLine.reset();
+    let stage: "line" | "commit" = "line";
+    try {
+      if (newLine && parent && createdLine !== branch) {
+        await createLine.mutateAsync({ name: branch ?? "", from_ref: parent.id });
+        setCreatedLine(branch);
+      }
+      stage = "commit";
+      const body = formToCommit(next.values, {
+        spaceId,
+        expectedHead: next.base?.id ?? null,
+        parentId: next.base?.id ?? null,
+        branch,
+        // Where the items came from, only when the person took some of the draft's.
+        provenance: acceptedDraft ? provenance : null,
+      });
+      onSaved(await commit.mutateAsync(body));
+    } catch (error) {
+      if (stage === "commit" && error instanceof ApiError && error.status === 409) {
+        const head = await getHead(spaceId, branch).catch(() => null);
+        setConflict({ detail: error.detail, head });
+      }
+    }
   };
 
-  const saveOnNewHead = async () => {
-    const latest = await getHead(spaceId);
-    const latestId = latest?.id ?? null;
-    setSeenHead(latest);
-    setExpectedHead(latestId);
-    save(undefined, latestId);
+  const chooseWhere = (next: Where) => {
+    setWhere(next);
+    moveTo(next === "on-head" ? lineHead : parent);
+  };
+
+  const saveOnNewHead = () => {
+    if (!conflict) return;
+    void save({ values: moveTo(conflict.head), base: conflict.head });
   };
 
   const drafting = draft.isPending;
+  const saving = commit.isPending || createLine.isPending;
+  const failure = createLine.error ?? (conflict ? null : commit.error);
   return (
     <form
       className="checkpoint-form"
-      onSubmit={save}
+      onSubmit={(event: FormEvent) => {
+        event.preventDefault();
+        void save({ values, base });
+      }}
       aria-label="Checkpoint form"
       aria-busy={drafting}
     >
       <div className="form-toolbar">
-        <p className="muted small">
-          {restoreFrom ? (
+        <p className="muted small" data-testid="form-parent">
+          {parent ? (
             <>
-              Forks from <code>{shortHash(restoreFrom.commit_hash)}</code> “{restoreFrom.message}”
-              with its state; HEAD
-              {seenHead ? (
-                <>
-                  {" "}
-                  (now <code>{shortHash(seenHead.commit_hash)}</code>)
-                </>
-              ) : null}{" "}
-              moves to the new Checkpoint, so the next person or agent starts from it.
-            </>
-          ) : seenHead ? (
-            <>
-              Saves on top of HEAD <code>{shortHash(seenHead.commit_hash)}</code> “
-              {seenHead.message}”.
+              Starts from {reasonText[props.parentReason]}{" "}
+              <code>{shortHash(parent.commit_hash)}</code> “{parent.message}” with all its state;
+              nothing of it is dropped unless you remove it.
+              {!oldState && line && <> Saves on line {line.name}.</>}
             </>
           ) : (
             "The first Checkpoint of this Space."
           )}
         </p>
         <div className="toolbar-actions">
-          {seenHead && (
-            <button
-              type="button"
-              className="btn small ghost"
-              onClick={() =>
-                setValues((v) => ({
-                  ...formFromCheckpoint(seenHead, v.authorName),
-                  message: v.message,
-                }))
-              }
-            >
-              Copy fields from HEAD
-            </button>
-          )}
           <button
             type="button"
             className="btn small"
@@ -211,6 +227,18 @@ function CheckpointForm({
           </button>
         </div>
       </div>
+      {oldState && parent && line && (
+        <SaveWhere
+          parent={parent}
+          line={line}
+          lineHead={lineHead}
+          where={where}
+          onWhere={chooseWhere}
+          lineName={lineName}
+          onLineName={setLineName}
+          nameError={errors.lineName ?? null}
+        />
+      )}
       {drafting && (
         <div className="drafting" role="status">
           <Spinner label="Drafting" /> The model is drafting from the Turns in the current context…
@@ -220,100 +248,45 @@ function CheckpointForm({
       {provenance && (
         <p className="provenance" data-testid="draft-provenance">
           Drafted by {provenance.draftedBy.provider} · {provenance.draftedBy.model} from Turns{" "}
-          {provenance.source.from_seq}–{provenance.source.to_seq}. Edit anything before saving;
-          nothing is saved until you do.
+          {provenance.source.from_seq}–{provenance.source.to_seq}. Its suggestions are below: accept
+          or reject each; the form changes only when you accept.
+          {acceptedDraft ? " The Checkpoint will record this draft as a source." : ""}
         </p>
       )}
-      <fieldset className="form-grid" disabled={drafting}>
-        <label className="field">
-          <span>Message *</span>
-          <input
-            name="message"
-            value={values.message}
-            placeholder="What this Checkpoint is, in a line"
-            aria-invalid={errors.message ? true : undefined}
-            onChange={(e) => set("message", e.target.value)}
-          />
-          {errors.message && <span className="field-error">{errors.message}</span>}
-        </label>
-        <label className="field">
-          <span>Summary</span>
-          <textarea
-            name="summary"
-            value={values.summary}
-            rows={3}
-            placeholder="Where the work stands"
-            onChange={(e) => set("summary", e.target.value)}
-          />
-        </label>
-        <StringListEditor
-          label="Decisions"
-          itemLabel="Decision"
-          items={values.decisions}
-          onChange={(v) => set("decisions", v)}
-          placeholder="A choice that was made"
-          addLabel="Add decision"
-        />
-        <StringListEditor
-          label="Assumptions"
-          itemLabel="Assumption"
-          items={values.assumptions}
-          onChange={(v) => set("assumptions", v)}
-          placeholder="Something taken for granted"
-          addLabel="Add assumption"
-        />
-        <TaskListEditor items={values.tasks} onChange={(v) => set("tasks", v)} />
-        <StringListEditor
-          label="Open questions"
-          itemLabel="Open question"
-          items={values.openQuestions}
-          onChange={(v) => set("openQuestions", v)}
-          placeholder="Still undecided"
-          addLabel="Add question"
-        />
-        <EntityListEditor items={values.entities} onChange={(v) => set("entities", v)} />
-        <ArtifactListEditor items={values.artifacts} onChange={(v) => set("artifacts", v)} />
-        {errors.artifacts && <span className="field-error">{errors.artifacts}</span>}
-        <label className="field narrow">
-          <span>Saved by</span>
-          <input
-            name="author"
-            value={values.authorName}
-            placeholder="Your name"
-            onChange={(e) => set("authorName", e.target.value)}
-          />
-        </label>
-      </fieldset>
+      <ProposalList proposals={proposals} onAccept={accept} onReject={reject} />
+      <FormFields values={values} errors={errors} disabled={drafting} onChange={setValues} />
+      <ParentDiff parent={base} parentValues={baseValues} values={values} />
       <div className="dialog-footer sticky">
         {conflict && (
           <div className="conflict" role="alert" data-testid="conflict">
             <strong>HEAD moved while you were editing.</strong> Someone (a person or an agent) saved
-            another Checkpoint in this Space, so nothing was written. Your edits are still here.
-            {latestHead && (
+            another Checkpoint on this line, so nothing was written. Your edits are still here.
+            {conflict.head && (
               <span>
                 {" "}
-                HEAD is now <code>{shortHash(latestHead.commit_hash)}</code> “{latestHead.message}”.
+                HEAD is now <code>{shortHash(conflict.head.commit_hash)}</code> “
+                {conflict.head.message}”.
               </span>
             )}
             <div className="conflict-actions">
               <button
                 type="button"
                 className="btn small primary"
-                onClick={() => void saveOnNewHead()}
-                disabled={commit.isPending}
+                onClick={saveOnNewHead}
+                disabled={saving}
               >
                 Save on top of the new HEAD
               </button>
             </div>
           </div>
         )}
-        {commit.isError && !conflict && <ErrorNotice message={errorMessage(commit.error)} />}
+        {failure && <ErrorNotice message={errorMessage(failure)} />}
         <div className="footer-buttons">
           <button type="button" className="btn" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className="btn primary" disabled={commit.isPending || drafting}>
-            {commit.isPending ? "Saving…" : "Save checkpoint"}
+          <button type="submit" className="btn primary" disabled={saving || drafting}>
+            {saving ? "Saving…" : newLine ? "Save as a new line" : "Save checkpoint"}
           </button>
         </div>
       </div>

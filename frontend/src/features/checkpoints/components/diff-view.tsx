@@ -1,5 +1,5 @@
 import type { CheckpointDiff } from "@/api/v5";
-import { diffSections, diffStats } from "../lib/diff";
+import { type DiffSection, diffSections, diffStats } from "../lib/diff";
 
 const signLabel = { "+": "added", "-": "removed", "~": "changed" } as const;
 
@@ -12,10 +12,20 @@ export function DiffView({ diff }: { diff: CheckpointDiff }) {
       </p>
     );
   }
-  const sections = diffSections(diff);
+  return <DiffSections sections={diffSections(diff)} testId="diff" />;
+}
+
+/** Diff sections with their "+n −n ~n" counts (also used for the Save form's changes). */
+export function DiffSections({
+  sections,
+  testId,
+}: {
+  sections: readonly DiffSection[];
+  testId: string;
+}) {
   const stats = diffStats(sections);
   return (
-    <div className="diff" data-testid="diff">
+    <div className="diff" data-testid={testId}>
       <p className="diff-stats">
         <span className="plus">+{stats.added} added</span>{" "}
         <span className="minus">−{stats.removed} removed</span>{" "}

@@ -1,93 +1,103 @@
 import { useMemo } from "react";
-import type { Checkpoint } from "@/api/models";
+import type { Checkpoint, Line } from "@/api/models";
 import { formatDateTime, shortHash, timeAgo } from "@/lib/format";
-import { type GraphNode, type GraphRow, layoutGraph } from "../lib/graph";
+import { type LaneEdge, layoutLanes } from "../lib/lanes";
 import { authorOf } from "../lib/metadata";
 
 const ROW = 64;
 const LANE = 16;
 const PAD = 12;
+const x = (lane: number) => PAD + lane * LANE;
+const y = (row: number) => row * ROW + ROW / 2;
 
 interface TimelineProps {
   checkpoints: readonly Checkpoint[];
+  lines: readonly Line[];
   headId: string | null;
   mountedId: string | null;
   selectedId: string | null;
   onSelect: (id: string) => void;
 }
 
-/** The Checkpoint history as a tree, newest first; HEAD and the mounted Checkpoint are marked. */
-export function Timeline({ checkpoints, headId, mountedId, selectedId, onSelect }: TimelineProps) {
-  const layout = useMemo(() => layoutGraph(checkpoints), [checkpoints]);
-  const width = PAD * 2 + (layout.lanes - 1) * LANE;
-  const x = (lane: number) => PAD + lane * LANE;
-  const mid = ROW / 2;
+/**
+ * The Checkpoint history as lanes, one per line (the default line leftmost), newest first; each
+ * line's HEAD carries the line's name, the Space's HEAD and the mounted Checkpoint are marked.
+ */
+export function Timeline({
+  checkpoints,
+  lines,
+  headId,
+  mountedId,
+  selectedId,
+  onSelect,
+}: TimelineProps) {
+  const layout = useMemo(() => layoutLanes(checkpoints, lines), [checkpoints, lines]);
+  const width = PAD * 2 + Math.max(0, layout.lanes.length - 1) * LANE;
+  const height = layout.rows.length * ROW;
 
   return (
-    <ol className="timeline" aria-label="Checkpoint history">
-      {layout.rows.map((row) => {
-        const c = row.node;
-        const author = authorOf(c);
-        const isHead = c.id === headId;
-        return (
-          <li
-            key={c.id}
-            className={c.id === selectedId ? "timeline-row selected" : "timeline-row"}
-            style={{ height: ROW }}
-          >
-            <svg className="graph" width={width} height={ROW} aria-hidden="true">
-              {segments(row, x, mid).map((seg) => (
-                <path key={seg.key} d={seg.d} />
-              ))}
-              <circle
-                cx={x(row.lane)}
-                cy={mid}
-                r={isHead ? 6 : 5}
-                className={isHead ? "dot head" : "dot"}
-              />
-            </svg>
-            <button
-              type="button"
-              className="timeline-item"
-              onClick={() => onSelect(c.id)}
-              aria-current={c.id === selectedId ? "true" : undefined}
+    <div className="timeline-wrap">
+      <svg className="graph" width={width} height={height} aria-hidden="true">
+        {layout.edges.map((edge) => (
+          <path key={edge.key} d={edgePath(edge)} className={`lane-${edge.fromLane % 6}`} />
+        ))}
+        {layout.rows.map((row, i) => (
+          <circle
+            key={row.node.id}
+            cx={x(row.lane)}
+            cy={y(i)}
+            r={row.heads.length > 0 ? 6 : 5}
+            className={`dot lane-${row.lane % 6}${row.heads.length > 0 ? " head" : ""}`}
+          />
+        ))}
+      </svg>
+      <ol className="timeline" aria-label="Checkpoint history">
+        {layout.rows.map((row) => {
+          const c = row.node;
+          const author = authorOf(c);
+          return (
+            <li
+              key={c.id}
+              className={c.id === selectedId ? "timeline-row selected" : "timeline-row"}
+              style={{ height: ROW, paddingLeft: width + 8 }}
+              data-line={row.line ?? undefined}
             >
-              <span className="timeline-title">
-                {isHead && <span className="badge head">HEAD</span>}
-                {c.id === mountedId && <span className="badge mounted">mounted</span>}
-                <span className="timeline-message">{c.message}</span>
-              </span>
-              <span className="timeline-meta">
-                <code>{shortHash(c.commit_hash)}</code>
-                <span title={formatDateTime(c.created_at)}>{timeAgo(c.created_at)}</span>
-                {author && (
-                  <span>{author.kind === "agent" ? `agent ${author.name}` : author.name}</span>
-                )}
-              </span>
-            </button>
-          </li>
-        );
-      })}
-    </ol>
+              <button
+                type="button"
+                className="timeline-item"
+                onClick={() => onSelect(c.id)}
+                aria-current={c.id === selectedId ? "true" : undefined}
+              >
+                <span className="timeline-title">
+                  {c.id === headId && <span className="badge head">HEAD</span>}
+                  {row.heads.map((name) => (
+                    <span key={name} className="badge line" data-testid="line-head">
+                      {name}
+                    </span>
+                  ))}
+                  {c.id === mountedId && <span className="badge mounted">mounted</span>}
+                  <span className="timeline-message">{c.message}</span>
+                </span>
+                <span className="timeline-meta">
+                  <code>{shortHash(c.commit_hash)}</code>
+                  <span title={formatDateTime(c.created_at)}>{timeAgo(c.created_at)}</span>
+                  {author && (
+                    <span>{author.kind === "agent" ? `agent ${author.name}` : author.name}</span>
+                  )}
+                </span>
+              </button>
+            </li>
+          );
+        })}
+      </ol>
+    </div>
   );
 }
 
-/** The lines of one row: lanes passing through, lanes converging on the dot, the line to the parent. */
-function segments<T extends GraphNode>(row: GraphRow<T>, x: (lane: number) => number, mid: number) {
-  const out: { key: string; d: string }[] = [];
-  for (let lane = 0; lane < row.above.length; lane += 1) {
-    const id = row.above[lane];
-    if (id == null) continue;
-    if (id === row.node.id) {
-      out.push({
-        key: `in-${lane}`,
-        d: `M${x(lane)} 0 C ${x(lane)} ${mid / 2}, ${x(row.lane)} ${mid / 2}, ${x(row.lane)} ${mid}`,
-      });
-    } else {
-      out.push({ key: `pass-${lane}`, d: `M${x(lane)} 0 V ${mid * 2}` });
-    }
-  }
-  if (row.below[row.lane] != null)
-    out.push({ key: "out", d: `M${x(row.lane)} ${mid} V ${mid * 2}` });
-  return out;
+/** Down the child's lane, then into the parent's lane on the parent's row. */
+function edgePath(edge: LaneEdge): string {
+  const [x1, y1, x2, y2] = [x(edge.fromLane), y(edge.fromRow), x(edge.toLane), y(edge.toRow)];
+  if (x1 === x2) return `M${x1} ${y1} V ${y2}`;
+  const bend = y2 - ROW / 2;
+  return `M${x1} ${y1} V ${bend} C ${x1} ${y2 - ROW / 4}, ${x2} ${y2 - ROW / 4}, ${x2} ${y2}`;
 }

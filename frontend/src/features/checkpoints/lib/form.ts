@@ -96,8 +96,9 @@ export function validateForm(values: CheckpointFormValues): FormErrors {
 }
 
 /**
- * The body of POST /v4/chat/commit for these values. `expectedHead` makes the save a
- * compare-and-swap against the HEAD the person saw (null = the Space has no HEAD yet).
+ * The body of POST /v4/chat/commit for these values: the whole state, never a partial one.
+ * `expectedHead` makes the save a compare-and-swap against the line's HEAD the person saw
+ * (null = the line has no HEAD yet).
  */
 export function formToCommit(
   values: CheckpointFormValues,
@@ -105,8 +106,10 @@ export function formToCommit(
     spaceId: string;
     expectedHead: string | null;
     provenance?: DraftProvenance | null;
-    /** Fork from this Checkpoint instead of HEAD (HEAD still moves to the new one). */
+    /** The parent: the Checkpoint whose state the form started from (default: the line's HEAD). */
     parentId?: string | null;
+    /** The line to save on (default: the Space's default line). */
+    branch?: string | null;
   },
 ): CommitCreate {
   const metadata: Record<string, unknown> = {
@@ -143,5 +146,6 @@ export function formToCommit(
     metadata,
     expected_head_commit_id: options.expectedHead,
     ...(options.parentId ? { parent_commit_id: options.parentId } : {}),
+    ...(options.branch ? { branch: options.branch } : {}),
   };
 }

@@ -6,7 +6,7 @@ import { useContextPreview } from "../api/preview-context";
 
 interface ContextPanelProps {
   request: ContextRequest;
-  /** A label for the mounted Checkpoint ("abc1234 “Plan”"), or null when unmounted. */
+  /** A label for the Checkpoint in context ("abc1234 “Plan”"): the mounted one, else the Session's base. */
   mountedLabel: string | null;
 }
 
@@ -40,9 +40,11 @@ export function ContextPanel({ request, mountedLabel }: ContextPanelProps) {
           <span className="muted small"> ({ctx.token_estimate})</span>.
         </p>
         <p className="muted small" data-testid="context-scope">
-          {mountedLabel
-            ? `Checkpoint ${mountedLabel} plus only the Turns after #${ctx.history_base_seq ?? 0}.`
-            : "No Checkpoint mounted: every Turn of this Session."}
+          {ctx.checkpoint_from === "base"
+            ? `Checkpoint ${mountedLabel ?? "…"} (this Session's base) plus every Turn of this Session.`
+            : mountedLabel
+              ? `Checkpoint ${mountedLabel} plus only the Turns after #${ctx.history_base_seq ?? 0}.`
+              : "No Checkpoint mounted: every Turn of this Session."}
         </p>
         <button
           type="button"

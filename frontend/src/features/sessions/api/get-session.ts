@@ -11,6 +11,7 @@ export async function getSession(sessionId: string) {
 export const sessionQuery = (sessionId: string) =>
   queryOptions({ queryKey: keys.session(sessionId), queryFn: () => getSession(sessionId) });
 
+/** One Session; an empty id asks for nothing. */
 export function useSession(sessionId: string) {
-  return useQuery(sessionQuery(sessionId));
+  return useQuery({ ...sessionQuery(sessionId), enabled: sessionId !== "" });
 }

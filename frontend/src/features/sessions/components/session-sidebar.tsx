@@ -1,8 +1,8 @@
 import { Link, useLocation } from "wouter";
-import type { Session } from "@/api/models";
+import type { Checkpoint, Session } from "@/api/models";
 import { ErrorNotice } from "@/components/dialog";
 import { errorMessage, Loading } from "@/components/feedback";
-import { formatDateTime, plural, timeAgo } from "@/lib/format";
+import { formatDateTime, plural, shortHash, timeAgo } from "@/lib/format";
 import { useCreateSession } from "../api/create-session";
 import { useSessions } from "../api/list-sessions";
 
@@ -14,10 +14,17 @@ interface SessionSidebarProps {
   spaceId: string;
   activeSessionId: string | null;
   onNavigate?: () => void;
+  /** The Space's Checkpoints, to name what each Session is based on. */
+  checkpoints?: readonly Checkpoint[];
 }
 
 /** The Sessions of a Space, newest first, with a button to start one. */
-export function SessionSidebar({ spaceId, activeSessionId, onNavigate }: SessionSidebarProps) {
+export function SessionSidebar({
+  spaceId,
+  activeSessionId,
+  onNavigate,
+  checkpoints = [],
+}: SessionSidebarProps) {
   const sessions = useSessions(spaceId);
   const create = useCreateSession(spaceId);
   const [, navigate] = useLocation();
@@ -66,10 +73,30 @@ export function SessionSidebar({ spaceId, activeSessionId, onNavigate }: Session
                 {plural(session.turn_count, "Turn")}
                 {session.provider ? ` · ${session.provider}` : ""} · {timeAgo(session.updated_at)}
               </span>
+              <SessionBase session={session} checkpoints={checkpoints} />
             </Link>
           </li>
         ))}
       </ul>
     </nav>
+  );
+}
+
+/** What a Session starts from: its base Checkpoint (a fork's), or the full history. */
+function SessionBase({
+  session,
+  checkpoints,
+}: {
+  session: Session;
+  checkpoints: readonly Checkpoint[];
+}) {
+  if (!session.base_commit_id) return null;
+  const base = checkpoints.find((c) => c.id === session.base_commit_id);
+  return (
+    <span className="session-base" data-testid="session-base">
+      {session.forked_from ? "forked · " : ""}based on{" "}
+      <code>{base ? shortHash(base.commit_hash) : "a Checkpoint"}</code>
+      {base ? ` ${base.message}` : ""}
+    </span>
   );
 }

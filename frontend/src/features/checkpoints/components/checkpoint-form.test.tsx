@@ -1,0 +1,192 @@
+import { QueryClient, QueryClientProvider, useMutation } from "@tanstack/react-query";
+import { render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import type { ReactNode } from "react";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import type { Checkpoint, CommitCreate, Line } from "@/api/models";
+import type { CheckpointDraft } from "@/api/v5";
+import { CheckpointFormDialog } from "./checkpoint-form";
+
+const draftFn = vi.fn<(body: unknown) => Promise<CheckpointDraft>>();
+const commitFn = vi.fn<(body: CommitCreate) => Promise<Checkpoint>>();
+const createLineFn = vi.fn<(body: { name: string; from_ref?: string }) => Promise<Line>>();
+
+vi.mock("../api/draft-checkpoint", () => ({
+  useDraftCheckpoint: () => useMutation({ mutationFn: (b: unknown) => draftFn(b) }),
+}));
+vi.mock("../api/commit-checkpoint", () => ({
+  useCommitCheckpoint: () => useMutation({ mutationFn: (b: CommitCreate) => commitFn(b) }),
+}));
+vi.mock("@/features/lines", () => ({
+  useCreateLine: () =>
+    useMutation({ mutationFn: (b: { name: string; from_ref?: string }) => createLineFn(b) }),
+}));
+
+beforeAll(() => {
+  // jsdom has no modal dialogs.
+  HTMLDialogElement.prototype.showModal = function showModal(this: HTMLDialogElement) {
+    this.open = true;
+  };
+  HTMLDialogElement.prototype.close = function close(this: HTMLDialogElement) {
+    this.open = false;
+  };
+});
+
+const checkpoint = (id: string, patch: Partial<Checkpoint> = {}): Checkpoint => ({
+  id,
+  repo_id: "space",
+  parent_commit_id: null,
+  commit_hash: `${id}${"0".repeat(64 - id.length)}`,
+  message: `Checkpoint ${id}`,
+  summary: "",
+  decisions: [],
+  assumptions: [],
+  tasks: [],
+  open_questions: [],
+  entities: [],
+  artifacts: [],
+  metadata: {},
+  created_at: "2026-01-01T00:00:00Z",
+  ...patch,
+});
+const old = checkpoint("aaa1111", {
+  summary: "Lisbon in May",
+  decisions: ["Fly on Friday"],
+  tasks: [{ text: "Book hotel", done: false }],
+  artifacts: [{ name: "plan.md", content: "# Plan", media_type: "text/markdown" }],
+});
+const head = checkpoint("bbb2222", {
+  parent_commit_id: old.id,
+  decisions: ["Fly on Friday", "Car"],
+});
+const line = (name: string, headId: string, isDefault = false): Line => ({
+  name,
+  head_commit_id: headId,
+  is_default: isDefault,
+  created_at: "2026-01-01T00:00:00Z",
+  updated_at: "2026-01-01T00:00:00Z",
+});
+const draft: CheckpointDraft = {
+  message: "Train plan",
+  summary: "",
+  decisions: ["Fly on Friday", "Take the train"],
+  assumptions: [],
+  tasks: [{ text: "Book hotel", done: true }],
+  open_questions: [],
+  entities: [],
+  source: { session_id: "s", from_seq: 5, to_seq: 8 },
+  drafted_by: { provider: "offline", model: "offline-1" },
+};
+
+function renderForm(parent: Checkpoint, lines: Line[], mode: "blank" | "draft" = "draft") {
+  const onSaved = vi.fn();
+  const client = new QueryClient({ defaultOptions: { mutations: { retry: false } } });
+  const wrap = (ui: ReactNode) => <QueryClientProvider client={client}>{ui}</QueryClientProvider>;
+  render(
+    wrap(
+      <CheckpointFormDialog
+        open
+        mode={mode}
+        spaceId="space"
+        parent={parent}
+        parentReason="mounted"
+        lines={lines}
+        checkpoints={[head, old]}
+        draftScope={{ sessionId: "s", historyBaseSeq: 4, provider: null, model: null }}
+        onClose={() => {}}
+        onSaved={onSaved}
+      />,
+    ),
+  );
+  return { onSaved, dialog: screen.getByRole("dialog") };
+}
+
+describe("Save checkpoint form", () => {
+  it("starts from the parent, offers the draft as proposals, and saves the whole state", async () => {
+    const user = userEvent.setup();
+    draftFn.mockResolvedValue(draft);
+    commitFn.mockImplementation(async (body) => checkpoint("ccc3333", body as Partial<Checkpoint>));
+    const { dialog, onSaved } = renderForm(head, [line("main", head.id, true)]);
+    const form = within(dialog);
+
+    expect(form.getByRole("textbox", { name: "Decision 2" })).toHaveValue("Car");
+    const proposals = await form.findAllByTestId("proposal");
+    expect(proposals.map((p) => p.textContent)).toEqual([
+      "MessageTrain planAcceptReject",
+      "Add decisionTake the trainAcceptReject",
+      "Add task[x] Book hotelAcceptReject",
+    ]);
+    // Nothing changed yet: proposals are not applied silently.
+    expect(form.getByRole("textbox", { name: "Message *" })).toHaveValue("");
+    expect(form.getByTestId("parent-diff")).toHaveTextContent("+0 −0 ~0");
+
+    await user.click(form.getByRole("button", { name: "Accept: Add decision Take the train" }));
+    await user.click(form.getByRole("button", { name: "Reject: Message Train plan" }));
+    await user.click(form.getByRole("button", { name: "Reject: Add task [x] Book hotel" }));
+    expect(form.queryByTestId("proposals")).toBeNull();
+    expect(form.getByTestId("form-diff")).toHaveTextContent("added: Take the train");
+    await user.type(form.getByRole("textbox", { name: "Message *" }), "Mine");
+    await user.click(form.getByRole("button", { name: "Save checkpoint" }));
+
+    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+    const body = commitFn.mock.calls[0]?.[0];
+    expect(body).toMatchObject({
+      message: "Mine",
+      summary: "",
+      decisions: ["Fly on Friday", "Car", "Take the train"],
+      parent_commit_id: head.id,
+      expected_head_commit_id: head.id,
+      branch: "main",
+      metadata: { source: draft.source, drafted_by: draft.drafted_by },
+    });
+  });
+
+  it("records no draft source when every proposal was rejected", async () => {
+    const user = userEvent.setup();
+    commitFn.mockClear();
+    draftFn.mockResolvedValue(draft);
+    commitFn.mockImplementation(async () => checkpoint("ddd4444"));
+    const { dialog } = renderForm(head, [line("main", head.id, true)]);
+    const form = within(dialog);
+    await form.findAllByTestId("proposal");
+    await user.click(form.getByRole("button", { name: "Reject all" }));
+    await user.type(form.getByRole("textbox", { name: "Message *" }), "By hand");
+    await user.click(form.getByRole("button", { name: "Save checkpoint" }));
+    await waitFor(() => expect(commitFn).toHaveBeenCalled());
+    expect(commitFn.mock.calls[0]?.[0].metadata).not.toHaveProperty("source");
+  });
+
+  it("from an old state: saves as a new line started there, or carries the edits onto HEAD", async () => {
+    const user = userEvent.setup();
+    commitFn.mockClear();
+    commitFn.mockImplementation(async () => checkpoint("eee5555"));
+    createLineFn.mockImplementation(async (b) => line(b.name, old.id));
+    const { dialog } = renderForm(old, [line("main", head.id, true)], "blank");
+    const form = within(dialog);
+    expect(form.getByTestId("save-where")).toHaveTextContent("is not the HEAD of line main");
+    await user.type(form.getByRole("textbox", { name: "Message *" }), "Branch off");
+
+    // On top of HEAD: HEAD's state with this form's changes (none yet), so nothing is dropped.
+    await user.click(form.getByRole("radio", { name: /on top of main's HEAD/ }));
+    expect(form.getByRole("textbox", { name: "Decision 2" })).toHaveValue("Car");
+    // HEAD dropped plan.md: HEAD's state is kept as it is, and the diff is now against HEAD.
+    expect(form.queryByRole("textbox", { name: "Artifact 1 name" })).toBeNull();
+    expect(form.getByTestId("parent-diff")).toHaveTextContent("Changes against bbb2222");
+    await user.click(form.getByRole("radio", { name: /as a new line/ }));
+    expect(form.queryByRole("textbox", { name: "Decision 2" })).toBeNull();
+
+    const name = form.getByRole("textbox", { name: "New line name" });
+    await user.clear(name);
+    await user.type(name, "idea");
+    await user.click(form.getByRole("button", { name: "Save as a new line" }));
+    await waitFor(() => expect(commitFn).toHaveBeenCalled());
+    expect(createLineFn).toHaveBeenCalledWith({ name: "idea", from_ref: old.id });
+    expect(commitFn.mock.calls[0]?.[0]).toMatchObject({
+      branch: "idea",
+      parent_commit_id: old.id,
+      expected_head_commit_id: old.id,
+      decisions: ["Fly on Friday"],
+      tasks: [{ text: "Book hotel", done: false }],
+    });
+  });
+});

@@ -1,0 +1,117 @@
+import { useState } from "react";
+import type { Checkpoint, Line } from "@/api/models";
+import { Dialog, ErrorNotice } from "@/components/dialog";
+import { errorMessage, Loading } from "@/components/feedback";
+import { shortHash } from "@/lib/format";
+import { useCheckpointDiff } from "../api/diff-checkpoints";
+import { useRestoreCheckpoint } from "../api/restore-checkpoint";
+import { orderLines } from "../lib/lanes";
+import { DiffView } from "./diff-view";
+
+interface RestoreDialogProps {
+  spaceId: string;
+  /** The Checkpoint whose state is restored; null = closed. */
+  source: Checkpoint | null;
+  lines: readonly Line[];
+  checkpoints: readonly Checkpoint[];
+  onClose: () => void;
+  onRestored: (checkpoint: Checkpoint) => void;
+}
+
+/** "Restore this state": a new Checkpoint on a line, equal to an older one; nothing is edited. */
+export function RestoreDialog(props: RestoreDialogProps) {
+  return (
+    <Dialog open={props.source !== null} title="Restore this state" onClose={props.onClose} wide>
+      {props.source && <RestoreForm key={props.source.id} {...props} source={props.source} />}
+    </Dialog>
+  );
+}
+
+function RestoreForm({
+  spaceId,
+  source,
+  lines,
+  checkpoints,
+  onClose,
+  onRestored,
+}: RestoreDialogProps & { source: Checkpoint }) {
+  const ordered = orderLines(lines);
+  const [lineName, setLineName] = useState(ordered[0]?.name ?? "");
+  const [message, setMessage] = useState(`Restore “${source.message}”`);
+  const restore = useRestoreCheckpoint(spaceId);
+  const line = ordered.find((l) => l.name === lineName) ?? null;
+  const headId = line?.head_commit_id ?? null;
+  const head = checkpoints.find((c) => c.id === headId) ?? null;
+  const diff = useCheckpointDiff(headId, headId ? source.id : null);
+
+  const submit = () =>
+    restore.mutate(
+      {
+        ref: source.id,
+        body: {
+          ...(line ? { branch: line.name } : {}),
+          ...(message.trim() ? { message: message.trim() } : {}),
+          expected_head_commit_id: headId,
+        },
+      },
+      { onSuccess: onRestored },
+    );
+
+  return (
+    <form
+      className="restore-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+    >
+      <p className="muted small">
+        Saves a new Checkpoint whose state equals <code>{shortHash(source.commit_hash)}</code> “
+        {source.message}” on top of the line's HEAD, so the next person or agent reading that line
+        starts from it. No Checkpoint is edited or removed.
+      </p>
+      <label className="field narrow">
+        <span>Line</span>
+        <select value={lineName} onChange={(e) => setLineName(e.target.value)}>
+          {ordered.map((l) => (
+            <option key={l.name} value={l.name}>
+              {l.name}
+              {l.is_default ? " (default)" : ""}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="field">
+        <span>Message</span>
+        <input value={message} onChange={(e) => setMessage(e.target.value)} />
+      </label>
+      <h3 className="small">
+        What changes on {lineName || "the line"}
+        {head && (
+          <>
+            {" "}
+            against its HEAD <code>{shortHash(head.commit_hash)}</code> “{head.message}”
+          </>
+        )}
+      </h3>
+      {!headId ? (
+        <p className="muted small">The line has no Checkpoint yet.</p>
+      ) : diff.isPending ? (
+        <Loading what="the changes" />
+      ) : diff.data ? (
+        <DiffView diff={diff.data} />
+      ) : null}
+      {restore.isError && <ErrorNotice message={errorMessage(restore.error)} />}
+      <div className="dialog-footer">
+        <div className="footer-buttons">
+          <button type="button" className="btn" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="btn primary" disabled={restore.isPending}>
+            {restore.isPending ? "Restoring…" : `Restore on ${lineName || "the line"}`}
+          </button>
+        </div>
+      </div>
+    </form>
+  );
+}

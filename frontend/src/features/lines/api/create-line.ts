@@ -1,0 +1,17 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { request } from "@/api/client";
+import type { Line, LineCreate } from "@/api/models";
+import { invalidateLines } from "./invalidate";
+
+/** POST /v4/repos/{repo_id}/branches — start a line at a Checkpoint (no Checkpoint is written). */
+export async function createLine(spaceId: string, body: LineCreate) {
+  return request<Line>("POST", `/v4/repos/${encodeURIComponent(spaceId)}/branches`, body);
+}
+
+export function useCreateLine(spaceId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: LineCreate) => createLine(spaceId, body),
+    onSettled: () => invalidateLines(queryClient, spaceId),
+  });
+}

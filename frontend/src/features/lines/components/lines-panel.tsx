@@ -1,0 +1,176 @@
+import { useState } from "react";
+import type { Checkpoint, Line } from "@/api/models";
+import { ConfirmDialog, ErrorNotice } from "@/components/dialog";
+import { errorMessage } from "@/components/feedback";
+import { shortHash } from "@/lib/format";
+import { useCreateLine } from "../api/create-line";
+import { useDeleteLine } from "../api/delete-line";
+import { useUpdateLine } from "../api/update-line";
+
+interface LinesPanelProps {
+  spaceId: string;
+  lines: readonly Line[];
+  checkpoints: readonly Checkpoint[];
+  /** Where a new line starts by default: the selected Checkpoint, else the Space's HEAD. */
+  startAt: string | null;
+}
+
+/** The Space's lines: each with its HEAD; create, rename, make default, delete. */
+export function LinesPanel({ spaceId, lines, checkpoints, startAt }: LinesPanelProps) {
+  const create = useCreateLine(spaceId);
+  const update = useUpdateLine(spaceId);
+  const remove = useDeleteLine(spaceId);
+  const [name, setName] = useState("");
+  const [from, setFrom] = useState(startAt ?? "");
+  const [renaming, setRenaming] = useState<{ line: string; name: string } | null>(null);
+  const [deleting, setDeleting] = useState<string | null>(null);
+  const byId = new Map(checkpoints.map((c) => [c.id, c]));
+  const error = create.error ?? update.error;
+
+  return (
+    <details className="lines-panel" data-testid="lines-panel">
+      <summary>
+        Lines <span className="count">{lines.length}</span>
+      </summary>
+      <ul className="line-list" aria-label="Lines">
+        {lines.map((line) => {
+          const head = line.head_commit_id ? byId.get(line.head_commit_id) : undefined;
+          return (
+            <li key={line.name} className="line-row" data-testid="line-row" data-line={line.name}>
+              {renaming?.line === line.name ? (
+                <form
+                  className="line-rename"
+                  onSubmit={(e) => {
+                    e.preventDefault();
+                    update.mutate(
+                      { name: line.name, body: { name: renaming.name } },
+                      { onSuccess: () => setRenaming(null) },
+                    );
+                  }}
+                >
+                  <input
+                    aria-label={`New name for ${line.name}`}
+                    value={renaming.name}
+                    onChange={(e) => setRenaming({ line: line.name, name: e.target.value })}
+                  />
+                  <button type="submit" className="btn small primary">
+                    Rename
+                  </button>
+                  <button
+                    type="button"
+                    className="btn small ghost"
+                    onClick={() => setRenaming(null)}
+                  >
+                    Cancel
+                  </button>
+                </form>
+              ) : (
+                <span className="line-name">
+                  <b>{line.name}</b>
+                  {line.is_default && <span className="badge head">default</span>}{" "}
+                  <span className="muted small">
+                    {head ? (
+                      <>
+                        <code>{shortHash(head.commit_hash)}</code> {head.message}
+                      </>
+                    ) : (
+                      "no Checkpoint yet"
+                    )}
+                  </span>
+                </span>
+              )}
+              <span className="line-actions">
+                <button
+                  type="button"
+                  className="btn small ghost"
+                  aria-label={`Rename line ${line.name}`}
+                  onClick={() => setRenaming({ line: line.name, name: line.name })}
+                >
+                  Rename
+                </button>
+                {!line.is_default && (
+                  <>
+                    <button
+                      type="button"
+                      className="btn small"
+                      aria-label={`Make ${line.name} the default line`}
+                      disabled={update.isPending}
+                      onClick={() => update.mutate({ name: line.name, body: { is_default: true } })}
+                    >
+                      Make default
+                    </button>
+                    <button
+                      type="button"
+                      className="btn small ghost"
+                      aria-label={`Delete line ${line.name}`}
+                      onClick={() => setDeleting(line.name)}
+                    >
+                      Delete
+                    </button>
+                  </>
+                )}
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+      <form
+        className="line-create"
+        onSubmit={(e) => {
+          e.preventDefault();
+          create.mutate(
+            { name: name.trim(), ...(from ? { from_ref: from } : {}) },
+            { onSuccess: () => setName("") },
+          );
+        }}
+      >
+        <input
+          aria-label="Line name"
+          placeholder="New line name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+        />
+        <select
+          aria-label="Start the line at"
+          value={from}
+          onChange={(e) => setFrom(e.target.value)}
+        >
+          <option value="">at HEAD</option>
+          {checkpoints.map((c) => (
+            <option key={c.id} value={c.id}>
+              at {shortHash(c.commit_hash)} {c.message}
+            </option>
+          ))}
+        </select>
+        <button
+          type="submit"
+          className="btn small primary"
+          disabled={name.trim() === "" || create.isPending}
+        >
+          Create line
+        </button>
+      </form>
+      {error && <ErrorNotice message={errorMessage(error)} />}
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete this line?"
+        body={
+          <p>
+            The line <b>{deleting}</b> goes; every Checkpoint on it stays in the Space's history.
+          </p>
+        }
+        confirmLabel="Delete line"
+        danger
+        busy={remove.isPending}
+        error={remove.error ? errorMessage(remove.error) : null}
+        onConfirm={() =>
+          deleting && remove.mutate(deleting, { onSuccess: () => setDeleting(null) })
+        }
+        onCancel={() => {
+          remove.reset();
+          setDeleting(null);
+        }}
+      />
+    </details>
+  );
+}

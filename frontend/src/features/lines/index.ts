@@ -1,0 +1,6 @@
+export { useCreateLine } from "./api/create-line";
+export { useDeleteLine } from "./api/delete-line";
+export { linesQuery, useLines } from "./api/list-lines";
+export { useUpdateLine } from "./api/update-line";
+export { LinesPanel } from "./components/lines-panel";
+export { linePath } from "./lib/path";
