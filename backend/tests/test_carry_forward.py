@@ -81,6 +81,9 @@ async def test_apply_refuses_what_cannot_apply_and_writes_nothing(client: httpx.
         ({"complete_tasks": ["No such task"]}, "complete_tasks[0]"),
         ({"remove": {"tasks": ["Pick a name"]}, "complete_tasks": ["Pick a name"]}, "complete_tasks[0]"),
         ({"add": {"entities": [{"name": "X"}, {"name": "X"}]}}, "add.entities[1]"),
+        ({"add": {"decisions": ["bad\u0000text"]}}, "add.decisions[0]"),
+        ({"add": {"tasks": [{"text": "   "}]}}, "add.tasks[0].text"),
+        ({"set": {"summary": "nul\u0000"}}, "summary"),
     ]
     for body, field in cases:
         answer = await _apply(client, space["id"], 400, **body)
@@ -109,8 +112,16 @@ async def test_a_pinned_apply_is_a_compare_and_swap(client: httpx.AsyncClient) -
     await commit(client, space["id"], "moved")
     answer = await _apply(client, space["id"], 409, expected_head_commit_id=base["id"], add={"decisions": ["late"]})
     assert answer["errors"][0]["field"] == "expected_head_commit_id"
-    on_old = await _apply(client, space["id"], parent_commit_id=base["id"], add={"decisions": ["from base"]})
-    assert on_old["parent_commit_id"] == base["id"]
+    # An older parent is refused unless the request says which HEAD it replaces.
+    sideways = await _apply(client, space["id"], 409, parent_commit_id=base["id"], add={"decisions": ["from base"]})
+    assert sideways["errors"][0]["field"] == "expected_head_commit_id"
+    head = (await client.get(f"/v4/repos/{space['id']}/head")).json()
+    chosen = await _apply(
+        client, space["id"], parent_commit_id=base["id"], expected_head_commit_id=head["id"], add={"decisions": ["b"]}
+    )
+    assert chosen["parent_commit_id"] == base["id"]
+    missing = await _apply(client, space["id"], 404, parent_commit_id="0" * 8 + "-0000-0000-0000-" + "0" * 12)
+    assert missing["errors"][0]["field"] == "parent_commit_id"
 
 
 async def test_apply_to_a_line_starts_from_that_lines_head(client: httpx.AsyncClient) -> None:

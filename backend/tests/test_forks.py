@@ -91,6 +91,8 @@ async def test_a_base_or_fork_from_elsewhere_is_refused(client: httpx.AsyncClien
         assert response.json()["errors"][0]["field"] in {"base_commit_id", "checkpoint_id"}, response.text
     gone = await client.post(f"/v5/sessions/{uuid.uuid4()}/fork", json={"checkpoint_id": foreign["id"]})
     assert gone.status_code == 404
+    no_space = await client.post(f"/v4/repos/{uuid.uuid4()}/sessions", json={"base_commit_id": foreign["id"]})
+    assert no_space.status_code == 404
     assert (await client.get(f"/v4/repos/{space['id']}/sessions")).json()["total"] == 1
 
 

@@ -173,6 +173,13 @@ async def test_line_names_are_checked(client: httpx.AsyncClient) -> None:
         ({"name": "zero\u200bwidth"}, 400, "name"),
         ({"name": "   "}, 400, "name"),
         ({"name": "Main"}, 409, "name"),
+        ({"name": ".."}, 400, "name"),
+        ({"name": "."}, 400, "name"),
+        ({"name": "/x"}, 400, "name"),
+        ({"name": "y/"}, 400, "name"),
+        ({"name": "a//b"}, 400, "name"),
+        ({"name": "c/."}, 400, "name"),
+        ({"name": "d/../e"}, 400, "name"),
         ({"name": "ok", "from_ref": "0000000"}, 404, "from_ref"),
         ({"name": "ok", "from_ref": "xyz"}, 404, "from_ref"),
     ]
@@ -291,3 +298,59 @@ async def test_a_line_name_no_line_can_have_is_a_4xx_not_a_500(client: httpx.Asy
         assert response.status_code == 404, response.text
     response = await client.patch(path, json={"name": "fine"})
     assert response.status_code == 404, response.text
+
+
+async def test_a_line_named_like_a_path_segment_cannot_reach_the_space(client: httpx.AsyncClient) -> None:
+    # A client resolves `..` before sending: a line named so would be the Space's own URL, and
+    # deleting the line would delete the Space. Such names are refused at creation and rename.
+    space = await create_space(client)
+    await commit(client, space["id"], "base")
+    await _line(client, space["id"], "feature/login")
+    renamed = await client.patch(f"/v4/repos/{space['id']}/branches/feature/login", json={"name": ".."})
+    assert (renamed.status_code, renamed.json()["errors"][0]["field"]) == (400, "name")
+    assert (await client.get(f"/v4/repos/{space['id']}")).status_code == 200
+
+
+async def test_a_page_past_the_end_of_a_line_is_empty(client: httpx.AsyncClient) -> None:
+    space = await create_space(client)
+    await commit(client, space["id"], "base")
+    response = await client.get(
+        f"/v4/repos/{space['id']}/commits", params={"branch": "main", "offset": 2147483647, "limit": 100}
+    )
+    assert response.status_code == 200, response.text
+    assert (response.json()["items"], response.json()["total"]) == ([], 1)
+
+
+async def test_an_empty_default_line_beside_a_line_with_checkpoints_verifies_clean(client: httpx.AsyncClient) -> None:
+    space = await create_space(client)
+    await _line(client, space["id"], "empty")
+    await commit(client, space["id"], "on main")
+    made = await client.patch(f"/v4/repos/{space['id']}/branches/empty", json={"is_default": True})
+    assert made.status_code == 200, made.text
+    report = (await client.get(f"/v4/repos/{space['id']}/verify")).json()
+    assert report["ok"] is True, report
+
+
+@pytest.mark.parametrize("verb", ["commit", "apply"])
+async def test_a_change_of_default_line_during_a_save_is_followed_not_refused(
+    client: httpx.AsyncClient, db: asyncpg.Connection, verb: str
+) -> None:
+    # The save names no line and waits while the default changes: it lands on the new default.
+    space = await create_space(client)
+    sid = uuid.UUID(space["id"])
+    await commit(client, space["id"], "base")
+    await _line(client, space["id"], "next")
+    path, body = (
+        ("/v4/chat/commit", {"repo_id": space["id"], "message": "waited"})
+        if verb == "commit"
+        else ("/v5/checkpoints/apply", {"repo_id": space["id"], "message": "waited", "add": {"decisions": ["x"]}})
+    )
+    async with db.transaction():  # what making a line the default does, held open
+        await db.execute("SELECT 1 FROM repos WHERE id = $1 FOR UPDATE", sid)
+        await db.execute("UPDATE branches SET is_default = false WHERE repo_id = $1 AND is_default", sid)
+        await db.execute("UPDATE branches SET is_default = true WHERE repo_id = $1 AND name = 'next'", sid)
+        saving = asyncio.create_task(client.post(path, json=body))
+        await someone_waits_on_a_lock(db)
+    response = await saving
+    assert response.status_code == 201, response.text
+    assert (await _head(client, space["id"], "next"))["id"] == response.json()["id"]

@@ -103,7 +103,12 @@ async def _delete_line(call: Call, args: LineArgs) -> Line:
 
 async def _restore(call: Call, args: RestoreArgs) -> SavedCheckpoint:
     saved = await verbs.restore(
-        call.client, args.ref, line=args.line, message=args.message, expect_head=args.expected_head
+        call.client,
+        args.ref,
+        line=args.line,
+        message=args.message,
+        expect_head=args.expected_head,
+        author=call.default_author,
     )
     return saved_checkpoint(saved)
 

@@ -15,6 +15,7 @@ from uuid import UUID
 
 import msgspec
 
+from smriti.checkpoints.hashing import check_content_text
 from smriti.checkpoints.schemas import Artifact, Checkpoint, CheckpointContent, Entity, Task
 from smriti.errors import BadRequest
 from smriti.schemas import DocumentedNonEmptyText as NonEmptyText
@@ -124,6 +125,35 @@ def _add_named(items: list[T], added: Sequence[T], name: Callable[[T], str], fie
             positions[key] = len(result)
             result.append(item)
     return result
+
+
+def check_request_text(data: ApplyRequest) -> None:
+    """The text rules of a Checkpoint (`hashing.check_content_text`) on what the request adds,
+    naming the entry as the request spells it (`add.decisions[0]`), not its place once merged."""
+    add = data.add
+    check_content_text(
+        CheckpointContent(
+            message=data.message,
+            summary=data.set_.summary if isinstance(data.set_.summary, str) else "",
+            metadata={},
+        )
+    )
+    try:
+        check_content_text(
+            CheckpointContent(
+                message="-",
+                decisions=add.decisions,
+                assumptions=add.assumptions,
+                open_questions=add.open_questions,
+                tasks=add.tasks,
+                entities=add.entities,
+                artifacts=add.artifacts,
+            )
+        )
+    except BadRequest as exc:
+        field = f"add.{exc.errors[0].field}" if exc.errors else "add"
+        detail = exc.detail.replace("Invalid request. ", "Invalid request. add.", 1)
+        raise BadRequest(detail, field=field) from None
 
 
 def apply_changes(parent: Checkpoint | None, data: ApplyRequest) -> CheckpointContent:

@@ -90,7 +90,7 @@ WITH RECURSIVE walk AS (
     SELECT id, parent_commit_id, 0 AS n FROM commits WHERE id = $1
     UNION ALL
     SELECT c.id, c.parent_commit_id, walk.n + 1 FROM commits c JOIN walk ON c.id = walk.parent_commit_id
-    WHERE walk.n + 1 < $2::int + $3::int
+    WHERE walk.n + 1 < $2::bigint + $3::bigint
 )
 SELECT coalesce(json_agg({checkpoint_json_sql("c")}::json ORDER BY walk.n), '[]')::text
 FROM walk JOIN commits c ON c.id = walk.id WHERE walk.n >= $3::int
@@ -244,8 +244,8 @@ class CheckpointStore:
         if tip["line_id"] is None:
             raise _no_line_in_query(branch)
         head, total = tip["head_commit_id"], tip["total"]
-        if head is None:
-            return _page_json("[]", 0, limit, offset)
+        if head is None or offset >= total:
+            return _page_json("[]", total, limit, offset)
         key = (head, total, limit, offset)
         page = self._pages.get(key)
         if page is None:

@@ -10,28 +10,24 @@ from uuid import UUID
 import asyncpg
 import msgspec
 
-from smriti.checkpoints.carry import ApplyRequest, apply_changes, restored_content
+from smriti.checkpoints.carry import ApplyRequest, apply_changes, check_request_text, restored_content
 from smriti.checkpoints.schemas import CheckpointContent, CommitCreate
 from smriti.checkpoints.store import CheckpointStore, to_checkpoint
 from smriti.checkpoints.writes import COLUMNS
 from smriti.db.pool import Pool
-from smriti.errors import BadRequest, Conflict, NotFound
+from smriti.errors import Conflict, NotFound
 from smriti.schemas import DocumentedNonEmptyText as NonEmptyText
 from smriti.schemas import LineRef, Request
 
-# How often an apply that named no HEAD re-reads the line's HEAD after another commit moved it.
-APPLY_ATTEMPTS = 5
-
-# The line, the Space share-locked and the line locked as a commit locks them. Its HEAD is read
-# by a statement of its own: this one's snapshot may predate the commit it waited for.
+# The Space share-locked, then the line locked, as a commit locks them, each in a statement of
+# its own: a statement's snapshot is taken before it waits, so the line is looked up once the
+# Space's lock is held (no change of the default line can then land), and its HEAD read after
+# the line's lock is held (the commit it waited for is then visible).
+_LOCK_SPACE_SQL = "SELECT id FROM repos WHERE id = $1 FOR KEY SHARE"
 _LOCK_LINE_SQL = """
-WITH space AS (SELECT id FROM repos WHERE id = $1 FOR KEY SHARE),
-line AS (
-    SELECT b.id, b.head_commit_id FROM branches b JOIN space ON b.repo_id = space.id
-    WHERE CASE WHEN $2::text IS NULL THEN b.is_default ELSE lower(b.name) = lower($2::text) END
-    FOR UPDATE OF b
-)
-SELECT line.id AS line_id, line.head_commit_id FROM space LEFT JOIN line ON true
+SELECT id, head_commit_id FROM branches
+WHERE repo_id = $1 AND CASE WHEN $2::text IS NULL THEN is_default ELSE lower(name) = lower($2::text) END
+FOR UPDATE
 """
 
 
@@ -53,28 +49,36 @@ class CheckpointVerbs:
     checkpoints: CheckpointStore
 
     async def apply(self, data: ApplyRequest) -> bytes:
+        check_request_text(data)
         if data.parent_commit_id is not None:
-            parent = await self.checkpoints.get(str(data.parent_commit_id))
-            if parent.repo_id != data.repo_id:
-                raise BadRequest("parent_commit_id belongs to another Space.", field="parent_commit_id")
+            if await self.pool.fetchval("SELECT 1 FROM repos WHERE id = $1", data.repo_id) is None:
+                raise NotFound(f"No Space with id {data.repo_id}.", field="repo_id")
+            parent = to_checkpoint(
+                await self.checkpoints.resolve(
+                    str(data.parent_commit_id), repo_id=data.repo_id, field="parent_commit_id"
+                )
+            )
             content = apply_changes(parent, data)
+            # The parent must be the line's HEAD unless the request says which HEAD it replaces:
+            # a line's HEAD never moves sideways onto an older state by default.
+            expected = data.expected_head_commit_id
             return await self.checkpoints.commit(
                 _commit_of(
                     content,
                     repo_id=data.repo_id,
                     branch=data.branch,
                     parent=parent.id,
-                    expected=data.expected_head_commit_id,
+                    expected=parent.id if expected is msgspec.UNSET else expected,
                 )
             )
         # The changes apply to the line's HEAD as it is under the line's lock, held until the
         # new Checkpoint is written: concurrent applies each land on the one before, and none
         # is written over state it did not see. The locks are taken in a commit's order.
         async with self.pool.acquire() as conn, conn.transaction():
+            if await conn.fetchval(_LOCK_SPACE_SQL, data.repo_id) is None:
+                raise NotFound(f"No Space with id {data.repo_id}.", field="repo_id")
             line = await conn.fetchrow(_LOCK_LINE_SQL, data.repo_id, data.branch.strip() if data.branch else None)
             if line is None:
-                raise NotFound(f"No Space with id {data.repo_id}.", field="repo_id")
-            if line["line_id"] is None:
                 raise NotFound(f"This Space has no line named {data.branch!r}.", field="branch")
             head_id = line["head_commit_id"]
             head = None

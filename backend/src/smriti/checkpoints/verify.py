@@ -146,7 +146,9 @@ def _check_space(
             )
         )
     else:
-        problems += _check_head("HEAD", space, by_id)
+        # A default line with no Checkpoint yet while another line has some is a real state.
+        emptied = by_id and not any(line["head_commit_id"] for line in lines)
+        problems += _check_head("HEAD", space, by_id, emptied=bool(emptied))
     recorded = sum(line["commit_count"] for line in lines)
     if recorded != len(by_id):
         # Every commit adds one to its line's count in the statement that writes it, and
@@ -163,7 +165,11 @@ def _check_space(
     return problems
 
 
-def _check_head(what: str, record: asyncpg.Record, by_id: dict[UUID, asyncpg.Record]) -> list[VerifyProblem]:
+def _check_head(
+    what: str, record: asyncpg.Record, by_id: dict[UUID, asyncpg.Record], *, emptied: bool = False
+) -> list[VerifyProblem]:
+    """One HEAD against the Checkpoints; `emptied`: every line's HEAD is empty, yet the Space
+    has Checkpoints (their HEADs were cleared behind Smriti's back)."""
     head_id = record["head_commit_id"]
     # The database's own keys keep each HEAD inside its Space (migrations 0002 and 0004); this
     # still reports one if a key was dropped or bypassed.
@@ -175,6 +181,6 @@ def _check_head(what: str, record: asyncpg.Record, by_id: dict[UUID, asyncpg.Rec
     depth = record.get("head_depth", -1)  # lines keep HEAD's depth too; the Space does not
     if head_id is not None and depth != -1 and by_id[head_id]["depth"] != depth:
         return [VerifyProblem(head_id, "head_depth_mismatch", f"The copy of the depth of {what} differs.")]
-    if head_id is None and by_id and what == "HEAD":
+    if head_id is None and emptied:
         return [VerifyProblem(None, "head_missing", f"HEAD is empty, but the Space has {len(by_id)} Checkpoints.")]
     return []

@@ -50,10 +50,18 @@ def stored_form(value: str) -> str | None:
 
 
 def line_name(value: str, field: str = "name") -> str:
-    """A line's name as stored: trimmed, 1–100 characters, no control characters."""
+    """A line's name as stored: trimmed, 1–100 characters, no control characters, and usable as
+    the last part of a URL path: `/` only between non-empty parts, none of them `.` or `..`
+    (clients resolve those before sending: a line named `..` would be the Space's own URL)."""
     name = value.strip()
     if not name or len(name) > MAX_LINE_NAME:
         raise BadRequest(f"A line's name is 1–{MAX_LINE_NAME} characters (got {len(name)}).", field=field)
     if any(unicodedata.category(character) in {"Cc", "Cf", "Zl", "Zp"} for character in name):
         raise BadRequest("A line's name cannot hold control or invisible formatting characters.", field=field)
+    if any(part.strip() in {"", ".", ".."} for part in name.split("/")):
+        raise BadRequest(
+            "A line's name is parts joined by `/` (like `feature/login`): no empty part, and no part that is "
+            "`.` or `..`.",
+            field=field,
+        )
     return name

@@ -61,6 +61,8 @@ class SessionService(SQLAlchemyAsyncRepositoryService[SessionModel]):
 
     async def add(self, repo_id: UUID, data: SessionCreate, *, model: str | None) -> Session:
         if data.base_commit_id is not None:
+            if await self.repository.session.get(RepoModel, repo_id) is None:
+                raise NotFound(f"No Space with id {repo_id}.")
             await self._check_base(repo_id, data.base_commit_id, field="base_commit_id")
         try:
             created = await self.create(

@@ -90,7 +90,12 @@ function CheckpointForm(props: CheckpointFormDialogProps) {
     () => homeLine(parent?.id ?? null, lines, checkpoints),
     [parent, lines, checkpoints],
   );
-  const lineHead = checkpoints.find((c) => c.id === line?.head_commit_id) ?? null;
+  // The line's HEAD may lie beyond the Checkpoints loaded here: then it is fetched before the
+  // edits are moved onto it (moving them onto "nothing" would drop the HEAD's whole state).
+  const [fetchedHead, setFetchedHead] = useState<Checkpoint | null>(null);
+  const lineHead =
+    checkpoints.find((c) => c.id === line?.head_commit_id) ??
+    (fetchedHead?.id === line?.head_commit_id ? fetchedHead : null);
   const oldState = parent !== null && line !== null && parent.id !== line.head_commit_id;
   const [where, setWhere] = useState<Where>("new-line");
   const [lineName, setLineName] = useState(() => (parent ? suggestLineName(parent, lines) : ""));
@@ -168,6 +173,7 @@ function CheckpointForm(props: CheckpointFormDialogProps) {
         expectedHead: next.base?.id ?? null,
         parentId: next.base?.id ?? null,
         branch,
+        baseMetadata: next.base?.metadata ?? null,
         // Where the items came from, only when the person took some of the draft's.
         provenance: acceptedDraft ? provenance : null,
       });
@@ -180,9 +186,20 @@ function CheckpointForm(props: CheckpointFormDialogProps) {
     }
   };
 
-  const chooseWhere = (next: Where) => {
+  const chooseWhere = async (next: Where) => {
+    if (next !== "on-head") {
+      setWhere(next);
+      moveTo(parent);
+      return;
+    }
+    let head = lineHead;
+    if (head === null && line?.head_commit_id) {
+      head = await getHead(spaceId, line.name).catch(() => null);
+      if (head === null || head.id !== line.head_commit_id) return; // not known yet: stay put
+      setFetchedHead(head);
+    }
     setWhere(next);
-    moveTo(next === "on-head" ? lineHead : parent);
+    moveTo(head);
   };
 
   const saveOnNewHead = () => {

@@ -16,6 +16,22 @@ const draft: CheckpointDraft = {
 };
 
 describe("form ↔ API mapping", () => {
+  it("carries the parent's metadata forward, but not how the parent itself was made", () => {
+    const values = { ...emptyForm("Asha"), message: "next" };
+    const body = formToCommit(values, {
+      spaceId: "s",
+      expectedHead: "p",
+      baseMetadata: {
+        team: "core",
+        author: { kind: "agent", name: "planner" },
+        source: { session_id: "x", from_seq: 1, to_seq: 2 },
+        drafted_by: { provider: "offline", model: "offline-1" },
+        restored_from: { commit_id: "c", commit_hash: "h" },
+      },
+    });
+    expect(body.metadata).toEqual({ team: "core", author: { kind: "human", name: "Asha" } });
+  });
+
   it("fills the form from a draft, nulls becoming empty inputs", () => {
     const values = formFromDraft(draft, "Asha");
     expect(values.message).toBe("Storage plan");

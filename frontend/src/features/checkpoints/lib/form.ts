@@ -96,6 +96,16 @@ export function validateForm(values: CheckpointFormValues): FormErrors {
 }
 
 /**
+ * The metadata keys Smriti records about how one Checkpoint was made; a Checkpoint made from it
+ * does not inherit them (the server's apply and restore follow the same rule).
+ */
+const PROVENANCE_KEYS = new Set(["source", "author", "drafted_by", "restored_from"]);
+
+function inherited(metadata: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(metadata).filter(([key]) => !PROVENANCE_KEYS.has(key)));
+}
+
+/**
  * The body of POST /v4/chat/commit for these values: the whole state, never a partial one.
  * `expectedHead` makes the save a compare-and-swap against the line's HEAD the person saw
  * (null = the line has no HEAD yet).
@@ -110,9 +120,12 @@ export function formToCommit(
     parentId?: string | null;
     /** The line to save on (default: the Space's default line). */
     branch?: string | null;
+    /** The parent's metadata: carried forward, except what described the parent's own making. */
+    baseMetadata?: Record<string, unknown> | null;
   },
 ): CommitCreate {
   const metadata: Record<string, unknown> = {
+    ...inherited(options.baseMetadata ?? {}),
     author: { kind: "human", name: values.authorName.trim() || "anonymous" },
   };
   if (options.provenance) {
