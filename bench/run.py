@@ -389,24 +389,26 @@ def measure_in_turn(
     return [summarise(report, group, name, clients, runs[name]) for name, _ in rows]
 
 
-def posts_in_turn(
+def rows_in_turn(
     report: Report,
     group: str,
-    url: str,
-    rows: list[tuple[str, Path]],
+    rows: list[tuple[str, str, Path | Callable[[], Path] | None]],
     clients: int,
     args: argparse.Namespace,
     *,
     seconds: float,
+    watch: Server | None = None,
 ) -> list[Row]:
-    """`measure_in_turn` for rows that POST (name, wrk script)."""
-    runs: dict[str, list[WrkRun]] = {name: [] for name, _ in rows}
+    """`measure_in_turn` for rows (name, URL, wrk script or a callable making a fresh one, or
+    None for a GET) compared with one another."""
+    runs: dict[str, list[WrkRun]] = {name: [] for name, _, _ in rows}
     for round_number in range(args.repeat):
         shift = round_number % len(rows)
-        for name, script in rows[shift:] + rows[:shift]:
+        for name, url, script in rows[shift:] + rows[:shift]:
+            path = script() if callable(script) else script
             settle(args.database_url)
-            runs[name].append(wrk(url, clients=clients, seconds=seconds, script=script, watch=None))
-    return [summarise(report, group, name, clients, runs[name]) for name, _ in rows]
+            runs[name].append(wrk(url, clients=clients, seconds=seconds, script=path, watch=watch))
+    return [summarise(report, group, name, clients, runs[name]) for name, _, _ in rows]
 
 
 def summarise(report: Report, group: str, name: str, clients: int, runs: list[WrkRun]) -> Row:
@@ -778,16 +780,7 @@ def run_smriti(
             for size, space in spaces
         ]
         measure_in_turn(report, "growth", logs, 16, args, seconds=short)
-        forks = [
-            (
-                f"growth: fork, {size:,} Turns",
-                post_script(
-                    work, f"fork-{size}", f"/v5/sessions/{long[size]}/fork", [{"checkpoint_id": fixtures["mounted"]}]
-                ),
-            )
-            for size in (10, 100_000)
-        ]
-        posts_in_turn(report, "growth", smriti.url + "/", forks, 16, args, seconds=short)
+        measure_fork_growth(report, args, smriti, work, fixtures, long, seconds=short)
         for kilobytes in (1, 100, 1000):
             body = {
                 "repo_id": fixtures["artifact_space"],
@@ -852,22 +845,81 @@ def measure_line_rows(
     fixtures: dict[str, Any],
     clients: int,
 ) -> None:
+    """Each lines-and-forks row measured in turn with the row it is compared with (bench/lines.py):
+    on this machine two rows measured minutes apart differ by more than the targets' margins."""
     watch = smriti if clients == 16 else None
-    head = f"{smriti.url}/v4/repos/{fixtures['head_space']}/head?branch={lines.LINE}"
-    log20 = f"{smriti.url}/v4/repos/{fixtures['log_spaces'][10_000]}/commits?limit=20&branch=main"
-    commit_bodies = lines.line_commit_bodies(fixtures, {"message": "bench commit", **STATE_4KB})
-    commit_lua = post_script(work, "commit-line", "/v4/chat/commit", commit_bodies)
+    base = smriti.url
+    head = f"{base}/v4/repos/{fixtures['head_space']}/head"
+    log20 = f"{base}/v4/repos/{fixtures['log_spaces'][10_000]}/commits?limit=20"
+    state = {"message": "bench commit", **STATE_4KB}
+    commit_lua = post_script(
+        work, "commit-beside", "/v4/chat/commit", [{"repo_id": s, **state} for s in fixtures["commit_spaces"]]
+    )
+    line_commit_lua = post_script(work, "commit-line", "/v4/chat/commit", lines.line_commit_bodies(fixtures, state))
 
     def forked_send_lua() -> Path:
         ids = asyncio.run(lines.forked_sessions(url, fixtures["send_space"], fixtures["mounted"], 2000))
         return post_script(work, "send-forked", "/v4/chat/send", lines.forked_send_bodies(ids))
 
-    name = "smriti: POST commit to a line (~4 KB)"
-    measure(report, "smriti", name, smriti.url + "/", clients, args, script=commit_lua, watch=watch)
-    measure(report, "smriti", "smriti: GET head of a line", head, clients, args, watch=watch)
-    measure(report, "smriti", "smriti: GET line log 20 of 10,000", log20, clients, args, watch=watch)
-    name = "smriti: POST send (offline), forked"
-    measure(report, "smriti", name, smriti.url + "/", clients, args, script=forked_send_lua, watch=watch)
+    pairs: list[list[tuple[str, str, Path | Callable[[], Path] | None]]] = [
+        [
+            (f"{lines.BESIDE} POST commit (~4 KB)", base + "/", commit_lua),
+            ("smriti: POST commit to a line (~4 KB)", base + "/", line_commit_lua),
+        ],
+        [(f"{lines.BESIDE} GET head", head, None), ("smriti: GET head of a line", f"{head}?branch={lines.LINE}", None)],
+        [
+            (f"{lines.BESIDE} GET log 20 of 10,000", log20, None),
+            ("smriti: GET line log 20 of 10,000", f"{log20}&branch=main", None),
+        ],
+        [
+            (
+                f"{lines.BESIDE} POST send (offline), mounted",
+                base + "/",
+                lambda: mounted_send_script(work, url, fixtures),
+            ),
+            ("smriti: POST send (offline), forked", base + "/", forked_send_lua),
+        ],
+    ]
+    for pair in pairs:
+        rows_in_turn(report, "lines", pair, clients, args, seconds=args.seconds, watch=watch)
+
+
+def run_lines_only(
+    report: Report, args: argparse.Namespace, env: dict[str, str], log: Path, work: Path, url: str
+) -> None:
+    """`--only lines`: the lines-and-forks rows and their targets, without the rest of the suite."""
+    with server(server_command(args.server, "smriti"), env, ROOT, log) as smriti:
+        fixtures = asyncio.run(seed_smriti(smriti.url, sessions=16))
+        sizes = [10, 100_000]
+        long = dict(zip(sizes, asyncio.run(write_sessions(url, fixtures["send_space"], sizes)), strict=True))
+        asyncio.run(analyze(url))
+        lines.seed(smriti.url, fixtures)
+        for clients in (1, 16):
+            measure_line_rows(report, args, smriti, work, url, fixtures, clients)
+        measure_fork_growth(report, args, smriti, work, fixtures, long, seconds=max(2.0, args.seconds / 2))
+
+
+def measure_fork_growth(
+    report: Report,
+    args: argparse.Namespace,
+    smriti: Server,
+    work: Path,
+    fixtures: dict[str, Any],
+    long: dict[int, uuid.UUID],
+    *,
+    seconds: float,
+) -> None:
+    forks: list[tuple[str, str, Path | Callable[[], Path] | None]] = [
+        (
+            f"growth: fork, {size:,} Turns",
+            smriti.url + "/",
+            post_script(
+                work, f"fork-{size}", f"/v5/sessions/{long[size]}/fork", [{"checkpoint_id": fixtures["mounted"]}]
+            ),
+        )
+        for size in (10, 100_000)
+    ]
+    rows_in_turn(report, "growth", forks, 16, args, seconds=seconds)
 
 
 async def spaces_to_commit_to(pool: Pool, count: int, label: str) -> list[CommitCreate]:
@@ -1076,6 +1128,7 @@ def main() -> None:
     parser.add_argument("--server", choices=["uvicorn", "granian"], default="uvicorn")
     parser.add_argument("--quick", action="store_true", help="3 s per row, one run, a shorter peer thread")
     parser.add_argument("--out", type=Path, default=HERE / "results" / "latest.json")
+    parser.add_argument("--only", choices=["lines"], help="only these rows (and their targets)")
     args = parser.parse_args()
     if args.quick:
         args.seconds, args.repeat, args.history = 3.0, 1, 2_000
@@ -1095,6 +1148,11 @@ def main() -> None:
     }
     log = work / "servers.log"
     report = Report()
+    if args.only == "lines":
+        run_lines_only(report, args, env, log, work, url)
+        lines.evaluate_lines(report)
+        print_report(report)
+        return
     run_floor(report, args, env, work, args.server)
     run_floor(report, args, env, work, "uvicorn" if args.server == "granian" else "granian")
     fixtures = run_smriti(report, args, env, log, work, url)

@@ -66,7 +66,7 @@ class Exchange:
 # range of the primary key), all in one round trip. Without a mount, the nudge counts the Turns
 # newer than the Space's HEAD, so that statement also joins HEAD and PostgreSQL counts them; with
 # one, the nudge counts from the mount, and leaving HEAD out saves ~17% of the statement's CPU.
-def _context_sql(checkpoint_columns: str, *, since_head: bool) -> str:
+def _context_sql(checkpoint_columns: str, *, since_head: bool, checkpoint: str = "$2") -> str:
     if since_head:
         head_time = "head.created_at"
         head_join = "JOIN repos r ON r.id = s.repo_id LEFT JOIN commits head ON head.id = r.head_commit_id"
@@ -81,7 +81,7 @@ SELECT s.repo_id, s.last_seq, s.provider, s.model, s.base_commit_id, {head_time}
        history.seqs, history.roles, history.contents, history.after_head
 FROM sessions s
 {head_join}
-LEFT JOIN commits c ON c.id = $2
+LEFT JOIN commits c ON c.id = {checkpoint}
 LEFT JOIN LATERAL (
     SELECT array_agg(t.sequence_number ORDER BY t.sequence_number) AS seqs,
            array_agg(t.role ORDER BY t.sequence_number) AS roles,
@@ -98,6 +98,9 @@ _UNMOUNTED_SQL = _context_sql(_CHECKPOINT_ID_ONLY, since_head=True)
 _MOUNTING_SQL = _context_sql(_CHECKPOINT_PREFIXED, since_head=False)
 # A Checkpoint already rendered: only whether it still exists, and in which Space.
 _MOUNTED_SQL = _context_sql(_CHECKPOINT_ID_ONLY, since_head=False)
+# An unmounted send to a Session whose base this process does not know yet: the base, if it has
+# one, comes in the same statement (every Turn is after it, and $4 is 0).
+_FIRST_SQL = _context_sql(_CHECKPOINT_PREFIXED, since_head=True, checkpoint="coalesce($2::uuid, s.base_commit_id)")
 
 
 # Both Turns and the Session's counter in one statement. A send with a `request_id` also gives
@@ -161,7 +164,7 @@ class ChatStore:
             if base is not None and base != _NO_BASE:
                 checkpoint_id, history_base_seq, based = base, 0, True
         if checkpoint_id is None:
-            mounted, sql = None, _UNMOUNTED_SQL
+            mounted, sql = None, _UNMOUNTED_SQL if base_known else _FIRST_SQL
         else:
             mounted = self._rendered.get(checkpoint_id)
             sql = _MOUNTED_SQL if mounted is not None else _MOUNTING_SQL
@@ -170,10 +173,9 @@ class ChatStore:
             raise NotFound(f"No Session with id {session_id}.", field="session_id")
         if not base_known:
             self._bases.put(session_id, row["base_commit_id"] or _NO_BASE)
-            if row["base_commit_id"] is not None:  # read again, with the base in context
-                return await self.read_context(
-                    session_id, checkpoint_id=None, history_base_seq=None, request_id=request_id
-                )
+            if row["base_commit_id"] is not None:  # the statement read the base in context
+                checkpoint_id, history_base_seq, based = row["base_commit_id"], 0, True
+                mounted = self._rendered.get(checkpoint_id)
         if checkpoint_id is not None:
             if row["c_id"] is None:
                 raise NotFound(f"No Checkpoint with id {checkpoint_id}.", field="checkpoint_id")
