@@ -24,11 +24,24 @@ from smriti.drafting.service import DraftService
 from smriti.lines.store import LineStore
 from smriti.providers.registry import ProviderRegistry
 from smriti.review.service import ReviewService
+from smriti.sessions.forks import SessionForks
 from smriti.sessions.service import TurnStore
 from smriti.transcripts.service import TranscriptService
 
 # Each is a dependency of that name, for handlers that declare `<name>: NamedDependency[<type>]`.
-_PROVIDED = ("providers", "pool", "checkpoints", "verbs", "lines", "turns", "chat", "drafts", "reviews", "transcripts")
+_PROVIDED = (
+    "providers",
+    "pool",
+    "checkpoints",
+    "verbs",
+    "lines",
+    "forks",
+    "turns",
+    "chat",
+    "drafts",
+    "reviews",
+    "transcripts",
+)
 
 
 class Services:
@@ -36,6 +49,7 @@ class Services:
     checkpoints: CheckpointStore
     verbs: CheckpointVerbs
     lines: LineStore
+    forks: SessionForks
     turns: TurnStore
     chat: ChatService
     drafts: DraftService
@@ -52,6 +66,7 @@ class Services:
         self.checkpoints = CheckpointStore(pool)
         self.verbs = CheckpointVerbs(pool, self.checkpoints)
         self.lines = LineStore(pool, self.checkpoints)
+        self.forks = SessionForks(pool)
         self.turns = TurnStore(pool)
         chat_store = ChatStore(pool)
         self.chat = ChatService(

@@ -13,6 +13,7 @@ from smriti.errors import error_responses
 from smriti.pagination import PageParams, int_query, query_int
 from smriti.providers.registry import ProviderRegistry
 from smriti.schemas import MAX_INT4, Page
+from smriti.sessions.forks import SessionForks
 from smriti.sessions.schemas import ForkRequest, Session, SessionCreate, Turn
 from smriti.sessions.service import SessionService, TurnStore, to_session
 
@@ -104,9 +105,8 @@ class SessionController(Controller):
     ),
     tags=["Sessions"],
     responses=error_responses(404),
-    dependencies={"sessions": Provide(create_service_provider(SessionService))},
 )
 async def fork_session(
-    session_id: FromPath[UUID], data: JSONBody[ForkRequest], sessions: NamedDependency[SessionService]
+    session_id: FromPath[UUID], data: JSONBody[ForkRequest], forks: NamedDependency[SessionForks]
 ) -> Session:
-    return await sessions.fork(session_id, data)
+    return await forks.fork(session_id, data)

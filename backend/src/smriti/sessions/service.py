@@ -15,7 +15,7 @@ from smriti.db.pool import Pool
 from smriti.errors import BadRequest, NotFound, caused_by
 from smriti.pagination import PageParams
 from smriti.schemas import Page
-from smriti.sessions.schemas import ForkedFrom, ForkRequest, Session, SessionCreate, Turn
+from smriti.sessions.schemas import ForkedFrom, Session, SessionCreate, Turn
 
 TURN_COLUMNS = (
     "session_id, sequence_number, role, content, provider, model, checkpoint_id, history_base_seq, "
@@ -81,49 +81,15 @@ class SessionService(SQLAlchemyAsyncRepositoryService[SessionModel]):
             raise NotFound(f"No Space with id {repo_id}.") from None
         return to_session(created)
 
-    async def fork(self, session_id: UUID, data: ForkRequest) -> Session:
-        """A new Session based on `checkpoint_id`, recording the origin and its last Turn. Only
-        the origin's row is read: a fork costs the same however long the origin is."""
-        origin = await self.fetch(session_id)
-        base_hash = await self._check_base(origin.repo_id, data.checkpoint_id, field="checkpoint_id")
-        if data.title is not None:
-            title = data.title.strip()
-        else:
-            title = f"{origin.title.strip() or 'Session'} (fork from {base_hash[:7]})"
-        try:
-            created = await self.create(
-                SessionModel(
-                    repo_id=origin.repo_id,
-                    title=title,
-                    provider=origin.provider,
-                    model=origin.model,
-                    base_commit_id=data.checkpoint_id,
-                    forked_from_session_id=origin.id,
-                    forked_from_seq=origin.last_seq,
-                ),
-                auto_commit=True,
-            )
-        except IntegrityError as exc:  # the Space was deleted meanwhile
-            if not caused_by(exc, asyncpg.ForeignKeyViolationError):
-                raise
-            raise NotFound(f"No Session with id {session_id}.") from None
-        return to_session(created)
-
-    async def _check_base(self, repo_id: UUID, commit_id: UUID, *, field: str) -> str:
-        """The hash of `commit_id` when it is a Checkpoint of the Space, else a 400 naming `field`."""
-        found = (
-            await self.repository.session.execute(
-                select(CommitModel.repo_id, CommitModel.commit_hash).where(CommitModel.id == commit_id)
-            )
-        ).first()
-        owner, commit_hash = found if found is not None else (None, "")
+    async def _check_base(self, repo_id: UUID, commit_id: UUID, *, field: str) -> None:
+        """A 400 naming `field` unless `commit_id` is a Checkpoint of the Space."""
+        owner = await self.repository.session.scalar(select(CommitModel.repo_id).where(CommitModel.id == commit_id))
         # A 400 either way: the Checkpoint is named in the body, and the Space or Session in the
         # path does exist (a 404 would say it did not).
         if owner is None:
             raise BadRequest(f"{field}: no Checkpoint with id {commit_id}.", field=field)
         if owner != repo_id:
             raise BadRequest(f"{field} belongs to another Space than this Session.", field=field)
-        return str(commit_hash)
 
     async def page(self, repo_id: UUID, page: PageParams) -> Page[Session]:
         session = self.repository.session
