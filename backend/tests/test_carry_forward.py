@@ -164,14 +164,10 @@ async def test_provenance_describes_one_checkpoint_and_is_not_inherited(client: 
         "team": "core",
     }
     old = await commit(client, space["id"], "drafted", decisions=["A"], metadata=drafted)
-    restored = (
-        await client.post(
-            f"/v5/commits/{old['id']}/restore", json={"metadata": {"author": {"kind": "agent", "name": "fixer"}}}
-        )
-    ).json()
+    restored = (await client.post(f"/v5/commits/{old['id']}/restore", json={})).json()
+    # A restore is that state again (SYSTEM.md §8), its provenance included, plus where it came from.
     assert restored["metadata"] == {
-        "team": "core",
-        "author": {"kind": "agent", "name": "fixer"},
+        **drafted,
         "restored_from": {"commit_id": old["id"], "commit_hash": old["commit_hash"]},
     }
     after = await _apply(client, space["id"], add={"decisions": ["B"]})

@@ -797,9 +797,6 @@ export interface components {
             branch?: string | null;
             expected_head_commit_id?: string | null;
             message?: string | null;
-            metadata?: {
-                [key: string]: unknown;
-            };
         };
         /** ReviewedBy */
         ReviewedBy: {

@@ -132,12 +132,10 @@ def restore(conn: Connection, ref: str, line: str | None, message: str | None, e
     Nothing is edited or removed: the line moves forward to a copy of the older state, with
     metadata.restored_from naming REF. The output says what changed against the previous HEAD.
     """
-    from smriti.agent import operations, verbs  # noqa: PLC0415
-
-    author = operations.default_author()
+    from smriti.agent import verbs  # noqa: PLC0415
 
     async def work(client: SmritiClient) -> Saved:
-        return await verbs.restore(client, ref, line=line, message=message, expect_head=expect_head, author=author)
+        return await verbs.restore(client, ref, line=line, message=message, expect_head=expect_head)
 
     saved = conn.run(work)
     conn.emit(saved.checkpoint, lambda: render.saved(saved, restored=ref))

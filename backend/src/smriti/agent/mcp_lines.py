@@ -108,7 +108,6 @@ async def _restore(call: Call, args: RestoreArgs) -> SavedCheckpoint:
         line=args.line,
         message=args.message,
         expect_head=args.expected_head,
-        author=call.default_author,
     )
     return saved_checkpoint(saved)
 

@@ -219,22 +219,15 @@ async def restore(
     line: str | None = None,
     message: str | None = None,
     expect_head: str | None = None,
-    author: str | None = None,
 ) -> Saved:
-    """A new Checkpoint on `line` equal to `ref`'s state, on top of the line's HEAD, with the
-    agent who restored it as its author (the source's author is not carried over)."""
+    """A new Checkpoint on `line` equal to `ref`'s state, on top of the line's HEAD."""
     source = await client.get_checkpoint(ref)
     space = await client.get_space(source.repo_id)
     the_line = await line_of(client, space, line)
     expected: UUID | msgspec.UnsetType | None = msgspec.UNSET
     if expect_head is not None:
         expected = await expected_head(client, expect_head)
-    body = RestoreRequest(
-        branch=the_line.name,
-        message=message,
-        expected_head_commit_id=expected,
-        metadata=with_author({}, author) if author else {},
-    )
+    body = RestoreRequest(branch=the_line.name, message=message, expected_head_commit_id=expected)
     checkpoint = await client.restore(str(source.id), body)
     return Saved(space, checkpoint, the_line.name, await changes_since_parent(client, checkpoint))
 

@@ -85,4 +85,3 @@ class RestoreRequest(msgspec.Struct, kw_only=True, omit_defaults=True):
     branch: str | None = None
     message: str | None = None
     expected_head_commit_id: UUID | msgspec.UnsetType | None = msgspec.UNSET
-    metadata: dict[str, Any] = {}

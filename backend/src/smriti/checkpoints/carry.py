@@ -28,8 +28,8 @@ _TEXT_LISTS = ("decisions", "assumptions", "open_questions")
 
 PROVENANCE_KEYS = frozenset({"source", "author", "drafted_by", "restored_from"})
 """The metadata keys Smriti itself records about how one Checkpoint was made (SYSTEM.md §2).
-They describe that Checkpoint only, so a new one made from it does not inherit them: a commit
-after a restore is not itself a restore, and the person who restores is not the first author."""
+They describe that Checkpoint only, so one made from it by `apply` does not inherit them: a
+commit after a restore is not itself a restore. (A restore copies them: it is that state again.)"""
 
 
 def _inherited(metadata: dict[str, Any]) -> dict[str, Any]:
@@ -200,9 +200,9 @@ def apply_changes(parent: Checkpoint | None, data: ApplyRequest) -> CheckpointCo
     )
 
 
-def restored_content(source: Checkpoint, message: str | None, metadata: dict[str, Any]) -> CheckpointContent:
-    """A Checkpoint's content again, saying where it came from; `metadata` (who restored it,
-    say) is merged over the source's, whose provenance is not inherited."""
+def restored_content(source: Checkpoint, message: str | None) -> CheckpointContent:
+    """A Checkpoint's content again, metadata included (SYSTEM.md §8: equal to the source's but
+    for `restored_from`, which says where it came from)."""
     return CheckpointContent(
         message=message or f"Restore {source.commit_hash[:7]}: {source.message}",
         summary=source.summary,
@@ -213,8 +213,7 @@ def restored_content(source: Checkpoint, message: str | None, metadata: dict[str
         entities=list(source.entities),
         artifacts=list(source.artifacts),
         metadata={
-            **_inherited(source.metadata),
-            **metadata,
+            **source.metadata,
             "restored_from": {"commit_id": str(source.id), "commit_hash": source.commit_hash},
         },
     )

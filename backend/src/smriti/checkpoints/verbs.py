@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import Any
 from uuid import UUID
 
 import asyncpg
@@ -38,9 +37,6 @@ class RestoreRequest(Request, kw_only=True):
     branch: LineRef | None = None
     message: NonEmptyText | None = None
     expected_head_commit_id: UUID | msgspec.UnsetType | None = msgspec.UNSET
-    metadata: dict[str, Any] = {}
-    """Merged over the source's metadata (whose `author`, `source` and `drafted_by` are not
-    inherited): who restored it, say."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +97,7 @@ class CheckpointVerbs:
         source = await self.checkpoints.get(ref)
         return await self.checkpoints.commit(
             _commit_of(
-                restored_content(source, data.message, data.metadata),
+                restored_content(source, data.message),
                 repo_id=source.repo_id,
                 branch=data.branch,
                 parent=None,
