@@ -6,7 +6,7 @@ After each PostgreSQL checkpoint, the first change to any page writes the whole 
 the WAL, a "full-page image". A Checkpoint's id goes into three indexes (the primary key, the
 parent link and the per-Space key); with random ids (UUID version 4, what Smriti used before)
 each commit lands on a random page of each, so in a large table nearly every commit touches
-pages not yet changed since the last checkpoint. Time-ordered ids (UUID version 7, `smriti.ids`)
+pages not yet changed since the last checkpoint. Time-ordered ids (UUID version 7, `smriti.core.ids`)
 append at the right-hand edge. This fills two databases alike (Spaces × Checkpoints), then,
 alternating between them, runs a checkpoint and commits through Smriti's own store on one
 connection, measuring the WAL written (bytes and full-page images, per commit) and the CPU time
@@ -38,8 +38,8 @@ from run import spaces_to_commit_to  # noqa: E402
 
 from smriti.checkpoints.schemas import CommitCreate  # noqa: E402
 from smriti.checkpoints.store import CheckpointStore  # noqa: E402
+from smriti.core.ids import uuid7  # noqa: E402
 from smriti.db.pool import Pool, create_pool  # noqa: E402
-from smriti.ids import uuid7  # noqa: E402
 
 IDS: dict[str, Callable[[], uuid.UUID]] = {"random (uuid4, before)": uuid.uuid4, "time-ordered (uuid7, now)": uuid7}
 

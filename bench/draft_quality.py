@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from smriti.drafting.extract import SourceTurn, content_words, extract
+from smriti.rules.extract import SourceTurn, content_words, extract
 
 HERE = Path(__file__).resolve().parent
 FIELDS = ("decisions", "assumptions", "tasks", "open_questions")

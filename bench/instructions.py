@@ -80,7 +80,7 @@ async def _child(row: str, requests: int) -> None:
     import httpx  # noqa: PLC0415  (the parent process needs none of these)
     from run import STATE_4KB  # noqa: PLC0415
 
-    from smriti.app import create_app  # noqa: PLC0415
+    from smriti.server.app import create_app  # noqa: PLC0415
 
     app = create_app()
     inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()

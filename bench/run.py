@@ -56,7 +56,7 @@ from smriti.chat.schemas import SendRequest
 from smriti.chat.store import ChatStore
 from smriti.checkpoints.schemas import CommitCreate
 from smriti.checkpoints.store import CheckpointStore
-from smriti.config import Settings
+from smriti.core.config import Settings
 from smriti.db.pool import Pool, create_pool
 from smriti.providers.registry import ProviderRegistry
 

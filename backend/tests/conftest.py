@@ -16,10 +16,10 @@ import httpx
 import pytest
 from litestar import Litestar
 
-from smriti.app import create_app
-from smriti.config import ProviderSettings, Settings
+from smriti.core.config import ProviderSettings, Settings
 from smriti.db.admin import drop_database, recreate_database
 from smriti.db.embedded import start_embedded_postgres
+from smriti.server.app import create_app
 from tests.support.fake_providers import FakeProviderServer
 
 OPENAI_TEST_KEY = "sk-test-openai-key-0123456789abcdef"

@@ -15,9 +15,9 @@ import msgspec
 import pytest
 
 import smriti.lines.schemas as lines
-from smriti.agent import wire
 from smriti.checkpoints import carry, verbs
 from smriti.checkpoints.schemas import Checkpoint
+from smriti.client import wire
 from tests.support.cli import Run, smriti
 from tests.support.live_server import LiveServer, live_server
 

@@ -20,9 +20,9 @@ import pytest
 from smriti.checkpoints.schemas import CommitCreate
 from smriti.checkpoints.store import CheckpointStore
 from smriti.checkpoints.writes import CommitWriter
+from smriti.core.errors import BadRequest, Conflict, NotFound
+from smriti.core.ids import uuid7
 from smriti.db.pool import Pool, PoolTimeout, create_pool
-from smriti.errors import BadRequest, Conflict, NotFound
-from smriti.ids import uuid7
 from tests.support.api import recomputed_hash
 
 AWKWARD_METADATA = {"z": 1, "a": 1.0, "exp": 1e2, "text": 'naïve ☃ "quoted"', "nested": {"b": [3, {"y": None}]}}

@@ -11,7 +11,7 @@ import asyncpg
 import httpx
 import pytest
 
-from smriti.config import Settings
+from smriti.core.config import Settings
 from tests.conftest import make_client
 from tests.support.api import commit, create_space
 from tests.support.locks import someone_waits_on_a_lock

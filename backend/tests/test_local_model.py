@@ -19,7 +19,7 @@ import asyncpg
 import httpx
 import pytest
 
-from smriti.config import ProviderSettings, Settings
+from smriti.core.config import ProviderSettings, Settings
 from tests.conftest import make_client
 from tests.support.api import commit, create_session, create_space, turns
 from tests.support.live_server import free_port, wait_healthy

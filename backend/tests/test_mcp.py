@@ -19,7 +19,7 @@ from mcp import Client, MCPError, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CallToolResult, Implementation
 
-from smriti.config import Settings
+from smriti.core.config import Settings
 from tests.conftest import make_client
 from tests.support.live_server import LiveServer, free_port, live_server
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncpg
 import httpx
 
-from smriti.config import Settings
+from smriti.core.config import Settings
 from tests.conftest import make_client
 from tests.support.api import commit, create_session, create_space, send
 

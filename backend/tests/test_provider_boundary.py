@@ -17,7 +17,7 @@ import asyncpg
 import httpx
 import pytest
 
-from smriti.config import ProviderSettings, Settings
+from smriti.core.config import ProviderSettings, Settings
 from tests.conftest import make_client
 from tests.support.api import commit, create_session, create_space, send, turns
 from tests.support.fake_providers import FakeProviderServer

@@ -8,7 +8,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-from smriti.config import DEFAULT_ANTHROPIC_MODEL, DEFAULT_OPENAI_MODEL, ProviderSettings, Settings
+from smriti.core.config import DEFAULT_ANTHROPIC_MODEL, DEFAULT_OPENAI_MODEL, ProviderSettings, Settings
 from tests.conftest import make_client
 from tests.support.api import commit, create_session, create_space, send
 

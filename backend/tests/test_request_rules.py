@@ -16,8 +16,9 @@ import pytest
 from litestar.enums import ParamType
 from litestar.exceptions import ValidationException
 
-from smriti.config import Settings
-from smriti.errors import FieldError, _validation_errors
+from smriti.core.config import Settings
+from smriti.core.errors import FieldError
+from smriti.server.errors import _validation_errors
 from tests.conftest import make_client
 from tests.support.api import commit, create_session, create_space
 

@@ -16,9 +16,9 @@ import pytest
 from litestar import Litestar, Request
 from litestar.testing import RequestFactory
 
-from smriti.config import Settings
-from smriti.errors import to_error_response
-from smriti.logging import configure_logging
+from smriti.core.config import Settings
+from smriti.core.logging import configure_logging
+from smriti.server.errors import to_error_response
 from tests.conftest import OPENAI_TEST_KEY, make_client
 from tests.support.api import commit, create_session, create_space
 from tests.support.fake_providers import FakeProviderServer

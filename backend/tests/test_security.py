@@ -9,7 +9,7 @@ import asyncpg
 import httpx
 import pytest
 
-from smriti.config import Settings
+from smriti.core.config import Settings
 from tests.conftest import ANTHROPIC_TEST_KEY, OPENAI_TEST_KEY, make_client
 from tests.support.api import create_session, create_space
 from tests.support.fake_providers import FakeProviderServer

@@ -17,7 +17,6 @@ import structlog
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from smriti.body_limit import _fits
 from smriti.chat.context import HistoryTurn, MountedCheckpoint, Section, assemble, cut_artifact
 from smriti.chat.nudge import DECISION_CUES, find_decision_cue, suggest
 from smriti.checkpoints.hashing import (
@@ -32,17 +31,18 @@ from smriti.checkpoints.hashing import (
     format_timestamp,
 )
 from smriti.checkpoints.schemas import Artifact, Checkpoint, CheckpointContent, Entity, Task
-from smriti.config import ConfigError, ProviderSettings, Settings
-from smriti.errors import BadRequest
-from smriti.ids import uuid7
-from smriti.json_checks import duplicate_key
-from smriti.logging import configure_logging
-from smriti.lru import SizedLru
-from smriti.memory import tune_allocator
+from smriti.core.config import ConfigError, ProviderSettings, Settings
+from smriti.core.errors import BadRequest
+from smriti.core.ids import uuid7
+from smriti.core.json_checks import duplicate_key
+from smriti.core.logging import configure_logging
+from smriti.core.lru import SizedLru
+from smriti.core.text import is_blank
 from smriti.providers.base import ProviderRequest
 from smriti.providers.offline import describe_context
 from smriti.providers.registry import ProviderRegistry
-from smriti.text import is_blank
+from smriti.server.body_limit import _fits
+from smriti.server.memory import tune_allocator
 
 
 def _checkpoint(**fields: object) -> Checkpoint:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import asyncpg
 
-from smriti.config import Settings
+from smriti.core.config import Settings
 from tests.conftest import make_client
 
 

@@ -1,6 +1,6 @@
 """The `smriti` command: run the server and manage the database.
 
-(The agent-facing commands live in `smriti.agent.commands` and are added to this group.)
+(The agent-facing commands live in `smriti.client.cli.commands` and are added to this group.)
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import sys
 
 import click
 
-from smriti.agent.commands import EXIT_CODES
-from smriti.agent.commands import register as register_agent_commands
-from smriti.config import ConfigError, Settings
+from smriti.client.cli.commands import EXIT_CODES
+from smriti.client.cli.commands import register as register_agent_commands
+from smriti.core.config import ConfigError, Settings
 
 EXIT_USAGE = 2
 
@@ -72,7 +72,7 @@ def serve(host: str, port: int | None, workers: int, server_name: str) -> None:
     """Migrate the database and serve the API (and the web app, when built)."""
     settings = _settings()
     port = port if port is not None else int(os.environ.get("PORT") or 8000)
-    from smriti.serving import AddressInUse, check_free, serve_granian, serve_uvicorn
+    from smriti.server.serving import AddressInUse, check_free, serve_granian, serve_uvicorn
 
     try:
         check_free(host, port)
@@ -105,7 +105,7 @@ def openapi(output: str) -> None:
     import dataclasses
     import json
 
-    from smriti.app import create_app
+    from smriti.server.app import create_app
 
     # The app is only built, never started, so this URL is never connected to.
     settings = dataclasses.replace(_settings(), database_url="postgresql://schema-only@localhost/unused")

@@ -30,8 +30,8 @@ from uuid import UUID
 
 import asyncpg
 
+from smriti.core.errors import Conflict, ProviderFailure, SmritiError
 from smriti.db.pool import Pool
-from smriti.errors import Conflict, ProviderFailure, SmritiError
 from smriti.providers.base import call_deadline_s
 
 T = TypeVar("T")

@@ -7,8 +7,8 @@ from litestar.params import JSONBody
 
 from smriti.chat.exchange import ChatService
 from smriti.chat.schemas import ContextPreview, ContextRequest, SendRequest, SendResponse
-from smriti.errors import error_responses
-from smriti.responses import EncodedJSON
+from smriti.core.errors import error_responses
+from smriti.core.responses import EncodedJSON
 
 _encode = msgspec.json.Encoder().encode
 

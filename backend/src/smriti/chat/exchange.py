@@ -20,7 +20,7 @@ from smriti.chat.schemas import (
     Suggestion,
 )
 from smriti.chat.store import ChatStore, Exchange, SessionContext
-from smriti.errors import BadRequest, NotFound, ProviderFailure
+from smriti.core.errors import BadRequest, NotFound, ProviderFailure
 from smriti.providers.base import ProviderReply, ProviderRequest
 from smriti.providers.registry import ProviderChoice, ProviderRegistry
 from smriti.sessions.schemas import Turn

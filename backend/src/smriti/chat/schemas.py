@@ -5,7 +5,7 @@ from uuid import UUID
 
 import msgspec
 
-from smriti.schemas import NonEmptyText, Request, RequestId, SequenceNumber, ShortName
+from smriti.core.schemas import NonEmptyText, Request, RequestId, SequenceNumber, ShortName
 from smriti.sessions.schemas import Turn
 
 

@@ -15,9 +15,9 @@ import asyncpg
 from smriti.chat.context import HistoryTurn, MountedCheckpoint
 from smriti.checkpoints.store import to_checkpoint
 from smriti.checkpoints.writes import COLUMNS as CHECKPOINT_COLUMNS
+from smriti.core.errors import BadRequest, Conflict, NotFound
+from smriti.core.lru import SizedLru
 from smriti.db.pool import Pool
-from smriti.errors import BadRequest, Conflict, NotFound
-from smriti.lru import SizedLru
 from smriti.sessions.schemas import Turn
 from smriti.sessions.service import TURN_COLUMNS, to_turn
 

@@ -17,10 +17,10 @@ import msgspec
 
 from smriti.checkpoints.hashing import check_content_text
 from smriti.checkpoints.schemas import Artifact, Checkpoint, CheckpointContent, Entity, Task
-from smriti.errors import BadRequest
-from smriti.schemas import DocumentedNonEmptyText as NonEmptyText
-from smriti.schemas import DocumentedText as Text
-from smriti.schemas import LineRef, Request
+from smriti.core.errors import BadRequest
+from smriti.core.schemas import DocumentedNonEmptyText as NonEmptyText
+from smriti.core.schemas import DocumentedText as Text
+from smriti.core.schemas import LineRef, Request
 
 T = TypeVar("T")
 

@@ -13,10 +13,10 @@ from smriti.checkpoints.diff import CheckpointDiff, diff_checkpoints
 from smriti.checkpoints.schemas import Checkpoint, CommitCreate, VerifyReport
 from smriti.checkpoints.store import CheckpointStore
 from smriti.checkpoints.verbs import CheckpointVerbs, RestoreRequest
-from smriti.errors import BadRequest, error_responses
-from smriti.pagination import PageParams
-from smriti.responses import EncodedJSON
-from smriti.schemas import Page
+from smriti.core.errors import BadRequest, error_responses
+from smriti.core.pagination import PageParams
+from smriti.core.responses import EncodedJSON
+from smriti.core.schemas import Page
 
 _FULL_HASH = re.compile(r"[0-9a-f]{64}")
 _LINE_QUERY = Annotated[

@@ -30,8 +30,8 @@ import msgspec
 import rfc8785
 
 from smriti.checkpoints.schemas import CheckpointContent
-from smriti.errors import BadRequest
-from smriti.text import BLANK, is_blank
+from smriti.core.errors import BadRequest
+from smriti.core.text import BLANK, is_blank
 
 CONTENT_FIELDS = (
     "message",
@@ -100,7 +100,7 @@ def encode_content(checkpoint: CheckpointContent) -> EncodedContent:
 
 def _required_text_present(content: CheckpointContent) -> bool:
     """True when no required text is empty or blank (white space or invisible characters only,
-    `smriti.text.BLANK`); iterated in C, as this runs on every commit and the exact walk only
+    `smriti.core.text.BLANK`); iterated in C, as this runs on every commit and the exact walk only
     when it fails."""
     return (
         _all_visible([content.message])

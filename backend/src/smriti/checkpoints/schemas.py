@@ -8,9 +8,9 @@ from uuid import UUID
 
 import msgspec
 
-from smriti.schemas import DocumentedNonEmptyText as NonEmptyText
-from smriti.schemas import DocumentedText as Text
-from smriti.schemas import LineRef, Request
+from smriti.core.schemas import DocumentedNonEmptyText as NonEmptyText
+from smriti.core.schemas import DocumentedText as Text
+from smriti.core.schemas import LineRef, Request
 
 
 class Task(msgspec.Struct, forbid_unknown_fields=True):

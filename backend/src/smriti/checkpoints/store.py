@@ -23,11 +23,11 @@ from smriti.checkpoints.hashing import (
 from smriti.checkpoints.schemas import Checkpoint, CommitCreate, VerifyReport
 from smriti.checkpoints.verify import verify_space
 from smriti.checkpoints.writes import COLUMNS, CommitWriter, PendingCommit, write_on
+from smriti.core.errors import BadRequest, Conflict, NotFound
+from smriti.core.ids import uuid7
+from smriti.core.lru import SizedLru
 from smriti.db.pool import Pool
-from smriti.errors import BadRequest, Conflict, NotFound
-from smriti.ids import uuid7
 from smriti.lines.schemas import stored_form
-from smriti.lru import SizedLru
 
 _NAMES = tuple(name.strip() for name in COLUMNS.split(","))
 _PREFIXED = ", ".join(f"c.{name}" for name in _NAMES)
@@ -139,7 +139,7 @@ class CheckpointStore:
         self._pool = pool
         # Log pages by (Space, Checkpoint count, limit, offset): see `log_json`.
         self._pages: SizedLru[tuple[UUID, int, int, int], bytes] = SizedLru(page_cache_bytes, len)
-        self._new_id = new_id  # time-ordered (smriti.ids); `make bench-wal` compares random ones
+        self._new_id = new_id  # time-ordered (smriti.core.ids); `make bench-wal` compares random ones
         self.writer = writer or CommitWriter(pool)
 
     async def head_json(self, repo_id: UUID, branch: str | None = None) -> bytes:

@@ -13,10 +13,10 @@ from smriti.checkpoints.carry import ApplyRequest, apply_changes, check_request_
 from smriti.checkpoints.schemas import CheckpointContent, CommitCreate
 from smriti.checkpoints.store import CheckpointStore, to_checkpoint
 from smriti.checkpoints.writes import COLUMNS
+from smriti.core.errors import Conflict, NotFound
+from smriti.core.schemas import DocumentedNonEmptyText as NonEmptyText
+from smriti.core.schemas import LineRef, Request
 from smriti.db.pool import Pool
-from smriti.errors import Conflict, NotFound
-from smriti.schemas import DocumentedNonEmptyText as NonEmptyText
-from smriti.schemas import LineRef, Request
 
 # The Space share-locked, then the line locked, as a commit locks them, each in a statement of
 # its own: a statement's snapshot is taken before it waits, so the line is looked up once the

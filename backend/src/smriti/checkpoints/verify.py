@@ -17,9 +17,9 @@ import msgspec
 from smriti.checkpoints.hashing import CONTENT_FIELDS, compute_commit_hash
 from smriti.checkpoints.schemas import VerifyProblem, VerifyReport
 from smriti.checkpoints.writes import COLUMNS, JSONB_FIELDS
-from smriti.cpu import off_loop
+from smriti.core.cpu import off_loop
+from smriti.core.errors import NotFound
 from smriti.db.pool import Pool
-from smriti.errors import NotFound
 
 _NAMES = tuple(name.strip() for name in COLUMNS.split(","))
 

@@ -25,7 +25,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, column_property, mapped_column
 
-from smriti.ids import uuid7
+from smriti.core.ids import uuid7
 
 
 def _now() -> datetime.datetime:

@@ -4,9 +4,9 @@ from litestar import post
 from litestar.di import NamedDependency
 from litestar.params import JSONBody
 
+from smriti.core.errors import error_responses
 from smriti.drafting.schemas import CheckpointDraft, DraftRequest
 from smriti.drafting.service import DraftService
-from smriti.errors import error_responses
 
 
 @post(

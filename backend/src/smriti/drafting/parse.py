@@ -6,7 +6,7 @@ import re
 
 import msgspec
 
-from smriti.text import is_blank
+from smriti.core.text import is_blank
 
 _FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.DOTALL)
 

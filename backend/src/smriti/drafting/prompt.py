@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from smriti.drafting.extract import SourceTurn
+from smriti.rules.extract import SourceTurn
 
 DRAFT_SCHEMA_NAME = "checkpoint_draft"
 

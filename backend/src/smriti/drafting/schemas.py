@@ -5,7 +5,7 @@ from uuid import UUID
 import msgspec
 
 from smriti.checkpoints.schemas import Entity, Task
-from smriti.schemas import Request, SequenceNumber, ShortName
+from smriti.core.schemas import Request, SequenceNumber, ShortName
 
 
 class DraftRequest(Request, kw_only=True):

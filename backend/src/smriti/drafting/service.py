@@ -7,13 +7,13 @@ from dataclasses import dataclass
 from smriti.chat.exchange import complete_remembered
 from smriti.chat.store import ChatStore
 from smriti.checkpoints.schemas import Entity, Task
-from smriti.drafting.extract import SourceTurn
+from smriti.core.errors import BadRequest
 from smriti.drafting.parse import UnusableOutput, parse_draft
 from smriti.drafting.prompt import DRAFT_INSTRUCTIONS, DRAFT_SCHEMA, DRAFT_SCHEMA_NAME, render_transcript
 from smriti.drafting.schemas import CheckpointDraft, DraftedBy, DraftRequest, DraftSource
-from smriti.errors import BadRequest
 from smriti.providers.base import json_request, upstream_error
 from smriti.providers.registry import ProviderRegistry
+from smriti.rules.extract import SourceTurn
 
 
 @dataclass(frozen=True, slots=True)

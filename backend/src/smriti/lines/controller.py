@@ -6,11 +6,11 @@ from litestar import Controller, delete, get, patch, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
-from smriti.errors import error_responses
+from smriti.core.errors import error_responses
+from smriti.core.pagination import PageParams
+from smriti.core.schemas import Page
 from smriti.lines.schemas import Line, LineCreate, LineUpdate
 from smriti.lines.store import LineStore
-from smriti.pagination import PageParams
-from smriti.schemas import Page
 
 
 class LineController(Controller):

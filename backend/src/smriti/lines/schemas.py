@@ -8,9 +8,9 @@ from uuid import UUID
 
 import msgspec
 
-from smriti.errors import BadRequest
-from smriti.schemas import LineRef, Request
-from smriti.text import unstorable_reason
+from smriti.core.errors import BadRequest
+from smriti.core.schemas import LineRef, Request
+from smriti.core.text import unstorable_reason
 
 MAX_LINE_NAME = 100
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import anthropic
 
-from smriti.config import ProviderSettings
+from smriti.core.config import ProviderSettings
 from smriti.providers.base import (
     ProviderReply,
     ProviderRequest,

@@ -13,9 +13,9 @@ from typing import Any, Literal, Protocol
 
 import msgspec
 
-from smriti.errors import ProviderFailure
-from smriti.redaction import redact
-from smriti.text import storable
+from smriti.core.errors import ProviderFailure
+from smriti.core.redaction import redact
+from smriti.core.text import storable
 
 Role = Literal["user", "assistant"]
 

@@ -27,7 +27,9 @@ from typing import Any
 
 import structlog
 
-from smriti.errors import ProviderFailure
+from smriti.core.errors import ProviderFailure
+from smriti.core.schemas import MAX_INT4
+from smriti.core.text import storable
 from smriti.providers.base import (
     Provider,
     ProviderReply,
@@ -36,8 +38,6 @@ from smriti.providers.base import (
     timeout_error,
     upstream_error,
 )
-from smriti.schemas import MAX_INT4
-from smriti.text import storable
 
 log = structlog.get_logger(__name__)
 

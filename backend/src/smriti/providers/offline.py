@@ -9,10 +9,10 @@ from __future__ import annotations
 import json
 import re
 
-from smriti.cpu import off_loop
-from smriti.drafting.extract import Extraction, extract
+from smriti.core.cpu import off_loop
 from smriti.drafting.prompt import DRAFT_SCHEMA_NAME, parse_transcript
 from smriti.providers.base import ProviderReply, ProviderRequest
+from smriti.rules.extract import Extraction, extract
 
 OFFLINE_MODEL = "offline-1"
 OFFLINE_MARK = "[offline provider:"

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 import openai
 
-from smriti.config import ProviderSettings
+from smriti.core.config import ProviderSettings
 from smriti.providers.base import (
     ProviderReply,
     ProviderRequest,

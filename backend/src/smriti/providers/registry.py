@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 import msgspec
 
-from smriti.config import ConfigError, Settings
-from smriti.errors import BadRequest
+from smriti.core.config import ConfigError, Settings
+from smriti.core.errors import BadRequest
 from smriti.providers.anthropic_provider import AnthropicProvider
 from smriti.providers.base import Provider
 from smriti.providers.guard import GuardedProvider

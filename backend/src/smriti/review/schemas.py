@@ -5,7 +5,7 @@ from uuid import UUID
 
 import msgspec
 
-from smriti.schemas import Request, ShortName
+from smriti.core.schemas import Request, ShortName
 
 FindingKind = Literal["contradiction", "hidden_assumption", "resolved_question", "disconnected_entity"]
 RefField = Literal["decisions", "assumptions", "tasks", "open_questions", "entities"]

@@ -10,13 +10,13 @@ import structlog
 
 from smriti.checkpoints.schemas import Checkpoint
 from smriti.checkpoints.store import CheckpointStore
-from smriti.cpu import off_loop
+from smriti.core.cpu import off_loop
+from smriti.core.text import is_blank, storable
 from smriti.drafting.parse import UnusableOutput, json_payload
 from smriti.providers.base import json_request, upstream_error
 from smriti.providers.registry import ProviderChoice, ProviderRegistry
-from smriti.review.rules import limits_reached, run_rules
 from smriti.review.schemas import Finding, ItemRef, ReviewedBy, ReviewRequest, ReviewResult
-from smriti.text import is_blank, storable
+from smriti.rules.review import limits_reached, run_rules
 
 log = structlog.get_logger(__name__)
 

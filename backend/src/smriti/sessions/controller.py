@@ -9,10 +9,10 @@ from litestar import Controller, get, post
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, JSONBody
 
-from smriti.errors import error_responses
-from smriti.pagination import PageParams, int_query, query_int
+from smriti.core.errors import error_responses
+from smriti.core.pagination import PageParams, int_query, query_int
+from smriti.core.schemas import MAX_INT4, Page
 from smriti.providers.registry import ProviderRegistry
-from smriti.schemas import MAX_INT4, Page
 from smriti.sessions.forks import SessionForks
 from smriti.sessions.schemas import ForkRequest, Session, SessionCreate, Turn
 from smriti.sessions.service import SessionService, TurnStore, to_session

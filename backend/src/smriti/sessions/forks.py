@@ -11,9 +11,9 @@ from uuid import UUID
 
 import asyncpg
 
+from smriti.core.errors import BadRequest, NotFound
+from smriti.core.ids import uuid7
 from smriti.db.pool import Pool
-from smriti.errors import BadRequest, NotFound
-from smriti.ids import uuid7
 from smriti.sessions.schemas import ForkedFrom, ForkRequest, Session
 
 # The default title names the base: "<origin's title, or Session> (fork from <hash>)".

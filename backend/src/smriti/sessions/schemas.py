@@ -6,7 +6,7 @@ from uuid import UUID
 
 import msgspec
 
-from smriti.schemas import Request, ShortName, Text
+from smriti.core.schemas import Request, ShortName, Text
 
 
 class SessionCreate(Request):

@@ -10,11 +10,11 @@ from advanced_alchemy.repository import SQLAlchemyAsyncRepository
 from advanced_alchemy.service import SQLAlchemyAsyncRepositoryService
 from sqlalchemy import func, select
 
+from smriti.core.errors import BadRequest, NotFound, caused_by
+from smriti.core.pagination import PageParams
+from smriti.core.schemas import Page
 from smriti.db.models import CommitModel, RepoModel, SessionModel
 from smriti.db.pool import Pool
-from smriti.errors import BadRequest, NotFound, caused_by
-from smriti.pagination import PageParams
-from smriti.schemas import Page
 from smriti.sessions.schemas import ForkedFrom, Session, SessionCreate, Turn
 
 TURN_COLUMNS = (

@@ -7,9 +7,9 @@ from litestar import Controller, delete, get, patch, post
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, JSONBody
 
-from smriti.errors import error_responses
-from smriti.pagination import PageParams
-from smriti.schemas import Page
+from smriti.core.errors import error_responses
+from smriti.core.pagination import PageParams
+from smriti.core.schemas import Page
 from smriti.spaces.schemas import Space, SpaceCreate, SpaceUpdate
 from smriti.spaces.service import SpaceService, to_space
 

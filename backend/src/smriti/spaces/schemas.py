@@ -5,7 +5,7 @@ from uuid import UUID
 
 import msgspec
 
-from smriti.schemas import Request, ShortName, Text
+from smriti.core.schemas import Request, ShortName, Text
 
 
 class SpaceCreate(Request):

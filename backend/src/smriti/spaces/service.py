@@ -11,10 +11,10 @@ from advanced_alchemy.service import SQLAlchemyAsyncRepositoryService
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError as SQLAlchemyIntegrityError
 
+from smriti.core.errors import Conflict, NotFound, caused_by
+from smriti.core.pagination import PageParams
+from smriti.core.schemas import Page
 from smriti.db.models import RepoModel
-from smriti.errors import Conflict, NotFound, caused_by
-from smriti.pagination import PageParams
-from smriti.schemas import Page
 from smriti.spaces.schemas import Space, SpaceCreate, SpaceUpdate
 
 

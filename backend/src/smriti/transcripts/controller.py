@@ -4,7 +4,7 @@ from litestar import post
 from litestar.di import NamedDependency
 from litestar.params import JSONBody
 
-from smriti.errors import error_responses
+from smriti.core.errors import error_responses
 from smriti.transcripts.schemas import TranscriptImport, TranscriptResult
 from smriti.transcripts.service import TranscriptService
 

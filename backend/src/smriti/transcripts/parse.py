@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from smriti.text import is_blank, unstorable_reason
+from smriti.core.text import is_blank, unstorable_reason
 
 USER_NAMES = ("user", "human", "me", "you")
 ASSISTANT_NAMES = ("assistant", "ai", "chatgpt", "gpt", "claude", "model", "bot")

@@ -5,7 +5,7 @@ from uuid import UUID
 
 import msgspec
 
-from smriti.schemas import NonEmptyText, Request, Text
+from smriti.core.schemas import NonEmptyText, Request, Text
 
 
 class TranscriptImport(Request, kw_only=True):

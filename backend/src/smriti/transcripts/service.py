@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from uuid import UUID
 
-from smriti.cpu import off_loop
+from smriti.core.cpu import off_loop
+from smriti.core.errors import BadRequest, NotFound
+from smriti.core.ids import uuid7
 from smriti.db.pool import Pool
-from smriti.drafting.extract import Extraction, SourceTurn, extract
-from smriti.errors import BadRequest, NotFound
-from smriti.ids import uuid7
+from smriti.rules.extract import Extraction, SourceTurn, extract
 from smriti.transcripts.parse import ParsedTurn, TranscriptError, parse_transcript
 from smriti.transcripts.schemas import ImportedTurn, TranscriptImport, TranscriptResult
 

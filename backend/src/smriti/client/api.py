@@ -1,0 +1,354 @@
+"""The one typed client every agent-facing command goes through.
+
+It speaks the REST API with httpx and decodes every answer into the same msgspec Structs the API
+itself is built from, so a field renamed on the server is a type error here, not a silent `None`.
+HTTP errors become the typed exceptions of `smriti.client.errors`, carrying the server's `detail`.
+
+The client is asynchronous: the MCP server runs it inside its event loop (in the API process over
+`httpx.ASGITransport`, without a network hop), and the CLI runs one `asyncio.run` per command.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from types import TracebackType
+from typing import Any, TypeVar, overload
+from urllib.parse import quote
+from uuid import UUID
+
+import httpx
+import msgspec
+
+from smriti import __version__
+from smriti.checkpoints.diff import CheckpointDiff
+from smriti.checkpoints.schemas import Checkpoint, CommitCreate, VerifyReport
+from smriti.client.errors import InvalidInput, MissingError, ServerError, Unreachable, error_for_status
+from smriti.client.wire import ApplyRequest, Line, LineCreate, LineUpdate, RestoreRequest
+from smriti.core.schemas import Page
+from smriti.review.schemas import ReviewRequest, ReviewResult
+from smriti.sessions.schemas import ForkRequest, Session
+from smriti.spaces.schemas import Space, SpaceCreate
+
+T = TypeVar("T")
+
+DEFAULT_URL = "http://127.0.0.1:8000"
+DEFAULT_TIMEOUT = 120.0
+"""Seconds for a whole request. Generous because a review may wait on a model provider."""
+MAX_PAGE = 200
+"""The largest page the API hands out by default (`SMRITI_MAX_PAGE_SIZE`)."""
+
+
+class _ErrorBody(msgspec.Struct):
+    """The API's error shape, decoded leniently: a proxy or an old server may send less."""
+
+    detail: str = ""
+    status_code: int | None = None
+    errors: list[dict[str, Any]] = []
+    provider: str | None = None
+
+
+_REF = re.compile(r"^[0-9A-Za-z-]+$")
+
+
+def _ref(value: str) -> str:
+    """A Checkpoint ref as a path segment; anything that cannot be an id or a hash is refused here."""
+    ref = value.strip()
+    if not ref:
+        raise InvalidInput("A Checkpoint id, hash or hash prefix is required.")
+    if not _REF.match(ref):
+        raise MissingError(f"{ref!r} is not a Checkpoint id, hash, or hash prefix of at least 7 hex digits.")
+    return quote(ref, safe="")
+
+
+def _line_path(space_id: UUID, name: str) -> str:
+    """A line's path. Its name may hold `/` (`feature/login`), which the route takes as part of the
+    name, so `/` stays; everything else that is not safe in a path is percent-encoded."""
+    if not name.strip():
+        raise InvalidInput("A line's name is required.")
+    return f"/v4/repos/{space_id}/branches/{quote(name.strip(), safe='/')}"
+
+
+def display_url(url: str | httpx.URL) -> str:
+    """The URL without any user:password part, for messages."""
+    parsed = httpx.URL(url) if isinstance(url, str) else url
+    return str(parsed.copy_with(username=None, password=None)).rstrip("/")
+
+
+def check_base_url(url: str) -> str:
+    """`url` if it is an absolute http(s) URL, else `InvalidInput` naming what was given."""
+    try:
+        parsed = httpx.URL(url.strip())
+    except (httpx.InvalidURL, TypeError) as exc:
+        raise InvalidInput(f"The Smriti URL {url!r} is not a valid URL ({exc}).") from None
+    if parsed.scheme not in {"http", "https"} or not parsed.host:
+        raise InvalidInput(f"The Smriti URL must start with http:// or https://, got {url!r}.")
+    return str(parsed)
+
+
+class SmritiClient:
+    """Typed access to one Smriti server.
+
+    `token` is sent as `Authorization: Bearer <token>` and never appears in an error or `repr`.
+    Use as an async context manager, or call `aclose()`.
+    """
+
+    def __init__(
+        self,
+        base_url: str = DEFAULT_URL,
+        *,
+        token: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        self.base_url = check_base_url(base_url)
+        self.timeout = timeout
+        headers = {"Accept": "application/json", "User-Agent": f"smriti-agent/{__version__}"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        self._http = httpx.AsyncClient(
+            base_url=self.base_url,
+            headers=headers,
+            timeout=httpx.Timeout(timeout, connect=min(timeout, 10.0)),
+            transport=transport,
+            follow_redirects=False,
+        )
+
+    def __repr__(self) -> str:
+        return f"SmritiClient({display_url(self.base_url)!r})"
+
+    async def __aenter__(self) -> SmritiClient:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    # Spaces ---------------------------------------------------------------------------------
+
+    async def list_spaces(self, *, limit: int = 50, offset: int = 0) -> Page[Space]:
+        """One page of Spaces, most recently changed first."""
+        return await self._get("/v4/repos", Page[Space], params={"limit": limit, "offset": offset})
+
+    async def all_spaces(self) -> list[Space]:
+        """Every Space, paging through the list."""
+        spaces: list[Space] = []
+        while True:
+            page = await self.list_spaces(limit=MAX_PAGE, offset=len(spaces))
+            spaces.extend(page.items)
+            if not page.items or len(spaces) >= page.total:
+                return spaces
+
+    async def get_space(self, space_id: UUID) -> Space:
+        return await self._get(f"/v4/repos/{space_id}", Space)
+
+    async def create_space(self, name: str, description: str = "") -> Space:
+        return await self._send("POST", "/v4/repos", SpaceCreate(name=name, description=description), Space)
+
+    async def resolve_space(self, ref: str) -> Space:
+        """A Space by id, or by its exact name.
+
+        Names are unique, so a name matches at most one Space. The list is paged (most recently
+        changed first); a Space that moves while the pages are read could be missed once, so a
+        miss over several pages is checked again before it is reported.
+        """
+        ref = ref.strip()
+        if not ref:
+            raise InvalidInput("A Space name or id is required.")
+        try:
+            space_id = UUID(ref)
+        except ValueError:
+            space_id = None
+        if space_id is not None:
+            try:
+                return await self.get_space(space_id)
+            except MissingError:
+                # A Space could (oddly) be named like an id; otherwise report the id as unknown.
+                found = await self._find_space_named(ref)
+                if found is None:
+                    raise
+                return found
+        found = await self._find_space_named(ref)
+        if found is None:
+            raise MissingError(f"No Space named {ref!r}. `smriti spaces` lists the Spaces there are.")
+        return found
+
+    async def _find_space_named(self, name: str) -> Space | None:
+        for _attempt in range(2):
+            seen = 0
+            pages = 0
+            while True:
+                page = await self.list_spaces(limit=MAX_PAGE, offset=seen)
+                pages += 1
+                for space in page.items:
+                    if space.name == name:
+                        return space
+                seen += len(page.items)
+                if not page.items or seen >= page.total:
+                    break
+            if pages == 1:
+                return None
+        return None
+
+    # Checkpoints ----------------------------------------------------------------------------
+
+    async def head(self, space_id: UUID, *, line: str | None = None) -> Checkpoint:
+        """The Space's HEAD Checkpoint (or the line's); `MissingError` when there is none yet."""
+        params = {"branch": line} if line is not None else None
+        return await self._get(f"/v4/repos/{space_id}/head", Checkpoint, params=params)
+
+    async def log(
+        self, space_id: UUID, *, limit: int = 20, offset: int = 0, line: str | None = None
+    ) -> Page[Checkpoint]:
+        """The Space's Checkpoints, newest first; with `line`, that line's history (first parents)."""
+        params: dict[str, Any] = {"limit": limit, "offset": offset}
+        if line is not None:
+            params["branch"] = line
+        return await self._get(f"/v4/repos/{space_id}/commits", Page[Checkpoint], params=params)
+
+    async def get_checkpoint(self, ref: str) -> Checkpoint:
+        """A Checkpoint by id, full hash, or unique hash prefix (at least 7 hex digits)."""
+        return await self._get(f"/v4/commits/{_ref(ref)}", Checkpoint)
+
+    async def commit(self, body: CommitCreate) -> Checkpoint:
+        """Save a Checkpoint and move HEAD to it (a compare-and-swap when `expected_head_commit_id` is set)."""
+        return await self._send("POST", "/v4/chat/commit", body, Checkpoint)
+
+    async def apply(self, body: ApplyRequest) -> Checkpoint:
+        """Save a Checkpoint made of its parent's state plus the changes in `body`."""
+        return await self._send("POST", "/v5/checkpoints/apply", body, Checkpoint)
+
+    async def restore(self, ref: str, body: RestoreRequest) -> Checkpoint:
+        """Save a Checkpoint equal to `ref` on top of a line's HEAD."""
+        return await self._send("POST", f"/v5/commits/{_ref(ref)}/restore", body, Checkpoint)
+
+    async def diff(self, from_ref: str, to_ref: str) -> CheckpointDiff:
+        return await self._get(f"/v5/commits/{_ref(from_ref)}/diff/{_ref(to_ref)}", CheckpointDiff)
+
+    async def review(self, commit_id: UUID, *, provider: str | None = None, model: str | None = None) -> ReviewResult:
+        body = ReviewRequest(provider=provider, model=model)
+        return await self._send("POST", f"/v5/commits/{commit_id}/review", body, ReviewResult)
+
+    async def verify(self, space_id: UUID, anchors: Sequence[str] = ()) -> VerifyReport:
+        """The integrity check; each anchor (a full hash kept elsewhere) must still be in the history."""
+        params = {"anchor": list(anchors)} if anchors else None
+        return await self._get(f"/v4/repos/{space_id}/verify", VerifyReport, params=params)
+
+    # Lines ----------------------------------------------------------------------------------
+
+    async def lines(self, space_id: UUID, *, limit: int = MAX_PAGE, offset: int = 0) -> Page[Line]:
+        """One page of the Space's lines, the default line first, then by name."""
+        return await self._get(f"/v4/repos/{space_id}/branches", Page[Line], params={"limit": limit, "offset": offset})
+
+    async def all_lines(self, space_id: UUID) -> list[Line]:
+        lines: list[Line] = []
+        while True:
+            page = await self.lines(space_id, offset=len(lines))
+            lines.extend(page.items)
+            if not page.items or len(lines) >= page.total:
+                return lines
+
+    async def get_line(self, space_id: UUID, name: str) -> Line:
+        return await self._get(_line_path(space_id, name), Line)
+
+    async def create_line(self, space_id: UUID, name: str, from_ref: str | None = None) -> Line:
+        return await self._send(
+            "POST", f"/v4/repos/{space_id}/branches", LineCreate(name=name, from_ref=from_ref), Line
+        )
+
+    async def update_line(self, space_id: UUID, name: str, change: LineUpdate) -> Line:
+        return await self._send("PATCH", _line_path(space_id, name), change, Line)
+
+    async def delete_line(self, space_id: UUID, name: str) -> None:
+        await self._request("DELETE", _line_path(space_id, name), None)
+
+    # Sessions -------------------------------------------------------------------------------
+
+    async def fork_session(self, session_id: UUID, checkpoint_id: UUID, title: str | None = None) -> Session:
+        """A new Session based on `checkpoint_id`, remembering where it was forked from."""
+        body = ForkRequest(checkpoint_id=checkpoint_id, title=title)
+        return await self._send("POST", f"/v5/sessions/{session_id}/fork", body, Session)
+
+    # Transport ------------------------------------------------------------------------------
+
+    async def _get(self, path: str, kind: type[T], *, params: Mapping[str, Any] | None = None) -> T:
+        return await self._request("GET", path, kind, params=params)
+
+    async def _send(self, method: str, path: str, body: msgspec.Struct, kind: type[T]) -> T:
+        return await self._request(method, path, kind, content=msgspec.json.encode(body))
+
+    @overload
+    async def _request(
+        self,
+        method: str,
+        path: str,
+        kind: type[T],
+        *,
+        params: Mapping[str, Any] | None = None,
+        content: bytes | None = None,
+    ) -> T: ...
+
+    @overload
+    async def _request(
+        self,
+        method: str,
+        path: str,
+        kind: None,
+        *,
+        params: Mapping[str, Any] | None = None,
+        content: bytes | None = None,
+    ) -> None: ...
+
+    async def _request(
+        self,
+        method: str,
+        path: str,
+        kind: type[T] | None,
+        *,
+        params: Mapping[str, Any] | None = None,
+        content: bytes | None = None,
+    ) -> T | None:
+        headers = {"Content-Type": "application/json"} if content is not None else None
+        try:
+            response = await self._http.request(method, path, params=params, content=content, headers=headers)
+        except httpx.TimeoutException:
+            raise Unreachable(
+                f"The Smriti server at {display_url(self.base_url)} did not answer within {self.timeout:g} s.",
+                url=display_url(self.base_url),
+            ) from None
+        except httpx.TransportError as exc:
+            reason = str(exc) or type(exc).__name__
+            raise Unreachable(
+                f"Cannot reach the Smriti server at {display_url(self.base_url)} ({reason}). "
+                "Is it running? (The URL comes from --url or SMRITI_URL.)",
+                url=display_url(self.base_url),
+            ) from None
+        if response.status_code >= 400:
+            raise self._error(response)
+        if kind is None:  # 204 No Content: nothing to decode
+            return None
+        try:
+            return msgspec.json.decode(response.content, type=kind)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise ServerError(
+                f"{method} {display_url(response.url)} answered {response.status_code} with something that is not "
+                f"a Smriti response ({exc}). Is --url / SMRITI_URL pointing at a Smriti server?",
+                status_code=response.status_code,
+            ) from None
+
+    def _error(self, response: httpx.Response) -> Exception:
+        status = response.status_code
+        try:
+            body = msgspec.json.decode(response.content, type=_ErrorBody)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            body = _ErrorBody()
+        detail = body.detail.strip() or (
+            f"{response.request.method} {display_url(response.url)} answered HTTP {status} {response.reason_phrase}."
+        )
+        if status == 401:
+            detail += " Set SMRITI_API_TOKEN (or --token) to the server's API token."
+        return error_for_status(status, detail, errors=body.errors, provider=body.provider)

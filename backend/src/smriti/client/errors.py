@@ -1,0 +1,95 @@
+"""What can go wrong when an agent talks to Smriti, as typed exceptions with meaningful exit codes.
+
+Each error carries the server's `detail` (or, when the server could not be reached, the URL that
+was tried) and the exit code the CLI ends with. The MCP server turns the same errors into tool
+errors. Nothing here ever includes the API token.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+"""`smriti verify` found a problem in the history (the command itself worked)."""
+EXIT_USAGE = 2
+EXIT_NOT_FOUND = 3
+EXIT_CONFLICT = 4
+EXIT_SERVER = 5
+
+
+class ClientError(Exception):
+    """Base of every agent-side error. `detail` is one human-readable sentence or more."""
+
+    exit_code: ClassVar[int] = EXIT_SERVER
+    kind: ClassVar[str] = "error"
+
+    def __init__(
+        self,
+        detail: str,
+        *,
+        status_code: int | None = None,
+        errors: list[dict[str, Any]] | None = None,
+        provider: str | None = None,
+    ) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.status_code = status_code
+        self.errors = errors or []
+        self.provider = provider
+
+    def one_line(self) -> str:
+        """The detail on a single line (for stderr and tool errors)."""
+        return " ".join(self.detail.split())
+
+
+class InvalidInput(ClientError):
+    """The request was wrong: a bad flag value, unreadable JSON, or a 400/413/422 from the server."""
+
+    exit_code = EXIT_USAGE
+    kind = "invalid_input"
+
+
+class MissingError(ClientError):
+    """No such Space, Checkpoint or ref (a 404, or a Space name that matches nothing)."""
+
+    exit_code = EXIT_NOT_FOUND
+    kind = "not_found"
+
+
+class ConflictError(ClientError):
+    """The state moved underneath the request: HEAD is not the expected one, or a name is taken (409)."""
+
+    exit_code = EXIT_CONFLICT
+    kind = "conflict"
+
+
+class ServerError(ClientError):
+    """The server answered with an error that is not the caller's to fix (401, 429, 5xx, a non-Smriti answer)."""
+
+    exit_code = EXIT_SERVER
+    kind = "server_error"
+
+
+class Unreachable(ServerError):
+    """No answer at all: connection refused, DNS failure, or a timeout. `url` is what was tried."""
+
+    kind = "unreachable"
+
+    def __init__(self, detail: str, *, url: str) -> None:
+        super().__init__(detail)
+        self.url = url
+
+
+def error_for_status(status_code: int, detail: str, **extra: Any) -> ClientError:
+    """The typed error for an HTTP error status from the API."""
+    kind: type[ClientError]
+    if status_code == 404:
+        kind = MissingError
+    elif status_code == 409:
+        kind = ConflictError
+    elif status_code in {400, 413, 422}:
+        kind = InvalidInput
+    else:
+        kind = ServerError
+    return kind(detail, status_code=status_code, **extra)

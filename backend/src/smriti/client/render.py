@@ -1,0 +1,245 @@
+"""Human-readable text for the CLI's default output (`--json` prints the API's own JSON instead)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from smriti.checkpoints.diff import CheckpointDiff, ListChange, TextChange
+from smriti.checkpoints.schemas import Checkpoint, VerifyReport
+from smriti.client.brief import author_of, short, when
+from smriti.client.wire import Line
+from smriti.core.schemas import Page
+from smriti.review.schemas import ReviewResult
+from smriti.sessions.schemas import Session
+from smriti.spaces.schemas import Space
+
+if TYPE_CHECKING:
+    from smriti.client.verbs import Saved
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _indented(text: str, prefix: str = "  ") -> str:
+    return "\n".join(prefix + line for line in text.strip().splitlines())
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _table(rows: list[list[str]]) -> list[str]:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip() for row in rows]
+
+
+def spaces(page: Page[Space]) -> str:
+    if not page.items:
+        return "No Spaces yet. Create one with `smriti space create NAME`." if page.total == 0 else "No more Spaces."
+    rows = [["NAME", "HEAD", "UPDATED", "ID"]]
+    for space in page.items:
+        head = (
+            f"{short(space.head_commit_hash)} {_one_line(space.head_message or '')}" if space.head_commit_hash else "-"
+        )
+        rows.append([_one_line(space.name), head, when(space.updated_at), str(space.id)])
+    lines = _table(rows)
+    shown = f"{page.offset + 1}–{page.offset + len(page.items)} of {page.total}"
+    lines.append(f"({shown} Spaces)" if len(page.items) < page.total else f"({_count(page.total, 'Space')})")
+    return "\n".join(lines)
+
+
+def space_created(space: Space) -> str:
+    return f"Created Space {_one_line(space.name)} ({space.id})."
+
+
+def checkpoint(cp: Checkpoint, *, space: Space | None = None, is_head: bool = False, line: str | None = None) -> str:
+    mark = (f"  (HEAD of line {_one_line(line)})" if line else "  (HEAD)") if is_head else ""
+    title = f"Checkpoint {short(cp.commit_hash)}  {_one_line(cp.message)}{mark}"
+    meta = [
+        ["Space", f"{_one_line(space.name)} ({space.id})" if space else str(cp.repo_id)],
+        ["Id", str(cp.id)],
+        ["Hash", cp.commit_hash],
+        ["Parent", str(cp.parent_commit_id) if cp.parent_commit_id else "none (first Checkpoint of its line)"],
+        ["Saved", when(cp.created_at) + (f" by {author_of(cp)}" if author_of(cp) else "")],
+    ]
+    lines = [title, *_table(meta), ""]
+    if cp.summary.strip():
+        lines += ["Summary", _indented(cp.summary), ""]
+    sections: list[tuple[str, Iterable[str]]] = [
+        ("Decisions", (f"- {d}" for d in cp.decisions)),
+        ("Assumptions", (f"- {a}" for a in cp.assumptions)),
+        ("Tasks", (f"[{'x' if t.done else ' '}] {t.text}" for t in cp.tasks)),
+        ("Open questions", (f"- {q}" for q in cp.open_questions)),
+        (
+            "Entities",
+            (
+                f"- {e.name}" + (f" ({e.kind})" if e.kind else "") + (f": {e.description}" if e.description else "")
+                for e in cp.entities
+            ),
+        ),
+        ("Artifacts", (f"- {a.name}  {a.media_type}  {len(a.content)} characters" for a in cp.artifacts)),
+    ]
+    for name, items in sections:
+        body = [_indented(item) for item in items]
+        if body:
+            lines += [name, *body, ""]
+    extra = {key: value for key, value in cp.metadata.items() if key != "author"}
+    if extra:
+        lines += ["Metadata", _indented(json.dumps(extra, indent=2, ensure_ascii=False)), ""]
+    return "\n".join(lines).rstrip()
+
+
+def _head_marks(space: Space, lines: Sequence[Line]) -> dict[str, list[str]]:
+    """Per Checkpoint id: `HEAD` for the Space's HEAD, `line NAME` for the HEAD of any other line."""
+    marks: dict[str, list[str]] = {}
+    if space.head_commit_id is not None:
+        marks[str(space.head_commit_id)] = ["HEAD"]
+    for line in lines:
+        if line.head_commit_id is not None and not line.is_default:
+            marks.setdefault(str(line.head_commit_id), []).append(f"line {_one_line(line.name)}")
+    return marks
+
+
+def log(page: Page[Checkpoint], space: Space, *, lines: Sequence[Line] = (), only: str | None = None) -> str:
+    if not page.items:
+        if page.total == 0:
+            return (
+                f"Line {_one_line(only)} has no Checkpoints yet."
+                if only
+                else f"{_one_line(space.name)} has no Checkpoints yet."
+            )
+        return "No more Checkpoints."
+    marks = _head_marks(space, lines)
+    rows = []
+    for cp in page.items:
+        by = author_of(cp) or ""
+        mark = ", ".join(marks.get(str(cp.id), []))
+        rows.append([short(cp.commit_hash), when(cp.created_at), _one_line(cp.message), by, mark])
+    table = _table(rows)
+    if len(page.items) < page.total:
+        table.append(f"({page.offset + 1}–{page.offset + len(page.items)} of {page.total}; see --limit and --offset)")
+    return "\n".join(table)
+
+
+def saved(result: Saved, *, restored: str | None = None) -> str:
+    """What a commit or a restore wrote, and what it changed against its parent."""
+    cp, line = result.checkpoint, _one_line(result.line)
+    parent = f"its parent is {cp.parent_commit_id}" if cp.parent_commit_id else "it has no parent"
+    what = f"Restored {restored} as Checkpoint" if restored else "Saved Checkpoint"
+    out = [
+        f"{what} {short(cp.commit_hash)} “{_one_line(cp.message)}” on line {line} in "
+        f"{_one_line(result.space.name)} ({parent}). The HEAD of {line} is now {cp.id}."
+    ]
+    if result.changes is None:
+        out.append(f"It is the first Checkpoint of line {line}.")
+    else:
+        body = _changes(result.changes)
+        out += (
+            ["Changes against the parent:", *body] if body else ["The state is the parent's; only the message changed."]
+        )
+    return "\n".join(out)
+
+
+def lines(page: Page[Line], space: Space) -> str:
+    if not page.items:
+        return "No more lines."
+    rows = [["LINE", "HEAD", "UPDATED", ""]]
+    for line in page.items:
+        head = str(line.head_commit_id) if line.head_commit_id else "- (no Checkpoint yet)"
+        rows.append([_one_line(line.name), head, when(line.updated_at), "default" if line.is_default else ""])
+    table = _table(rows)
+    if len(page.items) < page.total:
+        table.append(
+            f"({page.offset + 1}–{page.offset + len(page.items)} of {page.total} lines of {_one_line(space.name)})"
+        )
+    return "\n".join(table)
+
+
+def line_changed(what: str, line: Line, space: Space) -> str:
+    head = f"its HEAD is {line.head_commit_id}" if line.head_commit_id else "it has no Checkpoint yet"
+    default = ", the default line" if line.is_default else ""
+    return f"{what}: line {_one_line(line.name)} of {_one_line(space.name)} ({head}{default})."
+
+
+def forked(session: Session) -> str:
+    origin = session.forked_from
+    where = f" from Turn {origin.sequence_number} of Session {origin.session_id}" if origin else ""
+    return (
+        f"Forked Session {session.id} “{_one_line(session.title)}”{where}, based on Checkpoint "
+        f"{session.base_commit_id}: each message sent in it gets that Checkpoint's state plus its own Turns."
+    )
+
+
+def _text_change(name: str, change: TextChange) -> list[str]:
+    if not change.changed:
+        return []
+    return [name, f"  - {_one_line(change.before) or '(empty)'}", f"  + {_one_line(change.after) or '(empty)'}"]
+
+
+def _list_change(name: str, change: ListChange) -> list[str]:
+    body = [f"  + {_one_line(item)}" for item in change.added] + [f"  - {_one_line(item)}" for item in change.removed]
+    return [name, *body] if body else []
+
+
+def _done(done: bool) -> str:
+    return "done" if done else "open"
+
+
+def diff(result: CheckpointDiff, before: str, after: str) -> str:
+    head = f"{before} → {after}"
+    if result.identical:
+        return f"{head}: no differences."
+    body = [head, *_text_change("Message", result.message), *_changes(result)]
+    if result.metadata_changed:
+        body.append("Metadata changed")
+    return "\n".join(body)
+
+
+def _changes(result: CheckpointDiff) -> list[str]:
+    """The state's changes (not the message or the metadata, which every new Checkpoint changes)."""
+    lines = _text_change("Summary", result.summary)
+    lines += _list_change("Decisions", result.decisions)
+    lines += _list_change("Assumptions", result.assumptions)
+    lines += _list_change("Open questions", result.open_questions)
+    tasks = [f"  + [{'x' if t.done else ' '}] {_one_line(t.text)}" for t in result.tasks.added]
+    tasks += [f"  - [{'x' if t.done else ' '}] {_one_line(t.text)}" for t in result.tasks.removed]
+    tasks += [f"  ~ {_one_line(t.text)}: {_done(t.before_done)} → {_done(t.after_done)}" for t in result.tasks.changed]
+    lines += ["Tasks", *tasks] if tasks else []
+    entities = [f"  + {_one_line(e.name)}" for e in result.entities.added]
+    entities += [f"  - {_one_line(e.name)}" for e in result.entities.removed]
+    entities += [f"  ~ {_one_line(e.name)}" for e in result.entities.changed]
+    lines += ["Entities", *entities] if entities else []
+    artifacts = [f"  + {_one_line(a.name)} ({a.size} characters)" for a in result.artifacts.added]
+    artifacts += [f"  - {_one_line(a.name)}" for a in result.artifacts.removed]
+    artifacts += [
+        f"  ~ {_one_line(a.name)}: {a.before_size} → {a.after_size} characters" for a in result.artifacts.changed
+    ]
+    lines += ["Artifacts", *artifacts] if artifacts else []
+    return lines
+
+
+def review(result: ReviewResult, cp: str) -> str:
+    by = f"{result.reviewed_by.provider}/{result.reviewed_by.model}"
+    if not result.findings:
+        return f"Review of {cp} ({by}): no findings."
+    lines = [f"Review of {cp} ({by}): {_count(len(result.findings), 'finding')}"]
+    for finding in result.findings:
+        refs = ", ".join(f"{ref.field}[{ref.index}]" for ref in finding.refs)
+        lines.append(
+            f"- {finding.kind.replace('_', ' ')}: {_one_line(finding.detail)}" + (f" ({refs})" if refs else "")
+        )
+    return "\n".join(lines)
+
+
+def verify(report: VerifyReport, space: Space) -> str:
+    count = _count(report.checked, "Checkpoint")
+    if report.ok:
+        return f"OK: {count} of {_one_line(space.name)} checked; every hash and parent link matches."
+    lines = [f"PROBLEMS in {_one_line(space.name)} ({count} checked):"]
+    lines += [
+        f"- {p.kind}{f' at {p.commit_id}' if p.commit_id else ''}: {_one_line(p.detail)}" for p in report.problems
+    ]
+    return "\n".join(lines)

@@ -1,0 +1,93 @@
+"""The errors Smriti answers with: their one shape, the exceptions domains raise, and their OpenAPI
+entries. `smriti.server.errors` is the one place that turns any exception into a response."""
+
+from __future__ import annotations
+
+import msgspec
+from litestar.openapi.datastructures import ResponseSpec
+
+
+class FieldError(msgspec.Struct, frozen=True):
+    """One offending input: where it was (body, query, path) and what is wrong with it."""
+
+    field: str
+    message: str
+    source: str = "body"
+
+
+class ErrorResponse(msgspec.Struct, frozen=True, omit_defaults=True):
+    """The one error shape of the whole API."""
+
+    status_code: int
+    detail: str
+    errors: list[FieldError] = []
+    provider: str | None = None
+
+
+class SmritiError(Exception):
+    status_code = 400
+
+    def __init__(
+        self, detail: str, *, field: str | None = None, source: str = "body", field_message: str | None = None
+    ) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        message = field_message or detail
+        self.errors = [FieldError(field=field, message=message, source=source)] if field else []
+
+
+class BadRequest(SmritiError):
+    status_code = 400
+
+
+class NotFound(SmritiError):
+    status_code = 404
+
+
+class Conflict(SmritiError):
+    status_code = 409
+
+
+class ProviderFailure(SmritiError):
+    """A provider did not give a usable answer. `status_code` says how: 502, 504 or 429."""
+
+    def __init__(self, provider: str, status_code: int, detail: str, *, field: str | None = None) -> None:
+        super().__init__(detail, field=field)
+        self.provider = provider
+        self.status_code = status_code
+
+
+def caused_by(exc: BaseException, kind: type[BaseException]) -> bool:
+    """Whether `kind` is anywhere in the exception's cause chain (ORM layers wrap driver errors)."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, kind):
+            return True
+        seen = seen.__cause__
+    return False
+
+
+def error_responses(*status_codes: int) -> dict[int, ResponseSpec]:
+    """OpenAPI entries that describe our error shape truthfully for a handler's error codes."""
+    return {
+        code: ResponseSpec(
+            data_container=ErrorResponse,
+            description=_DESCRIPTIONS.get(code, "Error"),
+            generate_examples=False,
+        )
+        for code in sorted({400, *status_codes})
+    }
+
+
+_DESCRIPTIONS = {
+    400: "The request is malformed or breaks a rule; `errors` names the offending fields.",
+    401: "Missing or wrong bearer token.",
+    404: "No such resource.",
+    409: "The request conflicts with the current state (for example HEAD has moved).",
+    413: "The request body is larger than the configured limit.",
+    429: "The provider is rate limiting; retry later.",
+    502: "The provider failed or answered with something unusable.",
+    503: "The database is unavailable, too busy to answer in time, or rolled the request back to resolve a "
+    "conflict with a concurrent one; retry later.",
+    504: "The provider did not answer in time.",
+}

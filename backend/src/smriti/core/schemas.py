@@ -1,0 +1,76 @@
+"""Types shared by every feature's request and response Structs."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Generic, TypeVar
+
+import msgspec
+
+from smriti.core.text import BLANK_CLASS
+
+T = TypeVar("T")
+
+# PostgreSQL text and jsonb cannot hold NUL characters; reject them at the door, with the field named.
+_NO_NUL = "^[^\\x00]*$"
+# At least one character that is neither NUL nor blank (white space or invisible: `smriti.core.text`).
+NON_EMPTY_PATTERN = f"^[^\\x00]*[^\\x00{BLANK_CLASS}][^\\x00]*$"
+_NON_EMPTY = NON_EMPTY_PATTERN
+
+Text = Annotated[str, msgspec.Meta(pattern=_NO_NUL)]
+"""Free text (may be empty)."""
+
+NonEmptyText = Annotated[str, msgspec.Meta(pattern=_NON_EMPTY)]
+"""Text with at least one character that is not white space or invisible (a zero-width space, a BOM)."""
+
+# The same two rules, documented in the OpenAPI schema but not checked by msgspec. For bodies with
+# dozens of strings (a Checkpoint's content) msgspec's per-string regex cost about a sixth of a
+# commit's CPU; such bodies are checked by their own code instead
+# (`smriti.checkpoints.hashing.encode_content`).
+DocumentedText = Annotated[str, msgspec.Meta(extra_json_schema={"extra": {"pattern": _NO_NUL}})]
+DocumentedNonEmptyText = Annotated[str, msgspec.Meta(extra_json_schema={"extra": {"pattern": _NON_EMPTY}})]
+
+ShortName = Annotated[str, msgspec.Meta(min_length=1, max_length=200, pattern=_NON_EMPTY)]
+"""A name, 1–200 characters, not only white space."""
+
+LineRef = Annotated[str, msgspec.Meta(min_length=1, max_length=200, pattern=_NON_EMPTY)]
+"""The name of a line of Checkpoints, matched ignoring case and surrounding white space."""
+
+_REQUEST_ID = "^[A-Za-z0-9._:-]+$"
+RequestId = Annotated[str, msgspec.Meta(min_length=1, max_length=200, pattern=_REQUEST_ID)]
+"""A client-chosen idempotency key."""
+
+
+# What each pattern means, for error messages: msgspec names a failed pattern by its regex.
+_PATTERN_WORDS = {
+    _NO_NUL: "text without NUL (\\u0000) characters",
+    _NON_EMPTY: "non-empty text (not only white space or invisible characters) without NUL (\\u0000) characters",
+    _REQUEST_ID: "letters, digits and . _ : - only",
+}
+# msgspec quotes the regex with its backslashes doubled.
+_WORDS_BY_QUOTED = {pattern.replace("\\", "\\\\"): words for pattern, words in _PATTERN_WORDS.items()}
+_FAILED_PATTERN = re.compile(r"`str` matching regex '((?:[^'\\]|\\.)*)'")
+
+
+def say_patterns(message: str) -> str:
+    """msgspec's message with each regex it names said in words."""
+    return _FAILED_PATTERN.sub(lambda m: _WORDS_BY_QUOTED.get(m.group(1), f"`str` matching {m.group(1)}"), message)
+
+
+MAX_INT4 = 2_147_483_647
+"""Sequence numbers and offsets are PostgreSQL integers; anything larger is refused at the door."""
+
+SequenceNumber = Annotated[int, msgspec.Meta(ge=0, le=MAX_INT4)]
+
+
+class Page(msgspec.Struct, Generic[T]):
+    """One page of a list."""
+
+    items: list[T]
+    total: int
+    limit: int
+    offset: int
+
+
+class Request(msgspec.Struct, forbid_unknown_fields=True):
+    """Base for request bodies: unknown fields are an error, not silently ignored."""

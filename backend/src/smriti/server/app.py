@@ -1,0 +1,177 @@
+"""The Litestar application factory. Settings are read here, when the app is built."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any, cast
+
+import structlog
+from advanced_alchemy.extensions.litestar import (
+    AsyncSessionConfig,
+    EngineConfig,
+    SQLAlchemyAsyncConfig,
+    SQLAlchemyPlugin,
+)
+from litestar import Litestar, Router
+from litestar.config.cors import CORSConfig
+from litestar.datastructures import State
+from litestar.openapi.config import OpenAPIConfig
+from litestar.openapi.plugins import SwaggerRenderPlugin
+
+from smriti import __version__
+from smriti.chat.claims import claim_ttl_s
+from smriti.chat.controller import ChatController
+from smriti.checkpoints.controller import (
+    CheckpointController,
+    apply_changes_handler,
+    diff_checkpoints_handler,
+    restore_checkpoint,
+)
+from smriti.client.mcp.server import McpEndpoint
+from smriti.core.config import Settings
+from smriti.core.logging import configure_logging
+from smriti.core.pagination import page_dependency
+from smriti.db.embedded import start_embedded_postgres
+from smriti.db.migrate import upgrade_async
+from smriti.db.pool import connect_options, create_pool
+from smriti.db.urls import sqlalchemy_url
+from smriti.drafting.controller import draft_checkpoint
+from smriti.lines.controller import LineController
+from smriti.providers.controller import list_providers
+from smriti.providers.registry import ProviderRegistry
+from smriti.review.controller import review_checkpoint
+from smriti.server.body_limit import drain_rejected_bodies
+from smriti.server.errors import to_error_response
+from smriti.server.guard import require_token
+from smriti.server.health import health
+from smriti.server.json_body import StrictRequest
+from smriti.server.memory import tune_allocator
+from smriti.server.openapi import refine_openapi
+from smriti.server.request_rules import request_rules
+from smriti.server.services import Services
+from smriti.server.webapp import DEFAULT_WEB_DIR, no_web_app, web_router
+from smriti.sessions.controller import SessionController, fork_session
+from smriti.spaces.controller import SpaceController
+from smriti.transcripts.controller import ingest_transcript
+
+log = structlog.get_logger("smriti")
+
+
+def create_app(settings: Settings | None = None) -> Litestar:
+    settings = settings or Settings.from_env()
+    configure_logging(settings)
+    database_url = settings.database_url or start_embedded_postgres(settings.data_dir)
+    providers = ProviderRegistry(settings)
+    services = Services(
+        providers,
+        nudge_after_turns=settings.nudge_after_turns,
+        claim_ttl_s=claim_ttl_s(settings.provider_timeout_s, settings.provider_max_retries),
+    )
+    mcp = McpEndpoint(settings)
+    sqlalchemy = SQLAlchemyAsyncConfig(
+        connection_string=sqlalchemy_url(database_url),
+        before_send_handler="autocommit",
+        session_config=AsyncSessionConfig(expire_on_commit=False),
+        engine_config=EngineConfig(
+            pool_size=settings.db_pool_size,
+            max_overflow=0,
+            pool_pre_ping=True,
+            # SQLAlchemy takes seconds as a float; advanced-alchemy's annotation says int.
+            pool_timeout=cast("int", settings.db_acquire_timeout_s),
+            connect_args=connect_options(
+                acquire_timeout_s=settings.db_acquire_timeout_s,
+                statement_timeout_s=settings.db_statement_timeout_s,
+            ),
+        ),
+        set_default_exception_handler=False,
+    )
+
+    @asynccontextmanager
+    async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        if settings.migrate_on_start:
+            await upgrade_async(database_url, lock_timeout_s=settings.migration_lock_timeout_s)
+        pool = await create_pool(
+            database_url,
+            size=settings.db_pool_size,
+            acquire_timeout=settings.db_acquire_timeout_s,
+            statement_timeout=settings.db_statement_timeout_s,
+        )
+        services.start(pool)
+        # Start-up garbage is permanent; keep the collector from walking it on every pause.
+        gc.collect()
+        gc.freeze()
+        tune_allocator()
+        log.info("smriti ready", default_provider=providers.default_name)
+        try:
+            async with mcp.run(app):  # the MCP endpoint stops before the pool closes
+                yield
+        finally:
+            await pool.close()
+            # advanced-alchemy (1.12) disposes the ORM's engine only for the first config of a
+            # process: later ones get a renamed state key its shutdown does not look up. Without
+            # this, every app after the first (tests, tools) left its ORM connections open.
+            await sqlalchemy.get_engine().dispose()
+            await providers.close()
+
+    v4 = Router(
+        path="/v4",
+        route_handlers=[
+            SpaceController,
+            CheckpointController,
+            LineController,
+            SessionController,
+            ChatController,
+            list_providers,
+        ],
+    )
+    v5 = Router(
+        path="/v5",
+        route_handlers=[
+            draft_checkpoint,
+            review_checkpoint,
+            diff_checkpoints_handler,
+            apply_changes_handler,
+            restore_checkpoint,
+            fork_session,
+        ],
+    )
+    v1 = Router(path="/v1", route_handlers=[ingest_transcript])
+    web_dir = settings.web_dir or DEFAULT_WEB_DIR
+    web = web_router(web_dir) if (web_dir / "index.html").is_file() else no_web_app
+    app = Litestar(
+        route_handlers=[health, v1, v4, v5, mcp.route_handler(), web],
+        plugins=[SQLAlchemyPlugin(config=sqlalchemy)],
+        dependencies={"page": page_dependency(settings.max_page_size), **services.dependencies()},
+        exception_handlers={Exception: to_error_response},
+        lifespan=[lifespan],
+        # For code outside a request (the benchmarks); handlers get dependencies instead.
+        state=State({"services": services}),
+        openapi_config=OpenAPIConfig(
+            title="Smriti API",
+            version=__version__,
+            description="Version-control semantics for LLM work: Spaces, Checkpoints, exact context.",
+            path="/schema",
+            render_plugins=[SwaggerRenderPlugin()],
+        ),
+        request_max_body_size=settings.max_body_bytes,
+        middleware=_middleware(settings),
+        # No CORS headers at all unless origins are configured: same origin only.
+        cors_config=CORSConfig(allow_origins=list(settings.cors_origins)) if settings.cors_origins else None,
+        request_class=StrictRequest,
+        logging_config=None,
+        debug=settings.debug,
+    )
+    refine_openapi(app)
+    return app
+
+
+def _middleware(settings: Settings) -> list[Any]:
+    # Outermost first: the Host and the body's type, then the token, all before any body is read.
+    guard = [require_token(settings.api_token)] if settings.api_token else []
+    return [
+        request_rules(settings.allowed_hosts),
+        *guard,
+        drain_rejected_bodies(settings.max_body_bytes),
+    ]

@@ -1,0 +1,129 @@
+"""Make the generated OpenAPI document say what the server actually enforces.
+
+Litestar derives the schemas from the msgspec Structs; two rules the Structs enforce do not
+show there, so a client (or a fuzzer) would believe it may send what the server refuses:
+
+- request bodies reject unknown fields (`additionalProperties: false`);
+- in a send or a context preview, `checkpoint_id` and `history_base_seq` come together or not at
+  all (a mount is a Checkpoint plus its boundary).
+
+It also adds OpenAPI links (a new Space's id feeds its Sessions and Checkpoints, a Session's id
+feeds sends, a Checkpoint's id feeds fetch, review and diff), which tell clients and stateful
+testers how the operations chain together.
+"""
+
+from __future__ import annotations
+
+from litestar import Litestar
+from litestar.openapi.spec import Link, OpenAPIResponse, Reference, Schema
+from litestar.openapi.spec.enums import OpenAPIType
+
+from smriti.core.schemas import Request
+
+MOUNTED_REQUESTS = ("ContextRequest", "SendRequest")
+
+
+def _subclasses(cls: type) -> set[type]:
+    found: set[type] = set()
+    sub: type
+    for sub in cls.__subclasses__():
+        found |= {sub, *_subclasses(sub)}
+    return found
+
+
+def _requires_together(first: str, first_type: OpenAPIType, second: str, second_type: OpenAPIType) -> Schema:
+    """If `first` is present and not null, `second` must be present and not null."""
+    return Schema(
+        schema_if=Schema(required=[first], properties={first: Schema(type=first_type)}),
+        then=Schema(required=[second], properties={second: Schema(type=second_type)}),
+    )
+
+
+def refine_openapi(app: Litestar) -> None:
+    add_links(app)
+    add_media_type_refusals(app)
+    components = app.openapi_schema.components.schemas or {}
+    request_names = {cls.__name__ for cls in _subclasses(Request)}
+    for name, schema in components.items():
+        if isinstance(schema, Reference) or name.split(".")[-1] not in request_names:
+            continue
+        schema.additional_properties = False
+        if name.split(".")[-1] in MOUNTED_REQUESTS:
+            schema.all_of = [
+                _requires_together("checkpoint_id", OpenAPIType.STRING, "history_base_seq", OpenAPIType.INTEGER),
+                _requires_together("history_base_seq", OpenAPIType.INTEGER, "checkpoint_id", OpenAPIType.STRING),
+            ]
+
+
+_SPACE = "$response.body#/id"
+# (operation, status) -> links to the operations its response can feed.
+LINKS: dict[tuple[str, str], dict[str, Link]] = {
+    ("createSpace", "201"): {
+        "getSpace": Link(operation_id="getSpace", parameters={"repo_id": _SPACE}),
+        "createSession": Link(operation_id="createSession", parameters={"repo_id": _SPACE}),
+        "listSessions": Link(operation_id="listSessions", parameters={"repo_id": _SPACE}),
+        "listCheckpoints": Link(operation_id="listCheckpoints", parameters={"repo_id": _SPACE}),
+        "verifySpace": Link(operation_id="verifySpace", parameters={"repo_id": _SPACE}),
+        "commitCheckpoint": Link(
+            operation_id="commitCheckpoint", request_body={"repo_id": _SPACE, "message": "First state"}
+        ),
+    },
+    ("createSession", "201"): {
+        "getSession": Link(operation_id="getSession", parameters={"session_id": "$response.body#/id"}),
+        "listTurns": Link(operation_id="listTurns", parameters={"session_id": "$response.body#/id"}),
+        "sendMessage": Link(
+            operation_id="sendMessage", request_body={"session_id": "$response.body#/id", "content": "Hello"}
+        ),
+        "draftCheckpoint": Link(operation_id="draftCheckpoint", request_body={"session_id": "$response.body#/id"}),
+    },
+    ("sendMessage", "201"): {
+        "previewContext": Link(
+            operation_id="previewContext", request_body={"session_id": "$response.body#/user_turn/session_id"}
+        ),
+        "draftCheckpoint": Link(
+            operation_id="draftCheckpoint", request_body={"session_id": "$response.body#/user_turn/session_id"}
+        ),
+    },
+    ("commitCheckpoint", "201"): {
+        "getCheckpoint": Link(operation_id="getCheckpoint", parameters={"ref": "$response.body#/id"}),
+        "getHead": Link(operation_id="getHead", parameters={"repo_id": "$response.body#/repo_id"}),
+        "reviewCheckpoint": Link(operation_id="reviewCheckpoint", parameters={"commit_id": "$response.body#/id"}),
+        "diffCheckpoints": Link(
+            operation_id="diffCheckpoints",
+            parameters={"from_ref": "$response.body#/id", "to_ref": "$response.body#/commit_hash"},
+        ),
+        "commitChild": Link(
+            operation_id="commitCheckpoint",
+            request_body={
+                "repo_id": "$response.body#/repo_id",
+                "message": "Next state",
+                "expected_head_commit_id": "$response.body#/id",
+            },
+        ),
+    },
+}
+
+
+def add_media_type_refusals(app: Litestar) -> None:
+    """Every operation with a body answers 415 to a body that is not JSON (`request_rules`)."""
+    for item in (app.openapi_schema.paths or {}).values():
+        for operation in (item.post, item.put, item.patch):
+            if operation is None or operation.request_body is None or not operation.responses:
+                continue
+            refusal = operation.responses.get("400")
+            if isinstance(refusal, OpenAPIResponse) and "415" not in operation.responses:
+                operation.responses["415"] = OpenAPIResponse(
+                    description="The body is not declared as JSON (Content-Type: application/json).",
+                    content=refusal.content,
+                )
+
+
+def add_links(app: Litestar) -> None:
+    for item in (app.openapi_schema.paths or {}).values():
+        for operation in (item.get, item.post, item.patch, item.delete):
+            if operation is None or not operation.responses:
+                continue
+            for status, response in operation.responses.items():
+                links = LINKS.get((operation.operation_id or "", status))
+                if links and isinstance(response, OpenAPIResponse):
+                    response.links = dict(links)
