@@ -1,18 +1,15 @@
 import { useSyncExternalStore } from "react";
 import { readJson, removeKey, writeJson } from "@/lib/storage";
+import { createSubscription } from "@/lib/subscription";
 
 /**
  * The API token, for a server started with SMRITI_API_TOKEN (every API route then needs
  * `Authorization: Bearer <token>`). Kept in this browser's localStorage; a 401 asks for it.
  */
 const KEY = "smriti.api-token";
-const listeners = new Set<() => void>();
+const changes = createSubscription();
 let token: string | null = readJson<string>(KEY) ?? null;
 let rejected = false;
-
-const notify = () => {
-  for (const listener of listeners) listener();
-};
 
 export function authHeaders(): Record<string, string> {
   return token ? { authorization: `Bearer ${token}` } : {};
@@ -23,23 +20,18 @@ export function setApiToken(next: string | null) {
   if (token) writeJson(KEY, token);
   else removeKey(KEY);
   rejected = false;
-  notify();
+  changes.notify();
 }
 
 /** Called by the client on a 401: the token is missing or wrong. */
 export function markUnauthorized() {
   if (!rejected) {
     rejected = true;
-    notify();
+    changes.notify();
   }
-}
-
-function subscribe(listener: () => void) {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
 }
 
 /** True after the server answered 401, until a new token is set. */
 export function useTokenRequired(): boolean {
-  return useSyncExternalStore(subscribe, () => rejected);
+  return useSyncExternalStore(changes.subscribe, () => rejected);
 }

@@ -30,14 +30,14 @@ describe("toApiError", () => {
 
 describe("the API token", () => {
   it("is sent as a bearer token, and a 401 asks for it", async () => {
-    const { request } = await import("./client");
+    const { api, unwrap } = await import("./client");
     const { setApiToken, useTokenRequired } = await import("./auth");
     const { renderHook } = await import("@testing-library/react");
     const seen: (string | null)[] = [];
     vi.stubGlobal(
       "fetch",
-      vi.fn(async (_url: string, init: RequestInit) => {
-        seen.push(new Headers(init.headers).get("authorization"));
+      vi.fn(async (input: Request) => {
+        seen.push(input.headers.get("authorization"));
         return new Response(
           JSON.stringify({ status_code: 401, detail: "Missing or wrong API token." }),
           {
@@ -49,7 +49,7 @@ describe("the API token", () => {
     const required = renderHook(() => useTokenRequired());
     expect(required.result.current).toBe(false);
 
-    await expect(request("GET", "/v4/repos")).rejects.toMatchObject({ status: 401 });
+    await expect(unwrap(api.GET("/v4/repos"))).rejects.toMatchObject({ status: 401 });
     expect(seen).toEqual([null]);
     required.rerender();
     expect(required.result.current).toBe(true);
@@ -57,7 +57,7 @@ describe("the API token", () => {
     setApiToken("s3cret");
     required.rerender();
     expect(required.result.current).toBe(false);
-    await expect(request("GET", "/v4/repos")).rejects.toMatchObject({ status: 401 });
+    await expect(unwrap(api.GET("/v4/repos"))).rejects.toMatchObject({ status: 401 });
     expect(seen[1]).toBe("Bearer s3cret");
     setApiToken(null);
     vi.unstubAllGlobals();

@@ -1,4 +1,5 @@
 import createClient from "openapi-fetch";
+import { isRecord } from "@/lib/is-record";
 import { authHeaders, markUnauthorized } from "./auth";
 import type { paths } from "./schema";
 
@@ -28,10 +29,6 @@ export class ApiError extends Error {
     this.errors = errors;
     this.provider = provider;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Turns any error body (or none) into an ApiError. */
@@ -73,8 +70,15 @@ async function smritiFetch(input: Request): Promise<Response> {
   return response;
 }
 
-/** Typed client generated from the backend's OpenAPI document (src/api/schema.d.ts). */
-export const api = createClient<paths>({ baseUrl: "", fetch: smritiFetch });
+/**
+ * Typed client generated from the backend's OpenAPI document (src/api/schema.d.ts), the one way
+ * the app calls the API. The base is the page's own origin, spelled out because Node's Request
+ * (the unit tests') resolves no relative URL; in a browser it is what a relative URL resolves to.
+ */
+export const api = createClient<paths>({
+  baseUrl: globalThis.location?.origin ?? "",
+  fetch: smritiFetch,
+});
 
 interface FetchResult<T> {
   data?: T;
@@ -89,42 +93,4 @@ export async function unwrap<T>(call: Promise<FetchResult<T>>): Promise<T> {
     throw toApiError(response.status, error, `${response.status} ${response.statusText}`.trim());
   }
   return data as T;
-}
-
-/**
- * A thin typed fetch for endpoints the generated schema does not (yet) describe correctly.
- * Same error handling as the generated client.
- */
-export async function request<T>(
-  method: "GET" | "POST" | "PATCH" | "DELETE",
-  path: string,
-  body?: unknown,
-): Promise<T> {
-  let response: Response;
-  try {
-    response = await globalThis.fetch(path, {
-      method,
-      headers: {
-        ...authHeaders(),
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
-      },
-      body: body === undefined ? null : JSON.stringify(body),
-    });
-  } catch (cause) {
-    throw networkError(cause);
-  }
-  if (response.status === 401) markUnauthorized();
-  const text = await response.text();
-  let parsed: unknown = null;
-  if (text) {
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = null;
-    }
-  }
-  if (!response.ok) {
-    throw toApiError(response.status, parsed, `${response.status} ${response.statusText}`.trim());
-  }
-  return parsed as T;
 }

@@ -1,5 +1,5 @@
 /**
- * The domain types the app uses: aliases of the generated OpenAPI types (and a generic Page).
+ * The domain types the app uses: aliases of the generated OpenAPI types.
  * Wire names follow the backend (repo = Space, commit = Checkpoint); UI text never does.
  */
 import type { components } from "./schema";
@@ -23,6 +23,7 @@ export type ContextPreview = Schemas["ContextPreview"];
 export type ContextSection = Schemas["ContextSection"];
 export type ProviderInfo = Schemas["ProviderInfo"];
 export type ProviderList = Schemas["ProviderList"];
+export type Session = Schemas["Session"];
 export type SessionCreate = Schemas["SessionCreate"];
 /** A line of Checkpoints (wire name: branch). */
 export type Line = Schemas["Line"];
@@ -30,12 +31,3 @@ export type LineCreate = Schemas["LineCreate"];
 export type LineUpdate = Schemas["LineUpdate"];
 export type ForkRequest = Schemas["ForkRequest"];
 export type RestoreRequest = Schemas["RestoreRequest"];
-
-export interface Page<T> {
-  items: T[];
-  total: number;
-  limit: number;
-  offset: number;
-}
-
-export type Session = Schemas["Session"];

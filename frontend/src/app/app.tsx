@@ -5,7 +5,7 @@ import { SpacesPage } from "@/features/spaces";
 import { ErrorBoundary } from "./error-boundary";
 import { prefetchRoute } from "./prefetch";
 import { createQueryClient } from "./query-client";
-import { SpaceWorkspace } from "./routes/space-workspace";
+import { SpaceWorkspace } from "./routes/workspace/space-workspace";
 import { TokenGate } from "./token-gate";
 import { TopBar } from "./top-bar";
 

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { ApiError } from "@/api/client";
+import { ErrorNotice } from "./dialog";
 
 export function Spinner({ label = "Loading" }: { label?: string }) {
   return (
@@ -40,4 +41,10 @@ export function errorMessage(error: unknown): string {
   }
   if (error instanceof Error) return error.message;
   return "Something went wrong.";
+}
+
+/** A failed call's error, said in a sentence; nothing while there is none. */
+export function FailureNotice({ error, prefix = "" }: { error: unknown; prefix?: string }) {
+  if (error == null) return null;
+  return <ErrorNotice message={`${prefix}${errorMessage(error)}`} />;
 }

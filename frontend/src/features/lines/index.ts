@@ -3,4 +3,3 @@ export { useDeleteLine } from "./api/delete-line";
 export { linesQuery, useLines } from "./api/list-lines";
 export { useUpdateLine } from "./api/update-line";
 export { LinesPanel } from "./components/lines-panel";
-export { linePath } from "./lib/path";

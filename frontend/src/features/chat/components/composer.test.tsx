@@ -2,7 +2,19 @@ import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { ApiError } from "@/api/client";
-import { Composer, type SendInput } from "./composer";
+import { type SendInput, useSend } from "../lib/use-send";
+import { Composer } from "./composer";
+
+/** The composer as the chat wires it: driven by the send's one owner, useSend. */
+function SendBox({
+  send,
+  createRequestId,
+}: {
+  send: (input: SendInput) => Promise<unknown>;
+  createRequestId: () => string;
+}) {
+  return <Composer send={useSend({ send, createRequestId })} />;
+}
 
 function deferred() {
   let resolve!: () => void;
@@ -19,7 +31,7 @@ describe("Composer", () => {
     const user = userEvent.setup();
     const pending = deferred();
     const send = vi.fn((_: SendInput) => pending.promise);
-    render(<Composer send={send} createRequestId={() => "req-1"} />);
+    render(<SendBox send={send} createRequestId={() => "req-1"} />);
     const box = screen.getByRole("textbox", { name: "Message" });
 
     await user.type(box, "first line{Shift>}{Enter}{/Shift}second line");
@@ -45,7 +57,7 @@ describe("Composer", () => {
         new ApiError(502, "The provider failed: upstream said 500.", [], "openai"),
       )
       .mockResolvedValueOnce({});
-    render(<Composer send={send} createRequestId={() => ids.shift() ?? "req-X"} />);
+    render(<SendBox send={send} createRequestId={() => ids.shift() ?? "req-X"} />);
     const box = screen.getByRole("textbox", { name: "Message" });
 
     await user.type(box, "Plan the trip{Enter}");
@@ -70,7 +82,7 @@ describe("Composer", () => {
     const send = vi
       .fn<(input: SendInput) => Promise<unknown>>()
       .mockRejectedValue(new ApiError(0, "offline"));
-    render(<Composer send={send} createRequestId={() => `req-${++n}`} />);
+    render(<SendBox send={send} createRequestId={() => `req-${++n}`} />);
     const box = screen.getByRole("textbox", { name: "Message" });
 
     await user.type(box, "hello{Enter}");

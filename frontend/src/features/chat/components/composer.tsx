@@ -1,25 +1,15 @@
-import { type KeyboardEvent, type ReactNode, useRef, useState } from "react";
+import { type KeyboardEvent, type ReactNode, useRef } from "react";
 import { ErrorNotice } from "@/components/dialog";
 import { errorMessage } from "@/components/feedback";
-import { newRequestId } from "@/lib/ids";
-
-export interface SendInput {
-  content: string;
-  requestId: string;
-}
+import type { SendController } from "../lib/use-send";
 
 interface ComposerProps {
-  /** Sends one message; rejects with the API's error. */
-  send: (input: SendInput) => Promise<unknown>;
+  /** The send this box drives (useSend): its draft, whether it is on its way, its failure. */
+  send: SendController<unknown>;
   disabled?: boolean;
   disabledReason?: string;
   /** The provider/model picker, shown beside the send button. */
   tools?: ReactNode;
-  createRequestId?: () => string;
-}
-
-interface Failure extends SendInput {
-  message: string;
 }
 
 /**
@@ -27,41 +17,17 @@ interface Failure extends SendInput {
  * disabled; if the send fails the text stays, the error is shown, and Retry sends it again with
  * the same request_id, so a send that did reach the server is not stored twice.
  */
-export function Composer({
-  send,
-  disabled = false,
-  disabledReason,
-  tools,
-  createRequestId = newRequestId,
-}: ComposerProps) {
-  const [text, setText] = useState("");
-  const [sending, setSending] = useState(false);
-  const [failure, setFailure] = useState<Failure | null>(null);
+export function Composer({ send, disabled = false, disabledReason, tools }: ComposerProps) {
   const box = useRef<HTMLTextAreaElement>(null);
+  const { state, busy, draft } = send;
 
-  const submit = async (input: SendInput) => {
-    setSending(true);
-    setFailure(null);
-    try {
-      await send(input);
-      setText((current) =>
-        current === input.content || current.trim() === input.content ? "" : current,
-      );
-    } catch (error) {
-      setFailure({ ...input, message: errorMessage(error) });
-    } finally {
-      setSending(false);
-      requestAnimationFrame(() => box.current?.focus());
-    }
-  };
+  // Back to the box once the send settles, either way, to type the next message or fix this one.
+  const refocus = (settled: Promise<void> | null) =>
+    void settled?.then(() => requestAnimationFrame(() => box.current?.focus()));
 
   const sendTyped = () => {
-    const content = text.trim();
-    if (!content || sending || disabled) return;
-    // The same text after a failure is the same message: keep its request_id.
-    const requestId =
-      failure && failure.content === content ? failure.requestId : createRequestId();
-    void submit({ content, requestId });
+    if (disabled) return;
+    refocus(send.submit());
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -71,20 +37,18 @@ export function Composer({
     }
   };
 
-  const blocked = sending || disabled;
+  const blocked = busy || disabled;
   return (
     <div className="composer">
-      {failure && (
+      {state.status === "failed" && (
         <ErrorNotice
-          message={`Not sent: ${failure.message}`}
+          message={`Not sent: ${errorMessage(state.error)}`}
           action={
             <button
               type="button"
               className="btn small"
               disabled={blocked}
-              onClick={() =>
-                void submit({ content: failure.content, requestId: failure.requestId })
-              }
+              onClick={() => refocus(send.retry())}
             >
               Retry
             </button>
@@ -107,10 +71,10 @@ export function Composer({
               ? disabledReason
               : "Message the model — Enter to send, Shift+Enter for a new line"
           }
-          value={text}
+          value={draft}
           rows={2}
           disabled={blocked}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => send.setDraft(e.target.value)}
           onKeyDown={onKeyDown}
         />
         <div className="composer-bar">
@@ -118,11 +82,11 @@ export function Composer({
           <button
             type="submit"
             className="btn primary send-button"
-            disabled={blocked || !text.trim()}
+            disabled={blocked || !draft.trim()}
           >
             {/* Both labels always take the same cell, so switching them moves nothing on screen. */}
-            <span style={{ visibility: sending ? "hidden" : "visible" }}>Send</span>
-            <span style={{ visibility: sending ? "visible" : "hidden" }}>Sending…</span>
+            <span style={{ visibility: busy ? "hidden" : "visible" }}>Send</span>
+            <span style={{ visibility: busy ? "visible" : "hidden" }}>Sending…</span>
           </button>
         </div>
       </form>

@@ -1,8 +1,9 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { memo, useEffect, useLayoutEffect, useMemo, useRef } from "react";
 import type { Turn } from "@/api/models";
+import { CheckpointName } from "@/components/checkpoint-name";
 import { Markdown } from "@/components/markdown";
-import { formatDateTime, shortHash } from "@/lib/format";
+import { formatDateTime } from "@/lib/format";
 import { isInContext, type Mount } from "../lib/history-base";
 
 export interface MountedCheckpoint {
@@ -177,13 +178,7 @@ export function Boundary({ mounted, base }: { mounted: MountedCheckpoint | null;
     <div className="mount-boundary" data-testid="mount-boundary">
       <span className="boundary-label">
         Context starts here: Checkpoint{" "}
-        {mounted ? (
-          <>
-            <code>{shortHash(mounted.hash)}</code> “{mounted.message}”
-          </>
-        ) : (
-          "…"
-        )}
+        {mounted ? <CheckpointName hash={mounted.hash} message={mounted.message} /> : "…"}
       </span>
       <span className="boundary-note">
         {base === 0 ? "No earlier Turns." : `Turns 1–${base} above are not sent to the model.`}

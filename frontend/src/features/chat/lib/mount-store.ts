@@ -1,5 +1,6 @@
 import { useCallback, useSyncExternalStore } from "react";
 import { readJson, removeKey, writeJson } from "@/lib/storage";
+import { createSubscription } from "@/lib/subscription";
 import type { Mount } from "./history-base";
 
 /**
@@ -8,7 +9,7 @@ import type { Mount } from "./history-base";
  */
 type Stored = { mount: Mount | null };
 
-const listeners = new Set<() => void>();
+const changes = createSubscription();
 const memory = new Map<string, Stored | undefined>();
 const storageKey = (sessionId: string) => `smriti.mount.${sessionId}`;
 
@@ -21,18 +22,13 @@ export function setMount(sessionId: string, mount: Mount | null): void {
   const value: Stored = { mount };
   memory.set(sessionId, value);
   writeJson(storageKey(sessionId), value);
-  for (const listener of listeners) listener();
+  changes.notify();
 }
 
 export function forgetMount(sessionId: string): void {
   memory.delete(sessionId);
   removeKey(storageKey(sessionId));
-  for (const listener of listeners) listener();
-}
-
-function subscribe(listener: () => void) {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+  changes.notify();
 }
 
 export interface LastSent {
@@ -45,7 +41,7 @@ export interface LastSent {
  * message was sent with is used, so a Session continued elsewhere opens as it was left.
  */
 export function useMount(sessionId: string, lastSent: LastSent | undefined) {
-  const stored = useSyncExternalStore(subscribe, () => read(sessionId));
+  const stored = useSyncExternalStore(changes.subscribe, () => read(sessionId));
   let mount: Mount | null = null;
   if (stored) mount = stored.mount;
   else if (lastSent?.checkpoint_id && lastSent.history_base_seq != null)

@@ -1,7 +1,15 @@
 import { useCallback, useMemo } from "react";
 import type { Turn } from "@/api/models";
-import { mountCheckpoint } from "./history-base";
+import { type Mount, mountCheckpoint } from "./history-base";
 import { useMount } from "./mount-store";
+
+export interface SessionMount {
+  mount: Mount | null;
+  /** False until every Turn of the Session is loaded: the boundary is computed from them. */
+  ready: boolean;
+  mountTo: (checkpointId: string) => void;
+  unmount: () => void;
+}
 
 /**
  * The mount of a Session with the actions that change it. `baseCommitId` is the Session's base
@@ -12,7 +20,7 @@ export function useSessionMount(
   sessionId: string,
   turns: readonly Turn[] | undefined,
   baseCommitId: string | null = null,
-) {
+): SessionMount {
   const lastSent = useMemo(() => {
     if (!turns) return undefined;
     for (let i = turns.length - 1; i >= 0; i -= 1) {

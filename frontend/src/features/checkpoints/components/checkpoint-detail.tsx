@@ -1,8 +1,7 @@
 import { type ReactNode, useMemo } from "react";
 import type { Checkpoint } from "@/api/models";
 import type { Finding, ItemField } from "@/api/v5";
-import { ErrorNotice } from "@/components/dialog";
-import { errorMessage, Spinner } from "@/components/feedback";
+import { FailureNotice, Spinner } from "@/components/feedback";
 import { Markdown } from "@/components/markdown";
 import { formatBytes, formatDateTime, shortHash } from "@/lib/format";
 import { highlight } from "@/lib/markdown";
@@ -172,7 +171,7 @@ export function CheckpointDetail({
           <Spinner label="Reviewing" /> Reviewing this Checkpoint's reasoning…
         </p>
       )}
-      {review.isError && <ErrorNotice message={`Review failed: ${errorMessage(review.error)}`} />}
+      <FailureNotice error={review.error} prefix="Review failed: " />
       {findings && (
         <section className="review-summary" data-testid="review-summary" aria-label="Review">
           <h3>

@@ -1,10 +1,10 @@
 import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
 import { ApiError } from "@/api/client";
 import type { Checkpoint, Line } from "@/api/models";
-import { Dialog, ErrorNotice } from "@/components/dialog";
-import { errorMessage, Spinner } from "@/components/feedback";
+import { CheckpointName } from "@/components/checkpoint-name";
+import { Dialog } from "@/components/dialog";
+import { FailureNotice, Spinner } from "@/components/feedback";
 import { useCreateLine } from "@/features/lines";
-import { shortHash } from "@/lib/format";
 import { readJson, writeJson } from "@/lib/storage";
 import { useCommitCheckpoint } from "../api/commit-checkpoint";
 import { useDraftCheckpoint } from "../api/draft-checkpoint";
@@ -225,8 +225,8 @@ function CheckpointForm(props: CheckpointFormDialogProps) {
           {parent ? (
             <>
               Starts from {reasonText[props.parentReason]}{" "}
-              <code>{shortHash(parent.commit_hash)}</code> “{parent.message}” with all its state;
-              nothing of it is dropped unless you remove it.
+              <CheckpointName hash={parent.commit_hash} message={parent.message} /> with all its
+              state; nothing of it is dropped unless you remove it.
               {!oldState && line && <> Saves on line {line.name}.</>}
             </>
           ) : (
@@ -261,7 +261,7 @@ function CheckpointForm(props: CheckpointFormDialogProps) {
           <Spinner label="Drafting" /> The model is drafting from the Turns in the current context…
         </div>
       )}
-      {draft.isError && <ErrorNotice message={`Draft failed: ${errorMessage(draft.error)}`} />}
+      <FailureNotice error={draft.error} prefix="Draft failed: " />
       {provenance && (
         <p className="provenance" data-testid="draft-provenance">
           Drafted by {provenance.draftedBy.provider} · {provenance.draftedBy.model} from Turns{" "}
@@ -281,8 +281,8 @@ function CheckpointForm(props: CheckpointFormDialogProps) {
             {conflict.head && (
               <span>
                 {" "}
-                HEAD is now <code>{shortHash(conflict.head.commit_hash)}</code> “
-                {conflict.head.message}”.
+                HEAD is now{" "}
+                <CheckpointName hash={conflict.head.commit_hash} message={conflict.head.message} />.
               </span>
             )}
             <div className="conflict-actions">
@@ -297,7 +297,7 @@ function CheckpointForm(props: CheckpointFormDialogProps) {
             </div>
           </div>
         )}
-        {failure && <ErrorNotice message={errorMessage(failure)} />}
+        <FailureNotice error={failure} />
         <div className="footer-buttons">
           <button type="button" className="btn" onClick={onClose}>
             Cancel

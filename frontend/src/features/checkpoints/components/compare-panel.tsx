@@ -1,6 +1,5 @@
 import type { Checkpoint } from "@/api/models";
-import { ErrorNotice } from "@/components/dialog";
-import { errorMessage, Loading } from "@/components/feedback";
+import { FailureNotice, Loading } from "@/components/feedback";
 import { shortHash } from "@/lib/format";
 import { useCheckpointDiff } from "../api/diff-checkpoints";
 import { DiffView } from "./diff-view";
@@ -57,7 +56,7 @@ export function ComparePanel({ checkpoints, fromId, toId, onChange }: ComparePan
       </div>
       {(!fromId || !toId) && <p className="muted">Choose two Checkpoints to compare.</p>}
       {diff.isLoading && <Loading what="the comparison" />}
-      {diff.isError && <ErrorNotice message={errorMessage(diff.error)} />}
+      <FailureNotice error={diff.error} />
       {diff.data && <DiffView diff={diff.data} />}
     </div>
   );

@@ -1,10 +1,6 @@
+import { ListEditor } from "@/components/list-editor";
 import type { CheckpointFormValues, FormErrors } from "../lib/form";
-import {
-  ArtifactListEditor,
-  EntityListEditor,
-  StringListEditor,
-  TaskListEditor,
-} from "./list-editors";
+import { artifactItem, entityItem, taskItem, textItem } from "./item-editors";
 
 interface FormFieldsProps {
   values: CheckpointFormValues;
@@ -40,33 +36,63 @@ export function FormFields({ values, errors, disabled, onChange }: FormFieldsPro
           onChange={(e) => set("summary", e.target.value)}
         />
       </label>
-      <StringListEditor
+      <ListEditor
         label="Decisions"
         itemLabel="Decision"
         items={values.decisions}
         onChange={(v) => set("decisions", v)}
-        placeholder="A choice that was made"
+        blank={() => ""}
         addLabel="Add decision"
+        renderItem={textItem("A choice that was made")}
       />
-      <StringListEditor
+      <ListEditor
         label="Assumptions"
         itemLabel="Assumption"
         items={values.assumptions}
         onChange={(v) => set("assumptions", v)}
-        placeholder="Something taken for granted"
+        blank={() => ""}
         addLabel="Add assumption"
+        renderItem={textItem("Something taken for granted")}
       />
-      <TaskListEditor items={values.tasks} onChange={(v) => set("tasks", v)} />
-      <StringListEditor
+      <ListEditor
+        label="Tasks"
+        itemLabel="Task"
+        items={values.tasks}
+        onChange={(v) => set("tasks", v)}
+        blank={() => ({ text: "", done: false })}
+        addLabel="Add task"
+        renderItem={taskItem}
+      />
+      <ListEditor
         label="Open questions"
         itemLabel="Open question"
         items={values.openQuestions}
         onChange={(v) => set("openQuestions", v)}
-        placeholder="Still undecided"
+        blank={() => ""}
         addLabel="Add question"
+        renderItem={textItem("Still undecided")}
       />
-      <EntityListEditor items={values.entities} onChange={(v) => set("entities", v)} />
-      <ArtifactListEditor items={values.artifacts} onChange={(v) => set("artifacts", v)} />
+      <ListEditor
+        label="Entities"
+        itemLabel="Entity"
+        items={values.entities}
+        onChange={(v) => set("entities", v)}
+        blank={() => ({ name: "", kind: "", description: "" })}
+        addLabel="Add entity"
+        itemClassName="entity-item"
+        renderItem={entityItem}
+      />
+      <ListEditor
+        label="Artifacts"
+        itemLabel="Artifact"
+        items={values.artifacts}
+        onChange={(v) => set("artifacts", v)}
+        blank={() => ({ name: "", content: "", mediaType: "text/plain" })}
+        addLabel="Add artifact"
+        hint="Text the model should see with this Checkpoint: a plan, a snippet, an output."
+        itemClassName="artifact-item"
+        renderItem={artifactItem}
+      />
       {errors.artifacts && <span className="field-error">{errors.artifacts}</span>}
       <label className="field narrow">
         <span>Saved by</span>

@@ -1,6 +1,6 @@
 import { useMemo } from "react";
 import type { Checkpoint } from "@/api/models";
-import { shortHash } from "@/lib/format";
+import { CheckpointName } from "@/components/checkpoint-name";
 import { diffStats } from "../lib/diff";
 import type { CheckpointFormValues } from "../lib/form";
 import { diffAgainstParent } from "../lib/form-diff";
@@ -17,9 +17,7 @@ export function ParentDiff({ parent, parentValues, values }: ParentDiffProps) {
   const sections = useMemo(() => diffAgainstParent(parentValues, values), [parentValues, values]);
   const stats = diffStats(sections);
   const against = parent ? (
-    <>
-      <code>{shortHash(parent.commit_hash)}</code> “{parent.message}”
-    </>
+    <CheckpointName hash={parent.commit_hash} message={parent.message} />
   ) : (
     "an empty state"
   );

@@ -1,8 +1,8 @@
 import { useState } from "react";
 import type { Checkpoint, Line } from "@/api/models";
-import { Dialog, ErrorNotice } from "@/components/dialog";
-import { errorMessage, Loading } from "@/components/feedback";
-import { shortHash } from "@/lib/format";
+import { CheckpointName } from "@/components/checkpoint-name";
+import { Dialog } from "@/components/dialog";
+import { FailureNotice, Loading } from "@/components/feedback";
 import { useCheckpointDiff } from "../api/diff-checkpoints";
 import { useRestoreCheckpoint } from "../api/restore-checkpoint";
 import { orderLines } from "../lib/lanes";
@@ -66,9 +66,10 @@ function RestoreForm({
       }}
     >
       <p className="muted small">
-        Saves a new Checkpoint whose state equals <code>{shortHash(source.commit_hash)}</code> “
-        {source.message}” on top of the line's HEAD, so the next person or agent reading that line
-        starts from it. No Checkpoint is edited or removed.
+        Saves a new Checkpoint whose state equals{" "}
+        <CheckpointName hash={source.commit_hash} message={source.message} /> on top of the line's
+        HEAD, so the next person or agent reading that line starts from it. No Checkpoint is edited
+        or removed.
       </p>
       <label className="field narrow">
         <span>Line</span>
@@ -90,7 +91,7 @@ function RestoreForm({
         {head && (
           <>
             {" "}
-            against its HEAD <code>{shortHash(head.commit_hash)}</code> “{head.message}”
+            against its HEAD <CheckpointName hash={head.commit_hash} message={head.message} />
           </>
         )}
       </h3>
@@ -101,7 +102,7 @@ function RestoreForm({
       ) : diff.data ? (
         <DiffView diff={diff.data} />
       ) : null}
-      {restore.isError && <ErrorNotice message={errorMessage(restore.error)} />}
+      <FailureNotice error={restore.error} />
       <div className="dialog-footer">
         <div className="footer-buttons">
           <button type="button" className="btn" onClick={onClose}>

@@ -1,4 +1,5 @@
 import type { Checkpoint, Line } from "@/api/models";
+import { CheckpointName } from "@/components/checkpoint-name";
 import { shortHash } from "@/lib/format";
 
 export type Where = "new-line" | "on-head";
@@ -24,7 +25,7 @@ export function SaveWhere(props: SaveWhereProps) {
         {lineHead && (
           <>
             {" "}
-            (its HEAD is <code>{shortHash(lineHead.commit_hash)}</code> “{lineHead.message}”)
+            (its HEAD is <CheckpointName hash={lineHead.commit_hash} message={lineHead.message} />)
           </>
         )}
         . Save it:

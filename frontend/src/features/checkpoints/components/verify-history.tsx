@@ -1,5 +1,5 @@
 import { ErrorNotice } from "@/components/dialog";
-import { errorMessage } from "@/components/feedback";
+import { FailureNotice } from "@/components/feedback";
 import { plural } from "@/lib/format";
 import { useVerifySpace } from "../api/verify-space";
 
@@ -27,7 +27,7 @@ export function VerifyHistory({ spaceId }: { spaceId: string }) {
           message={`History does not verify: ${report.problems.map((p) => `${p.kind} (${p.detail})`).join("; ")}`}
         />
       )}
-      {verify.isError && <ErrorNotice message={errorMessage(verify.error)} />}
+      <FailureNotice error={verify.error} />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import type { CheckpointDiff } from "@/api/v5";
 import { formatBytes } from "@/lib/format";
+import { entityText, taskText } from "./item-text";
 
 /** One line of a rendered diff: added, removed or changed. */
 export interface DiffLine {
@@ -12,13 +13,6 @@ export interface DiffSection {
   title: string;
   lines: DiffLine[];
 }
-
-const entityText = (e: { name: string; kind?: string | null; description?: string | null }) =>
-  [e.name, e.kind ? `(${e.kind})` : "", e.description ? `— ${e.description}` : ""]
-    .filter(Boolean)
-    .join(" ");
-
-const check = (done: boolean | undefined) => (done ? "[x]" : "[ ]");
 
 /** The sections of a Checkpoint diff that have changes, in the order of the Checkpoint's fields. */
 export function diffSections(diff: CheckpointDiff): DiffSection[] {
@@ -43,8 +37,8 @@ export function diffSections(diff: CheckpointDiff): DiffSection[] {
   push("decisions", "Decisions", list(diff.decisions));
   push("assumptions", "Assumptions", list(diff.assumptions));
   push("tasks", "Tasks", [
-    ...diff.tasks.removed.map((t) => ({ sign: "-" as const, text: `${check(t.done)} ${t.text}` })),
-    ...diff.tasks.added.map((t) => ({ sign: "+" as const, text: `${check(t.done)} ${t.text}` })),
+    ...diff.tasks.removed.map((t) => ({ sign: "-" as const, text: taskText(t) })),
+    ...diff.tasks.added.map((t) => ({ sign: "+" as const, text: taskText(t) })),
     ...diff.tasks.changed.map((t) => ({
       sign: "~" as const,
       text: `${t.text}: ${t.before_done ? "done" : "open"} → ${t.after_done ? "done" : "open"}`,

@@ -1,6 +1,7 @@
 import type { CommitCreate } from "@/api/models";
 import type { DiffLine, DiffSection } from "./diff";
 import { type CheckpointFormValues, formToCommit } from "./form";
+import { entityText, taskText } from "./item-text";
 
 /** The state of a form as it would be saved (trimmed, empty items dropped). */
 function saved(values: CheckpointFormValues): CommitCreate {
@@ -9,7 +10,6 @@ function saved(values: CheckpointFormValues): CommitCreate {
 
 const plus = (text: string): DiffLine => ({ sign: "+", text });
 const minus = (text: string): DiffLine => ({ sign: "-", text });
-const check = (done: boolean | undefined) => (done ? "[x]" : "[ ]");
 
 function byKey<T>(items: readonly T[], key: (item: T) => string, show: (item: T) => string) {
   return (after: readonly T[]): DiffLine[] => {
@@ -48,15 +48,7 @@ export function diffAgainstParent(
     ]);
   push("decisions", "Decisions", byKey(a.decisions ?? [], text, text)(b.decisions ?? []));
   push("assumptions", "Assumptions", byKey(a.assumptions ?? [], text, text)(b.assumptions ?? []));
-  push(
-    "tasks",
-    "Tasks",
-    byKey(
-      a.tasks ?? [],
-      (t) => t.text,
-      (t) => `${check(t.done)} ${t.text}`,
-    )(b.tasks ?? []),
-  );
+  push("tasks", "Tasks", byKey(a.tasks ?? [], (t) => t.text, taskText)(b.tasks ?? []));
   push(
     "open_questions",
     "Open questions",
@@ -65,14 +57,7 @@ export function diffAgainstParent(
   push(
     "entities",
     "Entities",
-    byKey(
-      a.entities ?? [],
-      (e) => e.name,
-      (e) =>
-        [e.name, e.kind && `(${e.kind})`, e.description && `— ${e.description}`]
-          .filter(Boolean)
-          .join(" "),
-    )(b.entities ?? []),
+    byKey(a.entities ?? [], (e) => e.name, entityText)(b.entities ?? []),
   );
   push(
     "artifacts",

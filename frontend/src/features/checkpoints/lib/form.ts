@@ -32,20 +32,32 @@ export const emptyForm = (authorName = ""): CheckpointFormValues => ({
   authorName,
 });
 
+/** The lists a draft and a Checkpoint both hold, as the form edits them. */
+function listsOf(
+  state: Pick<
+    CheckpointDraft,
+    "decisions" | "assumptions" | "open_questions" | "tasks" | "entities"
+  >,
+) {
+  return {
+    decisions: [...state.decisions],
+    assumptions: [...state.assumptions],
+    openQuestions: [...state.open_questions],
+    tasks: state.tasks.map((t) => ({ text: t.text, done: t.done ?? false })),
+    entities: state.entities.map((e) => ({
+      name: e.name,
+      kind: e.kind ?? "",
+      description: e.description ?? "",
+    })),
+  };
+}
+
 /** A draft from Draft with AI, as form values for the person to edit. */
 export function formFromDraft(draft: CheckpointDraft, authorName: string): CheckpointFormValues {
   return {
     message: draft.message,
     summary: draft.summary,
-    decisions: [...draft.decisions],
-    assumptions: [...draft.assumptions],
-    openQuestions: [...draft.open_questions],
-    tasks: draft.tasks.map((t) => ({ text: t.text, done: t.done ?? false })),
-    entities: draft.entities.map((e) => ({
-      name: e.name,
-      kind: e.kind ?? "",
-      description: e.description ?? "",
-    })),
+    ...listsOf(draft),
     artifacts: [],
     authorName,
   };
@@ -59,15 +71,7 @@ export function formFromCheckpoint(
   return {
     message: "",
     summary: checkpoint.summary,
-    decisions: [...checkpoint.decisions],
-    assumptions: [...checkpoint.assumptions],
-    openQuestions: [...checkpoint.open_questions],
-    tasks: checkpoint.tasks.map((t) => ({ text: t.text, done: t.done ?? false })),
-    entities: checkpoint.entities.map((e) => ({
-      name: e.name,
-      kind: e.kind ?? "",
-      description: e.description ?? "",
-    })),
+    ...listsOf(checkpoint),
     artifacts: checkpoint.artifacts.map((a) => ({
       name: a.name,
       content: a.content,

@@ -1,13 +1,11 @@
 import type { Checkpoint } from "@/api/models";
+import { isRecord } from "@/lib/is-record";
 
 /** What Smriti records in a Checkpoint's metadata, read defensively (metadata is free JSON). */
 export interface Author {
   kind: "human" | "agent";
   name: string;
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 export function authorOf(checkpoint: Pick<Checkpoint, "metadata">): Author | null {
   const author = checkpoint.metadata.author;

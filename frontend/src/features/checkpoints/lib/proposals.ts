@@ -1,5 +1,6 @@
 import type { CheckpointDraft } from "@/api/v5";
 import type { CheckpointFormValues } from "./form";
+import { taskText } from "./item-text";
 
 type TextField = "decisions" | "assumptions" | "openQuestions";
 type Entity = CheckpointFormValues["entities"][number];
@@ -106,7 +107,7 @@ export function describeProposal(p: Proposal): { what: string; text: string } {
     case "add":
       return { what: `Add ${fieldTitle[p.field].toLowerCase()}`, text: p.text };
     case "add-task":
-      return { what: "Add task", text: `${p.done ? "[x]" : "[ ]"} ${p.text}` };
+      return { what: "Add task", text: taskText(p) };
     case "complete-task":
       return { what: "Mark task done", text: p.text };
     case "entity": {

@@ -1,6 +1,5 @@
 import type { ContextRequest } from "@/api/models";
-import { ErrorNotice } from "@/components/dialog";
-import { errorMessage, Loading } from "@/components/feedback";
+import { FailureNotice, Loading } from "@/components/feedback";
 import { plural } from "@/lib/format";
 import { useContextPreview } from "../api/preview-context";
 
@@ -26,7 +25,7 @@ const sectionNames: Record<string, string> = {
 export function ContextPanel({ request, mountedLabel }: ContextPanelProps) {
   const preview = useContextPreview(request);
   if (preview.isPending) return <Loading what="the context" />;
-  if (preview.isError) return <ErrorNotice message={errorMessage(preview.error)} />;
+  if (preview.isError) return <FailureNotice error={preview.error} />;
   const ctx = preview.data;
   const max = Math.max(1, ...ctx.sections.map((s) => s.tokens));
 

@@ -1,11 +1,13 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { request } from "@/api/client";
-import type { Line, LineCreate } from "@/api/models";
+import { api, unwrap } from "@/api/client";
+import type { LineCreate } from "@/api/models";
 import { invalidateLines } from "./invalidate";
 
 /** POST /v4/repos/{repo_id}/branches — start a line at a Checkpoint (no Checkpoint is written). */
 export async function createLine(spaceId: string, body: LineCreate) {
-  return request<Line>("POST", `/v4/repos/${encodeURIComponent(spaceId)}/branches`, body);
+  return unwrap(
+    api.POST("/v4/repos/{repo_id}/branches", { params: { path: { repo_id: spaceId } }, body }),
+  );
 }
 
 export function useCreateLine(spaceId: string) {

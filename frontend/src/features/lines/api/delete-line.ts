@@ -1,11 +1,16 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { request } from "@/api/client";
-import { linePath } from "../lib/path";
+import { api, unwrap } from "@/api/client";
+import { linePathSerializer } from "../lib/path";
 import { invalidateLines } from "./invalidate";
 
 /** DELETE /v4/repos/{repo_id}/branches/{name} — the line goes, its Checkpoints stay. */
 export async function deleteLine(spaceId: string, name: string) {
-  await request<null>("DELETE", linePath(spaceId, name));
+  await unwrap(
+    api.DELETE("/v4/repos/{repo_id}/branches/{name}", {
+      params: { path: { repo_id: spaceId, name } },
+      pathSerializer: linePathSerializer,
+    }),
+  );
 }
 
 export function useDeleteLine(spaceId: string) {

@@ -1,12 +1,18 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { request } from "@/api/client";
-import type { Line, LineUpdate } from "@/api/models";
-import { linePath } from "../lib/path";
+import { api, unwrap } from "@/api/client";
+import type { LineUpdate } from "@/api/models";
+import { linePathSerializer } from "../lib/path";
 import { invalidateLines } from "./invalidate";
 
 /** PATCH /v4/repos/{repo_id}/branches/{name} — rename a line, or make it the default. */
 export async function updateLine(spaceId: string, name: string, body: LineUpdate) {
-  return request<Line>("PATCH", linePath(spaceId, name), body);
+  return unwrap(
+    api.PATCH("/v4/repos/{repo_id}/branches/{name}", {
+      params: { path: { repo_id: spaceId, name } },
+      body,
+      pathSerializer: linePathSerializer,
+    }),
+  );
 }
 
 export function useUpdateLine(spaceId: string) {

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import type { Checkpoint, Line } from "@/api/models";
-import { ConfirmDialog, ErrorNotice } from "@/components/dialog";
-import { errorMessage } from "@/components/feedback";
+import { ConfirmDialog } from "@/components/dialog";
+import { errorMessage, FailureNotice } from "@/components/feedback";
 import { shortHash } from "@/lib/format";
 import { useCreateLine } from "../api/create-line";
 import { useDeleteLine } from "../api/delete-line";
@@ -150,7 +150,7 @@ export function LinesPanel({ spaceId, lines, checkpoints, startAt }: LinesPanelP
           Create line
         </button>
       </form>
-      {error && <ErrorNotice message={errorMessage(error)} />}
+      <FailureNotice error={error} />
       <ConfirmDialog
         open={deleting !== null}
         title="Delete this line?"

@@ -1,5 +1,6 @@
 import { useCallback, useSyncExternalStore } from "react";
 import type { ProviderList } from "@/api/models";
+import { createSubscription } from "@/lib/subscription";
 
 /** The provider and model chosen for the next message of a Session. */
 export interface ProviderChoice {
@@ -8,16 +9,11 @@ export interface ProviderChoice {
 }
 
 const choices = new Map<string, ProviderChoice>();
-const listeners = new Set<() => void>();
-
-function subscribe(listener: () => void) {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
+const changes = createSubscription();
 
 export function setProviderChoice(sessionId: string, choice: ProviderChoice) {
   choices.set(sessionId, choice);
-  for (const listener of listeners) listener();
+  changes.notify();
 }
 
 /**
@@ -45,7 +41,7 @@ export function useProviderChoice(
   sessionLast: { provider: string | null; model: string | null } | undefined,
   providers: ProviderList | undefined,
 ) {
-  const picked = useSyncExternalStore(subscribe, () => choices.get(sessionId));
+  const picked = useSyncExternalStore(changes.subscribe, () => choices.get(sessionId));
   const choice = resolveChoice(picked, sessionLast, providers);
   const set = useCallback(
     (next: ProviderChoice) => setProviderChoice(sessionId, next),

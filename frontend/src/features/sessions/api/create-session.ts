@@ -1,21 +1,19 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { request } from "@/api/client";
-import { keys } from "@/api/keys";
-import type { Session, SessionCreate } from "@/api/models";
+import { api, unwrap } from "@/api/client";
+import type { SessionCreate } from "@/api/models";
+import { cacheNewSession } from "./new-session";
 
 /** POST /v4/repos/{repo_id}/sessions — start a Session. */
 export async function createSession(spaceId: string, body: SessionCreate) {
-  return request<Session>("POST", `/v4/repos/${encodeURIComponent(spaceId)}/sessions`, body);
+  return unwrap(
+    api.POST("/v4/repos/{repo_id}/sessions", { params: { path: { repo_id: spaceId } }, body }),
+  );
 }
 
 export function useCreateSession(spaceId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: SessionCreate) => createSession(spaceId, body),
-    onSuccess: (session) => {
-      queryClient.setQueryData(keys.session(session.id), session);
-      queryClient.setQueryData(keys.turns(session.id), []);
-      return queryClient.invalidateQueries({ queryKey: keys.sessions(spaceId) });
-    },
+    onSuccess: (session) => cacheNewSession(queryClient, spaceId, session),
   });
 }

@@ -1,11 +1,16 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { request } from "@/api/client";
-import { keys } from "@/api/keys";
-import type { ForkRequest, Session } from "@/api/models";
+import { api, unwrap } from "@/api/client";
+import type { ForkRequest } from "@/api/models";
+import { cacheNewSession } from "./new-session";
 
 /** POST /v5/sessions/{session_id}/fork — a new Session based on a Checkpoint; no Turn is copied. */
 export async function forkSession(sessionId: string, body: ForkRequest) {
-  return request<Session>("POST", `/v5/sessions/${encodeURIComponent(sessionId)}/fork`, body);
+  return unwrap(
+    api.POST("/v5/sessions/{session_id}/fork", {
+      params: { path: { session_id: sessionId } },
+      body,
+    }),
+  );
 }
 
 export function useForkSession(spaceId: string) {
@@ -13,10 +18,6 @@ export function useForkSession(spaceId: string) {
   return useMutation({
     mutationFn: ({ sessionId, body }: { sessionId: string; body: ForkRequest }) =>
       forkSession(sessionId, body),
-    onSuccess: (session) => {
-      queryClient.setQueryData(keys.session(session.id), session);
-      queryClient.setQueryData(keys.turns(session.id), []);
-      return queryClient.invalidateQueries({ queryKey: keys.sessions(spaceId) });
-    },
+    onSuccess: (session) => cacheNewSession(queryClient, spaceId, session),
   });
 }

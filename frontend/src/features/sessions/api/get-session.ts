@@ -1,11 +1,12 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { request } from "@/api/client";
+import { api, unwrap } from "@/api/client";
 import { keys } from "@/api/keys";
-import type { Session } from "@/api/models";
 
 /** GET /v4/sessions/{session_id} — one Session; turn_count is also its highest sequence_number. */
 export async function getSession(sessionId: string) {
-  return request<Session>("GET", `/v4/sessions/${encodeURIComponent(sessionId)}`);
+  return unwrap(
+    api.GET("/v4/sessions/{session_id}", { params: { path: { session_id: sessionId } } }),
+  );
 }
 
 export const sessionQuery = (sessionId: string) =>

@@ -1,16 +1,13 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { request } from "@/api/client";
+import { api, unwrap } from "@/api/client";
 import { keys } from "@/api/keys";
-import type { Page, Session } from "@/api/models";
 
-/**
- * GET /v4/repos/{repo_id}/sessions — newest first. Uses the thin typed fetch: the generated
- * schema has no shape for Session (see api/models.ts).
- */
+/** GET /v4/repos/{repo_id}/sessions — newest first. */
 export async function listSessions(spaceId: string) {
-  return request<Page<Session>>(
-    "GET",
-    `/v4/repos/${encodeURIComponent(spaceId)}/sessions?limit=200`,
+  return unwrap(
+    api.GET("/v4/repos/{repo_id}/sessions", {
+      params: { path: { repo_id: spaceId }, query: { limit: 200 } },
+    }),
   );
 }
 

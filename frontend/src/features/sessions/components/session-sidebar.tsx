@@ -1,7 +1,6 @@
 import { Link, useLocation } from "wouter";
 import type { Checkpoint, Session } from "@/api/models";
-import { ErrorNotice } from "@/components/dialog";
-import { errorMessage, Loading } from "@/components/feedback";
+import { FailureNotice, Loading } from "@/components/feedback";
 import { formatDateTime, plural, shortHash, timeAgo } from "@/lib/format";
 import { useCreateSession } from "../api/create-session";
 import { useSessions } from "../api/list-sessions";
@@ -53,9 +52,9 @@ export function SessionSidebar({
           {create.isPending ? "Starting…" : "+ New Session"}
         </button>
       </div>
-      {create.isError && <ErrorNotice message={errorMessage(create.error)} />}
+      <FailureNotice error={create.error} />
       {sessions.isPending && <Loading what="Sessions" />}
-      {sessions.isError && <ErrorNotice message={errorMessage(sessions.error)} />}
+      <FailureNotice error={sessions.error} />
       {sessions.data && sessions.data.items.length === 0 && (
         <p className="muted sidebar-empty">No Sessions yet. Start one to talk to a model.</p>
       )}

@@ -1,8 +1,8 @@
 import { type FormEvent, useState } from "react";
 import { Link, useLocation } from "wouter";
 import type { Space } from "@/api/models";
-import { ConfirmDialog, ErrorNotice } from "@/components/dialog";
-import { EmptyState, errorMessage, Loading } from "@/components/feedback";
+import { ConfirmDialog } from "@/components/dialog";
+import { EmptyState, errorMessage, FailureNotice, Loading } from "@/components/feedback";
 import { formatDateTime, shortHash, timeAgo } from "@/lib/format";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { useCreateSpace } from "../api/create-space";
@@ -26,7 +26,7 @@ export function SpacesPage() {
       </header>
       <CreateSpaceForm />
       {spaces.isPending && <Loading what="Spaces" />}
-      {spaces.isError && <ErrorNotice message={errorMessage(spaces.error)} />}
+      <FailureNotice error={spaces.error} />
       {spaces.data && spaces.data.items.length === 0 && (
         <EmptyState title="No Spaces yet">
           <p className="muted">Create the first one above.</p>
@@ -90,7 +90,7 @@ function CreateSpaceForm() {
           {create.isPending ? "Creating…" : "Create Space"}
         </button>
       </div>
-      {create.isError && <ErrorNotice message={errorMessage(create.error)} />}
+      <FailureNotice error={create.error} />
     </form>
   );
 }
@@ -161,7 +161,7 @@ function SpaceRow({ space }: { space: Space }) {
             · changed {timeAgo(space.updated_at)}
           </span>
         </p>
-        {update.isError && <ErrorNotice message={errorMessage(update.error)} />}
+        <FailureNotice error={update.error} />
       </div>
       <div className="space-actions">
         <button

@@ -11,21 +11,16 @@ export interface PanelState {
   to: string | null;
 }
 
+export type SetPanel = (patch: Partial<PanelState>) => void;
+
 /** The right-hand panel's state lives in the query string, so a reload (or a shared link) keeps it. */
 export function usePanelState() {
   const search = useSearch();
   const [location, navigate] = useLocation();
-  const params = new URLSearchParams(search);
-  const tabParam = params.get("panel");
-  const state: PanelState = {
-    tab: tabParam === "context" || tabParam === "compare" ? tabParam : "checkpoints",
-    selected: params.get("checkpoint"),
-    from: params.get("from"),
-    to: params.get("to"),
-  };
+  const state = stateFrom(new URLSearchParams(search));
 
-  const update = useCallback(
-    (patch: Partial<PanelState>) => {
+  const update = useCallback<SetPanel>(
+    (patch) => {
       const next = new URLSearchParams(search);
       const merged = { ...stateFrom(next), ...patch };
       const entries: [string, string | null][] = [

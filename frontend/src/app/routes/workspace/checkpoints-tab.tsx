@@ -1,0 +1,76 @@
+import type { Checkpoint } from "@/api/models";
+import { EmptyState, Loading } from "@/components/feedback";
+import { CheckpointDetail, Timeline, VerifyHistory } from "@/features/checkpoints";
+import { LinesPanel } from "@/features/lines";
+import { findById } from "@/lib/find-by-id";
+import { useOpenSession, useWorkspace } from "./workspace-context";
+
+const noProvider = { provider: null, model: null };
+
+/** The Space's lines and timeline, or the selected Checkpoint in detail. */
+export function CheckpointsTab({ onRestore }: { onRestore: (checkpoint: Checkpoint) => void }) {
+  const { spaceId, checkpoints, checkpointsLoading, lines, headId, panel, setPanel } =
+    useWorkspace();
+  const session = useOpenSession();
+  const mountedId = session?.mountedId ?? null;
+  const selected = findById(checkpoints, panel.selected);
+
+  if (checkpointsLoading) return <Loading what="Checkpoints" />;
+  if (selected) {
+    const { mount, fork } = session ?? {};
+    return (
+      <div className="panel-pad">
+        <button
+          type="button"
+          className="link-button back"
+          onClick={() => setPanel({ selected: null })}
+        >
+          ← All Checkpoints
+        </button>
+        <CheckpointDetail
+          checkpoint={selected}
+          parent={findById(checkpoints, selected.parent_commit_id)}
+          headId={headId}
+          mountedId={mountedId}
+          onMount={mount ? () => mount(selected.id) : null}
+          onFork={fork ? () => fork(selected.id) : null}
+          forking={session?.forking}
+          onSelect={(id) => setPanel({ selected: id })}
+          onRestore={() => onRestore(selected)}
+          onCompare={() =>
+            setPanel({
+              tab: "compare",
+              from: selected.parent_commit_id ?? panel.from,
+              to: selected.id,
+            })
+          }
+          reviewWith={session?.reviewWith ?? noProvider}
+        />
+      </div>
+    );
+  }
+  if (checkpoints.length === 0) {
+    return (
+      <EmptyState title="No Checkpoints yet">
+        <p className="muted">
+          Save one when the work reaches a point worth keeping — by hand, or drafted by the model
+          from the conversation.
+        </p>
+      </EmptyState>
+    );
+  }
+  return (
+    <>
+      <LinesPanel spaceId={spaceId} lines={lines} checkpoints={checkpoints} startAt={null} />
+      <Timeline
+        checkpoints={checkpoints}
+        lines={lines}
+        headId={headId}
+        mountedId={mountedId}
+        selectedId={panel.selected}
+        onSelect={(id) => setPanel({ selected: id })}
+      />
+      <VerifyHistory spaceId={spaceId} />
+    </>
+  );
+}

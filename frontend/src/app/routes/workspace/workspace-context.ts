@@ -1,0 +1,44 @@
+import { createContext, useContext } from "react";
+import type { Checkpoint, ContextRequest, Line } from "@/api/models";
+import type { PanelState, SetPanel } from "./panel-state";
+
+/** The open Space, for every part of its workspace: its history and the panel's state. */
+export interface Workspace {
+  spaceId: string;
+  checkpoints: Checkpoint[];
+  checkpointsLoading: boolean;
+  lines: readonly Line[];
+  headId: string | null;
+  panel: PanelState;
+  setPanel: SetPanel;
+}
+
+/** What the panel can do with the open Session; there is none on the Space's own page. */
+export interface OpenSession {
+  mountedId: string | null;
+  /** Null until every Turn of the Session is loaded (the boundary is computed from them). */
+  mount: ((checkpointId: string) => void) | null;
+  /** Continue from a Checkpoint in a new Session. */
+  fork: (checkpointId: string) => void;
+  forking: boolean;
+  /** The provider and model chosen for the Session, which a review also uses. */
+  reviewWith: { provider: string | null; model: string | null };
+  /** What the Context tab previews, and how it names the Checkpoint in context. */
+  context: { request: ContextRequest; label: string | null };
+}
+
+const WorkspaceContext = createContext<Workspace | null>(null);
+const OpenSessionContext = createContext<OpenSession | null>(null);
+
+export const WorkspaceProvider = WorkspaceContext.Provider;
+export const OpenSessionProvider = OpenSessionContext.Provider;
+
+export function useWorkspace(): Workspace {
+  const workspace = useContext(WorkspaceContext);
+  if (!workspace) throw new Error("useWorkspace needs a WorkspaceProvider (SpaceWorkspace).");
+  return workspace;
+}
+
+export function useOpenSession(): OpenSession | null {
+  return useContext(OpenSessionContext);
+}

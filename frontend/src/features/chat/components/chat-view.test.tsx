@@ -1,0 +1,137 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { ApiError } from "@/api/client";
+import type { SendRequest, SendResponse, Session } from "@/api/models";
+import { makeTurns } from "@/test/factories";
+import { fakeLayout } from "@/test/layout";
+import { type ChatSession, ChatSessionProvider } from "../lib/chat-session";
+import { ChatView } from "./chat-view";
+
+const deliver = vi.fn<(body: SendRequest) => Promise<SendResponse>>();
+vi.mock("../api/send-message", () => ({ useSendMessage: () => deliver }));
+
+let restore: () => void;
+beforeEach(() => {
+  restore = fakeLayout({ viewport: 2000, row: 100 });
+  deliver.mockReset();
+});
+afterEach(() => restore());
+
+const session: Session = {
+  id: "s1",
+  repo_id: "space",
+  title: "Trip",
+  base_commit_id: null,
+  forked_from: null,
+  provider: null,
+  model: null,
+  turn_count: 2,
+  created_at: "2026-01-01T00:00:00Z",
+  updated_at: "2026-01-01T00:00:00Z",
+};
+
+function renderChat() {
+  const chat: ChatSession = {
+    spaceId: "space",
+    sessionId: "s1",
+    session,
+    turns: makeTurns(2),
+    turnsError: null,
+    mount: { mount: null, ready: true, mountTo: () => {}, unmount: () => {} },
+    checkpoints: [],
+    headId: null,
+    providers: {
+      default_provider: "offline",
+      items: [
+        {
+          name: "offline",
+          label: "Offline",
+          configured: true,
+          default: true,
+          default_model: "offline-1",
+          models: ["offline-1"],
+          unavailable_reason: null,
+        },
+      ],
+    },
+    choice: { provider: "offline", model: "offline-1" },
+    setChoice: () => {},
+    saveCheckpoint: vi.fn(),
+    draftCheckpoint: vi.fn(),
+  };
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <ChatSessionProvider value={chat}>
+        <ChatView />
+      </ChatSessionProvider>
+    </QueryClientProvider>,
+  );
+  return chat;
+}
+
+const reply = (recommended: boolean): SendResponse => {
+  const [user, assistant] = makeTurns(2, 3);
+  if (!user || !assistant) throw new Error("makeTurns gave fewer Turns");
+  return {
+    user_turn: user,
+    assistant_turn: assistant,
+    suggestion: { checkpoint_recommended: recommended, reason: recommended ? "a plan" : null },
+  };
+};
+
+describe("ChatView's send", () => {
+  it("shows the message on its way, locks the composer and the picker, then the nudge", async () => {
+    const user = userEvent.setup();
+    let answer!: (value: SendResponse) => void;
+    deliver.mockImplementation(() => new Promise((resolve) => (answer = resolve)));
+    const chat = renderChat();
+    const box = screen.getByRole("textbox", { name: "Message" });
+
+    await user.type(box, "Plan the trip{Enter}");
+    expect(deliver).toHaveBeenCalledWith({
+      session_id: "s1",
+      content: "Plan the trip",
+      request_id: expect.stringMatching(/^web-/),
+      provider: "offline",
+      model: "offline-1",
+    });
+    expect(screen.getByTestId("pending-reply")).toHaveTextContent("offline · offline-1");
+    expect(screen.getByRole("feed", { name: "Turns" })).toHaveAttribute("aria-busy", "true");
+    expect(box).toBeDisabled();
+    expect(screen.getByRole("combobox", { name: "Provider" })).toBeDisabled();
+
+    answer(reply(true));
+    await waitFor(() => expect(box).toBeEnabled());
+    expect(screen.queryByTestId("pending-reply")).toBeNull();
+    expect(screen.getByRole("combobox", { name: "Provider" })).toBeEnabled();
+    expect(screen.getByText("Reply 4 from offline received.")).toBeInTheDocument();
+    expect(screen.getByTestId("nudge")).toHaveTextContent("Good moment for a Checkpoint — a plan");
+    await user.click(
+      within(screen.getByTestId("nudge")).getByRole("button", { name: "Draft with AI" }),
+    );
+    await user.click(screen.getByRole("button", { name: "Dismiss the hint" }));
+    expect(screen.queryByTestId("nudge")).toBeNull();
+    expect(chat.draftCheckpoint).toHaveBeenCalledTimes(1);
+  });
+
+  it("drops the pending rows and the nudge when a send fails, and keeps the text", async () => {
+    const user = userEvent.setup();
+    deliver
+      .mockResolvedValueOnce(reply(true))
+      .mockRejectedValueOnce(new ApiError(502, "upstream said 500", [], "offline"));
+    renderChat();
+    const box = screen.getByRole("textbox", { name: "Message" });
+
+    await user.type(box, "first{Enter}");
+    await screen.findByTestId("nudge");
+    await user.type(box, "second{Enter}");
+    expect(await screen.findByRole("alert")).toHaveTextContent(
+      "Not sent: upstream said 500 (provider: offline)",
+    );
+    expect(box).toHaveValue("second");
+    expect(screen.queryByTestId("pending-reply")).toBeNull();
+    expect(screen.queryByTestId("nudge")).toBeNull();
+  });
+});

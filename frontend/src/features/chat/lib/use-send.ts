@@ -1,0 +1,101 @@
+import { useRef, useState } from "react";
+import { newRequestId } from "@/lib/ids";
+import {
+  idle,
+  isInFlight,
+  type OutgoingMessage,
+  type SendEvent,
+  type SendState,
+  transition,
+} from "./send-machine";
+
+/** What the transport is asked to deliver. */
+export interface SendInput {
+  content: string;
+  requestId: string;
+}
+
+interface UseSendOptions<Reply> {
+  /** Delivers one message; rejects with the API's error. */
+  send: (input: SendInput) => Promise<Reply>;
+  /** The provider and model the message goes to, shown on its pending reply. */
+  via?: { provider: string; model: string } | null;
+  createRequestId?: () => string;
+}
+
+export interface SendController<Reply> {
+  state: SendState<Reply>;
+  /** True while a message is on its way. */
+  busy: boolean;
+  /** The text in the composer: kept when a send fails, cleared when it is stored. */
+  draft: string;
+  setDraft: (draft: string) => void;
+  /** Sends the draft; null when refused (empty, or a message is on its way). Never rejects. */
+  submit: () => Promise<void> | null;
+  /** Sends the failed message again with its request_id; null when there is none to retry. */
+  retry: () => Promise<void> | null;
+}
+
+/**
+ * The one owner of a send's state: the machine of send-machine.ts, plus the draft it sends. The
+ * composer, the pending rows, the provider picker and the nudge all read it from here.
+ */
+export function useSend<Reply>({
+  send,
+  via = null,
+  createRequestId = newRequestId,
+}: UseSendOptions<Reply>): SendController<Reply> {
+  const [state, setState] = useState<SendState<Reply>>(idle);
+  const [draft, setDraft] = useState("");
+  // Read and written synchronously, so a second send in the same tick is refused too.
+  const current = useRef<SendState<Reply>>(state);
+
+  const dispatch = (event: SendEvent<Reply>): boolean => {
+    const next = transition(current.current, event);
+    if (next === current.current) return false;
+    current.current = next;
+    setState(next);
+    return true;
+  };
+
+  const deliver = (content: string, requestId: string): Promise<void> | null => {
+    const message: OutgoingMessage = {
+      content,
+      requestId,
+      provider: via?.provider ?? null,
+      model: via?.model ?? null,
+    };
+    if (!dispatch({ type: "send", message })) return null;
+    const settle = async () => {
+      try {
+        const reply = await send({ content, requestId });
+        dispatch({ type: "succeed", requestId, reply });
+        // Clear the box only if it still holds what was sent.
+        setDraft((text) => (text === content || text.trim() === content ? "" : text));
+      } catch (error) {
+        dispatch({ type: "fail", requestId, error });
+      }
+    };
+    return settle();
+  };
+
+  const submit = () => {
+    const content = draft.trim();
+    const now = current.current;
+    if (!content || isInFlight(now)) return null;
+    // The same text after a failure is the same message: keep its request_id.
+    const requestId =
+      now.status === "failed" && now.message.content === content
+        ? now.message.requestId
+        : createRequestId();
+    return deliver(content, requestId);
+  };
+
+  const retry = () => {
+    const now = current.current;
+    if (now.status !== "failed") return null;
+    return deliver(now.message.content, now.message.requestId);
+  };
+
+  return { state, busy: isInFlight(state), draft, setDraft, submit, retry };
+}

@@ -1,0 +1,4 @@
+/** A plain JSON object: what error bodies and Checkpoint metadata are read as, defensively. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
