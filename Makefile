@@ -73,6 +73,8 @@ types: install $(WEB_STAMP)
 lint: install
 	cd backend && ../$(BIN)/ruff check src tests ../bench
 	cd backend && ../$(BIN)/ruff format --check src tests ../bench
+	$(BIN)/typos
+	cd backend && ../$(BIN)/lint-imports
 
 .PHONY: typecheck
 typecheck: install

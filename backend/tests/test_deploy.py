@@ -55,7 +55,7 @@ def test_image_runs_as_non_root_and_serves_the_web_app() -> None:
 
 def test_env_example_documents_every_setting() -> None:
     example = (ROOT / ".env.example").read_text()
-    settings_source = (ROOT / "backend" / "src" / "smriti" / "config.py").read_text()
+    settings_source = (ROOT / "backend" / "src" / "smriti" / "core" / "config.py").read_text()
     names = set(re.findall(r'"((?:SMRITI|OPENAI|ANTHROPIC)_[A-Z_]+|DATABASE_URL)"', settings_source))
     names -= {"SMRITI_OPENAI_MODELS", "SMRITI_ANTHROPIC_MODELS", "SMRITI_SKIP_MIGRATIONS", "SMRITI_WEB_DIR"}
     missing = sorted(name for name in names if name not in example)

@@ -1,4 +1,4 @@
-"""Concurrent retries of one `request_id` call the provider once (chat/claims.py).
+"""Concurrent retries of one `request_id` call the provider once (sessions/claims.py).
 
 Before, 20 concurrent sends with one key made 20 provider calls (one pair was stored, correctly):
 the user paid 20 times. Within a process they now wait for the first; across processes the
@@ -16,7 +16,7 @@ import asyncpg
 import httpx
 import pytest
 
-from smriti.chat.claims import content_digest
+from smriti.sessions.claims import content_digest
 from tests.conftest import OPENAI_TEST_KEY
 from tests.support.api import create_session, create_space
 from tests.support.fake_providers import FakeProviderServer

@@ -7,7 +7,6 @@ import contextlib
 from dataclasses import dataclass, field
 from uuid import UUID
 
-from smriti.chat.claims import InFlight, Outcome, SendClaims
 from smriti.chat.context import AssembledContext, assemble
 from smriti.chat.nudge import suggest
 from smriti.chat.schemas import (
@@ -19,16 +18,19 @@ from smriti.chat.schemas import (
     SendResponse,
     Suggestion,
 )
-from smriti.chat.store import ChatStore, Exchange, SessionContext
+from smriti.chat.store import ChatStore, SessionContext
 from smriti.core.errors import BadRequest, NotFound, ProviderFailure
 from smriti.providers.base import ProviderReply, ProviderRequest
 from smriti.providers.registry import ProviderChoice, ProviderRegistry
+from smriti.sessions.claims import InFlight, Outcome, SendClaims
 from smriti.sessions.schemas import Turn
+from smriti.sessions.turns import Exchange, TurnStore
 
 
 @dataclass(frozen=True, slots=True)
 class ChatService:
     store: ChatStore
+    turns: TurnStore
     providers: ProviderRegistry
     nudge_after_turns: int
     claims: SendClaims
@@ -39,7 +41,7 @@ class ChatService:
         if data.request_id is None:
             return await self._send(data, None)
         request_id = data.request_id
-        # One provider call per key, whatever the number of retries in flight (chat/claims.py).
+        # One provider call per key, whatever the number of retries in flight (sessions/claims.py).
         return await self.in_flight.one_at_a_time(
             (data.session_id, request_id), data.content, lambda: self._send(data, request_id)
         )
@@ -53,7 +55,7 @@ class ChatService:
 
     async def _send_keyed(self, data: SendRequest, request_id: str) -> SendResponse:
         """A send with a `request_id`: the provider is called only by the send that holds the
-        claim on the key (chat/claims.py); the others replay the pair it stores.
+        claim on the key (sessions/claims.py); the others replay the pair it stores.
 
         The claim comes first and the context is read after it, in a statement of its own: a
         claim can be won in the instant another send stores the pair (the claim's statement
@@ -74,7 +76,7 @@ class ChatService:
         else:
             context = await self._read(data, request_id=request_id)
         self._choose(data, context)  # the same refusals as a first send (an unknown provider, say)
-        user, assistant = await self.store.replay(data.session_id, request_id, data.content)
+        user, assistant = await self.turns.replay(data.session_id, request_id, data.content)
         return self._response(data, context, user, assistant)
 
     async def _release(self, data: SendRequest, request_id: str) -> None:
@@ -92,8 +94,8 @@ class ChatService:
         """Ask the provider, then store both Turns (nothing is stored when it fails)."""
         assembled = assemble(context.mounted, context.history, data.content)
         request = ProviderRequest(model=choice.model, system=assembled.system, messages=assembled.messages)
-        reply = await complete_remembered(self.store, choice, request, data.session_id, asked=data.model)
-        return await self.store.write_exchange(
+        reply = await complete_remembered(self.turns, choice, request, data.session_id, asked=data.model)
+        return await self.turns.write_exchange(
             data.session_id,
             Exchange(
                 user_content=data.content,
@@ -144,7 +146,7 @@ class ChatService:
 
 
 async def complete_remembered(
-    store: ChatStore, choice: ProviderChoice, request: ProviderRequest, session_id: UUID, *, asked: str | None
+    turns: TurnStore, choice: ProviderChoice, request: ProviderRequest, session_id: UUID, *, asked: str | None
 ) -> ProviderReply:
     """The provider's reply; when it does not know a model the Session remembered (the request
     named none), the Session forgets it, so the next send uses the provider's default."""
@@ -152,7 +154,7 @@ async def complete_remembered(
         return await choice.provider.complete(request)
     except ProviderFailure as exc:
         if asked is None and any(error.field == "model" for error in exc.errors):
-            await store.forget_model(session_id, choice.model)
+            await turns.forget_model(session_id, choice.model)
         raise
 
 

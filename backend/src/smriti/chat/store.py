@@ -1,25 +1,23 @@
-"""The two short database visits of a send: read the context, then write the exchange.
+"""The first of a send's two short database visits: read the context, in one statement.
 
-No connection is held between them, so a slow provider never ties up the pool.
+The second, storing the exchange, is the Turns' own (`sessions/turns.py`). No connection is held
+between them, so a slow provider never ties up the pool. This statement reads across the
+Session, its Turns, the Checkpoint in context and the Space's HEAD in one round trip; it writes
+nothing.
 """
 
 from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
-from operator import itemgetter
 from uuid import UUID
-
-import asyncpg
 
 from smriti.chat.context import HistoryTurn, MountedCheckpoint
 from smriti.checkpoints.store import to_checkpoint
 from smriti.checkpoints.writes import COLUMNS as CHECKPOINT_COLUMNS
-from smriti.core.errors import BadRequest, Conflict, NotFound
+from smriti.core.errors import BadRequest, NotFound
 from smriti.core.lru import SizedLru
 from smriti.db.pool import Pool
-from smriti.sessions.schemas import Turn
-from smriti.sessions.service import TURN_COLUMNS, to_turn
 
 _CHECKPOINT_PREFIXED = ", ".join(f"c.{name.strip()} AS c_{name.strip()}" for name in CHECKPOINT_COLUMNS.split(","))
 
@@ -47,19 +45,6 @@ class SessionContext:
     boundary."""
     based: bool = False
     """Whether the Checkpoint in context is the Session's base (no mount was sent)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Exchange:
-    user_content: str
-    assistant_content: str
-    provider: str
-    model: str
-    checkpoint_id: UUID | None
-    history_base_seq: int | None
-    input_tokens: int | None
-    output_tokens: int | None
-    request_id: str | None
 
 
 # The Session, a replayed request, the mounted Checkpoint and the Turns after the boundary (a
@@ -103,29 +88,6 @@ _MOUNTED_SQL = _context_sql(_CHECKPOINT_ID_ONLY, since_head=False)
 _FIRST_SQL = _context_sql(_CHECKPOINT_PREFIXED, since_head=True, checkpoint="coalesce($2::uuid, s.base_commit_id)")
 
 
-# Both Turns and the Session's counter in one statement. A send with a `request_id` also gives
-# up its claim on that key (`chat/claims.py`) in the same statement.
-def _write_sql(*, release_claim: bool) -> str:
-    release = (
-        "released AS (DELETE FROM send_claims WHERE session_id = $1 AND request_id = $7), " if release_claim else ""
-    )
-    return (
-        f"WITH {release}s AS (UPDATE sessions SET last_seq = last_seq + 2, provider = $2, model = $3, "
-        f"updated_at = clock_timestamp() WHERE id = $1 RETURNING last_seq) "
-        f"INSERT INTO turns ({TURN_COLUMNS}) "
-        f"SELECT $1, s.last_seq - 1, 'user', $4::text, $2::text, $3::text, $5::uuid, $6::int, "
-        f"NULL::int, NULL::int, $7::text, clock_timestamp() FROM s "
-        f"UNION ALL "
-        f"SELECT $1, s.last_seq, 'assistant', $8::text, $2, $3, $5, $6, $9::int, $10::int, $7, "
-        f"clock_timestamp() FROM s "
-        f"RETURNING sequence_number, created_at"
-    )
-
-
-_WRITE_SQL = _write_sql(release_claim=False)
-_WRITE_CLAIMED_SQL = _write_sql(release_claim=True)
-
-
 # The cache's mark for a Session known to have no base.
 _NO_BASE = UUID(int=0)
 
@@ -151,14 +113,13 @@ class ChatStore:
         checkpoint_id: UUID | None,
         history_base_seq: int | None,
         request_id: str | None = None,
-        with_base: bool = True,
     ) -> SessionContext:
         """The Session, the Checkpoint in context and the Turns in scope, in one statement, then
         validated. Without a mount, a Session's base is the Checkpoint in context, and all its
-        Turns are in scope (`with_base=False`: the Turns only, as a draft wants)."""
+        Turns are in scope."""
         based = False
         base_known = True
-        if checkpoint_id is None and with_base:
+        if checkpoint_id is None:
             base = self._bases.get(session_id)
             base_known = base is not None
             if base is not None and base != _NO_BASE:
@@ -207,82 +168,3 @@ class ChatStore:
             history_base_seq=history_base_seq if checkpoint_id is not None and not based else None,
             based=based,
         )
-
-    async def write_exchange(self, session_id: UUID, exchange: Exchange) -> tuple[Turn, Turn]:
-        """Store the user and assistant Turns together, numbered by the Session's counter.
-
-        The counter is bumped in the same statement as the insert, so concurrent sends (from any
-        number of processes) serialise on the Session row for one statement only and never
-        collide or leave gaps. A duplicate `request_id` fails the whole statement, counter included.
-        """
-        try:
-            rows = await self._pool.fetch(
-                _WRITE_CLAIMED_SQL if exchange.request_id is not None else _WRITE_SQL,
-                session_id,
-                exchange.provider,
-                exchange.model,
-                exchange.user_content,
-                exchange.checkpoint_id,
-                exchange.history_base_seq,
-                exchange.request_id,
-                exchange.assistant_content,
-                exchange.input_tokens,
-                exchange.output_tokens,
-            )
-        except asyncpg.UniqueViolationError:
-            if exchange.request_id is None:
-                raise
-            # Another request with the same key won the race; answer with its pair. The failed
-            # statement's release of this send's claim rolled back with it: release it now.
-            await self._pool.fetchval(
-                "DELETE FROM send_claims WHERE session_id = $1 AND request_id = $2", session_id, exchange.request_id
-            )
-            return await self.replay(session_id, exchange.request_id, exchange.user_content)
-        if not rows:
-            raise NotFound(f"Session {session_id} was deleted while the provider was answering.")
-        user_row, assistant_row = sorted(rows, key=itemgetter(0))  # by sequence_number
-        user = _stored(session_id, exchange, user_row, user=True)
-        return user, _stored(session_id, exchange, assistant_row, user=False)
-
-    async def forget_model(self, session_id: UUID, model: str) -> None:
-        """The Session stops remembering a model its provider says it does not know (one it was
-        created with, say): it never remembers a model that did not answer."""
-        await self._pool.fetchval("UPDATE sessions SET model = NULL WHERE id = $1 AND model = $2", session_id, model)
-
-    async def replay(self, session_id: UUID, request_id: str, content: str) -> tuple[Turn, Turn]:
-        rows = await self._pool.fetch(
-            f"SELECT {TURN_COLUMNS} FROM turns WHERE session_id = $1 AND sequence_number IN "
-            f"(SELECT u.sequence_number + k FROM turns u, (VALUES (0), (1)) AS o(k) "
-            f" WHERE u.session_id = $1 AND u.request_id = $2 AND u.role = 'user') "
-            f"ORDER BY sequence_number",
-            session_id,
-            request_id,
-        )
-        if len(rows) != 2:
-            raise NotFound(f"No stored exchange for request_id {request_id!r}.", field="request_id")
-        user, assistant = to_turn(rows[0]), to_turn(rows[1])
-        if user.content != content:
-            raise Conflict(
-                f"request_id {request_id!r} was already used for a different message in this Session.",
-                field="request_id",
-            )
-        return user, assistant
-
-
-def _stored(session_id: UUID, exchange: Exchange, row: asyncpg.Record, *, user: bool) -> Turn:
-    """A Turn just written. The statement returns only its number and time: every other value
-    is what was stored, so it is not sent back (5.4% of a send's instructions)."""
-    return Turn(
-        session_id=session_id,
-        sequence_number=row[0],
-        role="user" if user else "assistant",
-        content=exchange.user_content if user else exchange.assistant_content,
-        provider=exchange.provider,
-        model=exchange.model,
-        checkpoint_id=exchange.checkpoint_id,
-        history_base_seq=exchange.history_base_seq,
-        input_tokens=None if user else exchange.input_tokens,
-        output_tokens=None if user else exchange.output_tokens,
-        request_id=exchange.request_id,
-        created_at=row[1],
-    )

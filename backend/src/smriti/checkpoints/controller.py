@@ -8,11 +8,8 @@ from litestar import Controller, Response, get, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody, QueryParameter
 
-from smriti.checkpoints.carry import ApplyRequest
-from smriti.checkpoints.diff import CheckpointDiff, diff_checkpoints
 from smriti.checkpoints.schemas import Checkpoint, CommitCreate, VerifyReport
 from smriti.checkpoints.store import CheckpointStore
-from smriti.checkpoints.verbs import CheckpointVerbs, RestoreRequest
 from smriti.core.errors import BadRequest, error_responses
 from smriti.core.pagination import PageParams
 from smriti.core.responses import EncodedJSON
@@ -119,59 +116,3 @@ class CheckpointController(Controller):
                     source="query",
                 )
         return await checkpoints.verify(repo_id, anchors)
-
-
-@get(
-    "/commits/{from_ref:str}/diff/{to_ref:str}",
-    operation_id="diffCheckpoints",
-    summary="What changed between two Checkpoints of one Space, per field",
-    description="Refs are ids, full hashes or unique hash prefixes. Checkpoints of two Spaces → 400.",
-    tags=["Checkpoints"],
-    responses=error_responses(404),
-)
-async def diff_checkpoints_handler(
-    from_ref: FromPath[str], to_ref: FromPath[str], checkpoints: NamedDependency[CheckpointStore]
-) -> CheckpointDiff:
-    before, after = await checkpoints.get(from_ref), await checkpoints.get(to_ref)
-    if before.repo_id != after.repo_id:
-        raise BadRequest("These Checkpoints belong to two different Spaces; compare within one Space.", field="to_ref")
-    return diff_checkpoints(before, after)
-
-
-@post(
-    "/checkpoints/apply",
-    operation_id="applyChanges",
-    summary="Save a Checkpoint made of its parent's state plus these changes",
-    description=(
-        "The parent is `parent_commit_id`, else the line's HEAD (`branch`, default: the default line); "
-        "a Space with no Checkpoint starts empty. `set` replaces the summary; `add` appends items (an "
-        "entity or artifact whose name exists replaces it in place); `remove` and `complete_tasks` name "
-        "items by text (entities and artifacts by name). Naming an item the parent does not have, or "
-        "adding a text the list already has, is a 400 naming the entry. `metadata` is merged over the "
-        "parent's. Same compare-and-swap rules as a commit; without `expected_head_commit_id` or "
-        "`parent_commit_id`, the changes are applied to the line's latest HEAD."
-    ),
-    tags=["Checkpoints"],
-    responses=error_responses(404, 409),
-)
-async def apply_changes_handler(
-    data: JSONBody[ApplyRequest], verbs: NamedDependency[CheckpointVerbs]
-) -> Response[Checkpoint]:
-    return EncodedJSON(await verbs.apply(data))
-
-
-@post(
-    "/commits/{ref:str}/restore",
-    operation_id="restoreCheckpoint",
-    summary="Save a Checkpoint equal to an older one, on top of a line's HEAD",
-    description=(
-        "The new Checkpoint's content equals `ref`'s, with `metadata.restored_from` added; its parent is "
-        "the line's HEAD (`branch`, default: the default line). Nothing is edited or removed."
-    ),
-    tags=["Checkpoints"],
-    responses=error_responses(404, 409),
-)
-async def restore_checkpoint(
-    ref: FromPath[str], data: JSONBody[RestoreRequest], verbs: NamedDependency[CheckpointVerbs]
-) -> Response[Checkpoint]:
-    return EncodedJSON(await verbs.restore(ref, data))

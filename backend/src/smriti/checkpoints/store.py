@@ -26,8 +26,8 @@ from smriti.checkpoints.writes import COLUMNS, CommitWriter, PendingCommit, writ
 from smriti.core.errors import BadRequest, Conflict, NotFound
 from smriti.core.ids import uuid7
 from smriti.core.lru import SizedLru
+from smriti.core.schemas import stored_form
 from smriti.db.pool import Pool
-from smriti.lines.schemas import stored_form
 
 _NAMES = tuple(name.strip() for name in COLUMNS.split(","))
 _PREFIXED = ", ".join(f"c.{name}" for name in _NAMES)

@@ -7,7 +7,7 @@ from typing import Annotated, Generic, TypeVar
 
 import msgspec
 
-from smriti.core.text import BLANK_CLASS
+from smriti.core.text import BLANK_CLASS, unstorable_reason
 
 T = TypeVar("T")
 
@@ -35,6 +35,19 @@ ShortName = Annotated[str, msgspec.Meta(min_length=1, max_length=200, pattern=_N
 
 LineRef = Annotated[str, msgspec.Meta(min_length=1, max_length=200, pattern=_NON_EMPTY)]
 """The name of a line of Checkpoints, matched ignoring case and surrounding white space."""
+
+MAX_LINE_NAME = 100
+"""A line's name as stored (`smriti.lines.schemas.line_name` says what else it must be)."""
+
+
+def stored_form(value: str) -> str | None:
+    """The name to look a line up by (trimmed), or None when no line can have it: text that
+    PostgreSQL cannot hold (NUL, a lone surrogate from a query or path) is never sent to it."""
+    name = value.strip()
+    if not name or len(name) > MAX_LINE_NAME or unstorable_reason(name) is not None:
+        return None
+    return name
+
 
 _REQUEST_ID = "^[A-Za-z0-9._:-]+$"
 RequestId = Annotated[str, msgspec.Meta(min_length=1, max_length=200, pattern=_REQUEST_ID)]

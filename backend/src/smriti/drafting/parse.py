@@ -1,14 +1,10 @@
-"""Reading a provider's draft: JSON, fenced JSON, or JSON inside prose; validated with msgspec."""
+"""The shape a draft must have, and the clean-up every draft gets, whoever made it."""
 
 from __future__ import annotations
-
-import re
 
 import msgspec
 
 from smriti.core.text import is_blank
-
-_FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.DOTALL)
 
 
 class DraftTask(msgspec.Struct):
@@ -23,7 +19,8 @@ class DraftEntity(msgspec.Struct):
 
 
 class DraftFields(msgspec.Struct):
-    """What a provider must return. Unknown fields are ignored; wrong types are an error."""
+    """What a model must return (its JSON schema is derived from this). Unknown fields are
+    ignored; wrong types are an error."""
 
     message: str = ""
     summary: str = ""
@@ -32,24 +29,6 @@ class DraftFields(msgspec.Struct):
     tasks: list[DraftTask] = []
     open_questions: list[str] = []
     entities: list[DraftEntity] = []
-
-
-class UnusableOutput(ValueError):
-    """The provider's answer is not a JSON object of the expected shape."""
-
-
-def json_payload(text: str) -> str:
-    """The JSON object in a reply: the reply itself, a fenced block, or the outermost braces."""
-    stripped = text.strip()
-    if stripped.startswith("{"):
-        return stripped
-    fenced = _FENCE.search(stripped)
-    if fenced:
-        return fenced.group(1).strip()
-    start, end = stripped.find("{"), stripped.rfind("}")
-    if start != -1 and end > start:
-        return stripped[start : end + 1]
-    raise UnusableOutput("the reply holds no JSON object")
 
 
 def _clean(text: str) -> str:
@@ -64,11 +43,8 @@ def _clean_list(items: list[str]) -> list[str]:
     return [item for item in (_clean(i) for i in items) if not is_blank(item)]
 
 
-def parse_draft(text: str) -> DraftFields:
-    try:
-        fields = msgspec.json.decode(json_payload(text).encode(), type=DraftFields)
-    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-        raise UnusableOutput(str(exc)) from None
+def cleaned(fields: DraftFields) -> DraftFields:
+    """One line per item, no NUL, no blank items, a title of at most 200 characters."""
     return DraftFields(
         message="" if is_blank(_clean(fields.message)) else _clean(fields.message)[:200],
         summary=fields.summary.replace("\x00", "").strip(),

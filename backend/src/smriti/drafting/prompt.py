@@ -6,9 +6,7 @@ new drafts; the model is told to extract only what the conversation states.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from typing import Any
 
 from smriti.rules.extract import SourceTurn
 
@@ -30,58 +28,9 @@ Leave a list empty when the conversation has nothing for it.
 
 Answer with one JSON object that matches the schema, and nothing else."""
 
-_STRING_LIST: dict[str, Any] = {"type": "array", "items": {"type": "string"}}
-
-DRAFT_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "message": {"type": "string"},
-        "summary": {"type": "string"},
-        "decisions": _STRING_LIST,
-        "assumptions": _STRING_LIST,
-        "tasks": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {"text": {"type": "string"}, "done": {"type": "boolean"}},
-                "required": ["text", "done"],
-                "additionalProperties": False,
-            },
-        },
-        "open_questions": _STRING_LIST,
-        "entities": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "name": {"type": "string"},
-                    "kind": {"type": ["string", "null"]},
-                    "description": {"type": ["string", "null"]},
-                },
-                "required": ["name", "kind", "description"],
-                "additionalProperties": False,
-            },
-        },
-    },
-    "required": ["message", "summary", "decisions", "assumptions", "tasks", "open_questions", "entities"],
-    "additionalProperties": False,
-}
-
-_TURN_HEADER = re.compile(r"^\[Turn (\d+) · (user|assistant)\]$", re.MULTILINE)
-
 
 def render_transcript(turns: Sequence[SourceTurn]) -> str:
     """The Turns as the model sees them, each under a header with its number and role."""
     first, last = turns[0].sequence_number, turns[-1].sequence_number
     blocks = [f"[Turn {t.sequence_number} · {t.role}]\n{t.content}" for t in turns]
     return f"Conversation (Turns {first}–{last} of this Session):\n\n" + "\n\n".join(blocks)
-
-
-def parse_transcript(text: str) -> list[SourceTurn]:
-    """The inverse of render_transcript, for the offline provider, which reads only its input."""
-    headers = list(_TURN_HEADER.finditer(text))
-    turns = []
-    for index, header in enumerate(headers):
-        end = headers[index + 1].start() if index + 1 < len(headers) else len(text)
-        turns.append(SourceTurn(int(header.group(1)), header.group(2), text[header.end() : end].strip()))
-    return turns

@@ -1,52 +1,51 @@
-"""Draft with AI: the Turns in scope go to the provider; a Checkpoint draft comes back, unsaved."""
+"""Draft with AI: the Turns in scope become a Checkpoint draft, unsaved.
+
+Two strategies, chosen here by what the chosen provider is: a model reads the Turns and answers
+with JSON (`model_backed`); the built-in provider has no model, so its drafts come from the
+deterministic rules (`smriti.rules.extract`) applied to the Turns directly.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from smriti.chat.exchange import complete_remembered
-from smriti.chat.store import ChatStore
 from smriti.checkpoints.schemas import Entity, Task
+from smriti.core.cpu import off_loop
 from smriti.core.errors import BadRequest
-from smriti.drafting.parse import UnusableOutput, parse_draft
-from smriti.drafting.prompt import DRAFT_INSTRUCTIONS, DRAFT_SCHEMA, DRAFT_SCHEMA_NAME, render_transcript
+from smriti.drafting.parse import DraftEntity, DraftFields, DraftTask, cleaned
+from smriti.drafting.prompt import DRAFT_INSTRUCTIONS, DRAFT_SCHEMA_NAME, render_transcript
 from smriti.drafting.schemas import CheckpointDraft, DraftedBy, DraftRequest, DraftSource
-from smriti.providers.base import json_request, upstream_error
-from smriti.providers.registry import ProviderRegistry
-from smriti.rules.extract import SourceTurn
+from smriti.providers.offline import OFFLINE_MARK
+from smriti.providers.registry import ProviderChoice, ProviderRegistry
+from smriti.providers.structured import UnusableOutput, decode_answer, json_request, unusable
+from smriti.rules.extract import SourceTurn, extract
+from smriti.sessions.turns import TurnStore
 
 
 @dataclass(frozen=True, slots=True)
 class DraftService:
-    store: ChatStore
+    turns: TurnStore
     providers: ProviderRegistry
 
     async def draft(self, data: DraftRequest) -> CheckpointDraft:
-        context = await self.store.read_context(
-            data.session_id, checkpoint_id=None, history_base_seq=data.history_base_seq, with_base=False
-        )
-        if not context.history:
+        scope = await self.turns.in_scope(data.session_id, after_seq=data.history_base_seq or 0)
+        if not scope.turns:
             boundary = data.history_base_seq or 0
             raise BadRequest(
                 f"Nothing to draft from: this Session has no Turns after sequence number {boundary}.",
                 field="history_base_seq" if data.history_base_seq is not None else "session_id",
             )
         choice = self.providers.for_session(
-            data.provider, data.model, session_provider=context.provider, session_model=context.model
+            data.provider, data.model, session_provider=scope.provider, session_model=scope.model
         )
-        turns = [SourceTurn(t.sequence_number, t.role, t.content) for t in context.history]
-        request = json_request(
-            choice.model,
-            system=DRAFT_INSTRUCTIONS,
-            content=render_transcript(turns),
-            schema=DRAFT_SCHEMA,
-            name=DRAFT_SCHEMA_NAME,
-        )
-        reply = await complete_remembered(self.store, choice, request, data.session_id, asked=data.model)
-        try:
-            fields = parse_draft(reply.content)
-        except UnusableOutput as exc:
-            raise upstream_error(choice.provider.name, f"the draft is not a usable Checkpoint ({exc})") from None
+        turns = [SourceTurn(t.sequence_number, t.role, t.content) for t in scope.turns]
+        if choice.provider.model_backed:
+            fields, model = await self._by_model(choice, turns, data)
+        else:
+            # A long Session takes a while to read: off the event loop.
+            fields, model = await off_loop(lambda: by_rules(turns)), choice.model
         first, last = turns[0].sequence_number, turns[-1].sequence_number
         return CheckpointDraft(
             message=fields.message or f"Checkpoint from Turns {first}–{last}",
@@ -57,5 +56,39 @@ class DraftService:
             open_questions=fields.open_questions,
             entities=[Entity(name=e.name, kind=e.kind, description=e.description) for e in fields.entities],
             source=DraftSource(session_id=data.session_id, from_seq=first, to_seq=last),
-            drafted_by=DraftedBy(provider=choice.provider.name, model=reply.model),
+            drafted_by=DraftedBy(provider=choice.provider.name, model=model),
         )
+
+    async def _by_model(
+        self, choice: ProviderChoice, turns: Sequence[SourceTurn], data: DraftRequest
+    ) -> tuple[DraftFields, str]:
+        request = json_request(
+            choice.model,
+            system=DRAFT_INSTRUCTIONS,
+            content=render_transcript(turns),
+            answer=DraftFields,
+            name=DRAFT_SCHEMA_NAME,
+        )
+        reply = await complete_remembered(self.turns, choice, request, data.session_id, asked=data.model)
+        try:
+            return cleaned(decode_answer(reply.content, DraftFields)), reply.model
+        except UnusableOutput as exc:
+            raise unusable(choice, "the draft is not a usable Checkpoint", exc) from None
+
+
+def by_rules(turns: Sequence[SourceTurn]) -> DraftFields:
+    """The rule-based draft. The built-in provider's own replies describe what it was sent, not
+    the work, so they are left out."""
+    stated = [SourceTurn(t.sequence_number, t.role, t.content.strip()) for t in turns]
+    found = extract([t for t in stated if not t.content.startswith(OFFLINE_MARK)])
+    return cleaned(
+        DraftFields(
+            message=found.message,
+            summary=found.summary,
+            decisions=found.decisions,
+            assumptions=found.assumptions,
+            tasks=[DraftTask(text, done) for text, done in found.tasks],
+            open_questions=found.open_questions,
+            entities=[DraftEntity(name, kind) for name, kind in found.entities],
+        )
+    )

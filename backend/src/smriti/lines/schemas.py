@@ -9,10 +9,7 @@ from uuid import UUID
 import msgspec
 
 from smriti.core.errors import BadRequest
-from smriti.core.schemas import LineRef, Request
-from smriti.core.text import unstorable_reason
-
-MAX_LINE_NAME = 100
+from smriti.core.schemas import MAX_LINE_NAME, LineRef, Request
 
 
 class Line(msgspec.Struct, kw_only=True):
@@ -38,15 +35,6 @@ class LineUpdate(Request, kw_only=True):
 
     name: LineRef | msgspec.UnsetType = msgspec.UNSET
     is_default: bool | msgspec.UnsetType = msgspec.UNSET
-
-
-def stored_form(value: str) -> str | None:
-    """The name to look a line up by (trimmed), or None when no line can have it: text that
-    PostgreSQL cannot hold (NUL, a lone surrogate from a query or path) is never sent to it."""
-    name = value.strip()
-    if not name or len(name) > MAX_LINE_NAME or unstorable_reason(name) is not None:
-        return None
-    return name
 
 
 def line_name(value: str, field: str = "name") -> str:

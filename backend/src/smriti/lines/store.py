@@ -19,9 +19,9 @@ import asyncpg
 from smriti.checkpoints.store import CheckpointStore
 from smriti.core.errors import BadRequest, Conflict, NotFound
 from smriti.core.ids import uuid7
-from smriti.core.schemas import Page
+from smriti.core.schemas import Page, stored_form
 from smriti.db.pool import Pool
-from smriti.lines.schemas import Line, LineCreate, LineUpdate, line_name, stored_form
+from smriti.lines.schemas import Line, LineCreate, LineUpdate, line_name
 
 _LINE_COLUMNS = "name, head_commit_id, is_default, created_at, updated_at"
 _ORDER = "ORDER BY is_default DESC, lower(name), name"

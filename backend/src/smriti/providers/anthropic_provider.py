@@ -23,6 +23,7 @@ from smriti.providers.base import (
 class AnthropicProvider:
     name = "anthropic"
     label = "Anthropic"
+    model_backed = True
 
     def __init__(self, settings: ProviderSettings, *, timeout_s: float, max_retries: int) -> None:
         self.default_model = settings.default_model

@@ -1,7 +1,8 @@
 """The one interface every provider adapter implements.
 
-A provider is a stateless renderer: it gets the whole context (system text plus messages) on
-every call, built by Smriti from its own records, and answers once. No streaming, no provider
+A provider only renders: it gets the whole context (system text plus messages) on every call,
+built by Smriti from its own records, and answers once; what the reply is for (a chat answer, a
+draft's JSON, a review's) is its caller's business. No streaming, no provider
 side sessions. What an adapter returns is checked and normalised in one place for all of them
 (`providers/guard.py`) before anything is stored or answered.
 """
@@ -35,17 +36,6 @@ class ProviderRequest(msgspec.Struct, frozen=True, kw_only=True):
     json_schema_name: str = "result"
 
 
-def json_request(model: str, *, system: str, content: str, schema: dict[str, Any], name: str) -> ProviderRequest:
-    """One user message asking for JSON that matches `schema` (drafting and review)."""
-    return ProviderRequest(
-        model=model,
-        system=system,
-        messages=[ChatMessage(role="user", content=content)],
-        json_schema=schema,
-        json_schema_name=name,
-    )
-
-
 class ProviderReply(msgspec.Struct, frozen=True, kw_only=True):
     content: str
     model: str
@@ -58,6 +48,9 @@ class Provider(Protocol):
     label: str
     default_model: str
     models: tuple[str, ...]
+    model_backed: bool
+    """Whether a model writes the replies. The offline provider's only describe what it received,
+    so drafting and review use their rule-based strategies with it."""
 
     @property
     def configured(self) -> bool: ...

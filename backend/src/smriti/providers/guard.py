@@ -99,6 +99,7 @@ class GuardedProvider:
         self.label = inner.label
         self.default_model = inner.default_model
         self.models = inner.models
+        self.model_backed = inner.model_backed
 
     @property
     def inner(self) -> Provider:
@@ -122,7 +123,7 @@ class GuardedProvider:
             raise
         except TimeoutError:
             # The whole call, every attempt and wait included, has a wall-clock bound: a send that
-            # holds a request_id's claim never outlives the claim (chat/claims.py).
+            # holds a request_id's claim never outlives the claim (sessions/claims.py).
             raise timeout_error(
                 self.name, per_attempt_s=self._timeout_s, attempts=self._attempts, started=started
             ) from None

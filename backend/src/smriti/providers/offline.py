@@ -1,18 +1,15 @@
-"""The offline provider: deterministic, no network, always available.
+"""The offline provider: deterministic, no network, always available, and no model.
 
-Its reply says exactly what context it received, which makes it useful for demos and for
-checking a mount without any key.
+It only renders: its reply says exactly what context it received, which makes it useful for
+demos and for checking a mount without any key. Drafting and review know it has no model
+(`model_backed = False`) and use their rule-based strategies instead of asking it for JSON.
 """
 
 from __future__ import annotations
 
-import json
 import re
 
-from smriti.core.cpu import off_loop
-from smriti.drafting.prompt import DRAFT_SCHEMA_NAME, parse_transcript
 from smriti.providers.base import ProviderReply, ProviderRequest
-from smriti.rules.extract import Extraction, extract
 
 OFFLINE_MODEL = "offline-1"
 OFFLINE_MARK = "[offline provider:"
@@ -44,20 +41,10 @@ class OfflineProvider:
     default_model = OFFLINE_MODEL
     models: tuple[str, ...] = (OFFLINE_MODEL,)
     configured = True
+    model_backed = False
     unavailable_reason = None
 
     async def complete(self, request: ProviderRequest) -> ProviderReply:
-        if request.json_schema_name == DRAFT_SCHEMA_NAME and request.messages:
-            # Drafting offline: the same deterministic rules, applied to the Turns it was sent.
-            # Its own earlier replies describe what it was sent, not the work: leave them out.
-            # A long Session takes a while to read, so it is read off the event loop.
-            transcript = request.messages[-1].content
-
-            def draft() -> str:
-                turns = [t for t in parse_transcript(transcript) if not t.content.startswith(OFFLINE_MARK)]
-                return draft_json(extract(turns))
-
-            return ProviderReply(content=await off_loop(draft), model=request.model)
         return ProviderReply(content=describe_context(request), model=request.model)
 
     async def close(self) -> None:
@@ -78,17 +65,3 @@ def describe_context(request: ProviderRequest) -> str:
     lines.append(f"History: {len(history)} Turn{'s' if len(history) != 1 else ''} before your message.")
     lines.append(f"Your message: «{_preview(latest)}»")
     return "\n".join(lines)
-
-
-def draft_json(extraction: Extraction) -> str:
-    return json.dumps(
-        {
-            "message": extraction.message,
-            "summary": extraction.summary,
-            "decisions": extraction.decisions,
-            "assumptions": extraction.assumptions,
-            "tasks": [{"text": text, "done": done} for text, done in extraction.tasks],
-            "open_questions": extraction.open_questions,
-            "entities": [{"name": name, "kind": kind, "description": None} for name, kind in extraction.entities],
-        }
-    )

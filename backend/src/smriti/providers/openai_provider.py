@@ -37,6 +37,7 @@ _FORMAT_WORDS = ("response_format", "json_schema", "json_object", "response form
 class OpenAIProvider:
     name = "openai"
     label = "OpenAI"
+    model_backed = True
 
     def __init__(self, settings: ProviderSettings, *, timeout_s: float, max_retries: int) -> None:
         self.default_model = settings.default_model

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 
 from smriti.checkpoints.schemas import Checkpoint
 from smriti.review.schemas import Finding, ItemRef
-from smriti.rules.extract import STOPWORDS, answers, content_words
+from smriti.rules.words import STOPWORDS, answers, content_words
 
 _NEGATIONS = frozenset(
     "not no never don't doesn't won't shouldn't can't cannot avoid without skip stop drop against".split()

@@ -1,9 +1,12 @@
-"""On-demand review: deterministic rules first, then what a model can add, merged without duplicates."""
+"""On-demand review: deterministic rules first, then what a model can add, merged without duplicates.
+
+The rules always run (`review/rules.py`); with a model-backed provider, the model's findings are
+added to theirs. The built-in provider has no model, so its review is the rules' alone.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
 
 import msgspec
 import structlog
@@ -12,11 +15,10 @@ from smriti.checkpoints.schemas import Checkpoint
 from smriti.checkpoints.store import CheckpointStore
 from smriti.core.cpu import off_loop
 from smriti.core.text import is_blank, storable
-from smriti.drafting.parse import UnusableOutput, json_payload
-from smriti.providers.base import json_request, upstream_error
 from smriti.providers.registry import ProviderChoice, ProviderRegistry
-from smriti.review.schemas import Finding, ItemRef, ReviewedBy, ReviewRequest, ReviewResult
-from smriti.rules.review import limits_reached, run_rules
+from smriti.providers.structured import UnusableOutput, decode_answer, json_request, unusable
+from smriti.review.rules import limits_reached, run_rules
+from smriti.review.schemas import Finding, FindingKind, ItemRef, ReviewedBy, ReviewRequest, ReviewResult
 
 log = structlog.get_logger(__name__)
 
@@ -34,44 +36,11 @@ Report only findings of these kinds, each pointing at the items involved by fiel
 Be specific and brief in `detail`: say what is wrong and what the person could do. Report nothing you are
 not confident about; an empty list is a fine answer. Answer with one JSON object matching the schema."""
 
-_REF_FIELDS = ["decisions", "assumptions", "tasks", "open_questions", "entities"]
-_KINDS = ["contradiction", "hidden_assumption", "resolved_question", "disconnected_entity"]
-
-REVIEW_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "findings": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "kind": {"type": "string", "enum": _KINDS},
-                    "detail": {"type": "string"},
-                    "refs": {
-                        "type": "array",
-                        "items": {
-                            "type": "object",
-                            "properties": {
-                                "field": {"type": "string", "enum": _REF_FIELDS},
-                                "index": {"type": "integer"},
-                            },
-                            "required": ["field", "index"],
-                            "additionalProperties": False,
-                        },
-                    },
-                },
-                "required": ["kind", "detail", "refs"],
-                "additionalProperties": False,
-            },
-        }
-    },
-    "required": ["findings"],
-    "additionalProperties": False,
-}
-
 
 class _ModelFinding(msgspec.Struct):
-    kind: Literal["contradiction", "hidden_assumption", "resolved_question", "disconnected_entity"]
+    """What a model must return (its JSON schema is derived from these)."""
+
+    kind: FindingKind
     detail: str
     refs: list[ItemRef]
 
@@ -123,7 +92,7 @@ class ReviewService:
         choice = self.providers.choose(data.provider, data.model)
         # Pairwise rules over a large Checkpoint take a while: off the event loop.
         findings = await off_loop(lambda: run_rules(checkpoint))
-        if choice.provider.name != "offline":
+        if choice.provider.model_backed:
             findings = merge(findings, await self._model_findings(choice, checkpoint))
         return ReviewResult(
             commit_id=checkpoint.id,
@@ -138,14 +107,14 @@ class ReviewService:
                 choice.model,
                 system=REVIEW_INSTRUCTIONS,
                 content=render_checkpoint(checkpoint),
-                schema=REVIEW_SCHEMA,
+                answer=_ModelReview,
                 name=REVIEW_SCHEMA_NAME,
             )
         )
         try:
-            parsed = msgspec.json.decode(json_payload(reply.content).encode(), type=_ModelReview)
-        except (UnusableOutput, msgspec.DecodeError, msgspec.ValidationError) as exc:
-            raise upstream_error(choice.provider.name, f"the review is not usable ({exc})") from None
+            parsed = decode_answer(reply.content, _ModelReview)
+        except UnusableOutput as exc:
+            raise unusable(choice, "the review is not usable", exc) from None
         kept = []
         for finding in parsed.findings:
             refs = list(dict.fromkeys(finding.refs))

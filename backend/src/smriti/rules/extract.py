@@ -1,4 +1,4 @@
-"""Deterministic Checkpoint extraction, used by the offline provider and by V1 context packs.
+"""Deterministic Checkpoint extraction: rule-based drafting and the V1 transcripts' context packs.
 
 It reads only the Turns it is given and keeps only what is stated with a clear cue ("we decided
 to…", "assuming…", "I'll book…", "open question: …"), so it prefers missing an item to
@@ -11,6 +11,20 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+
+from smriti.rules.words import (
+    BULLET,
+    CODE_BLOCK,
+    answers,
+    content_words,
+    key,
+    near_duplicate,
+    plain,
+    sentences,
+    tidy,
+)
+
+_CHECKBOX = re.compile(r"^\s*(?:[-*]\s*)?\[( |x|X)\]\s+(?P<text>.+)$")
 
 MAX_ITEMS = 20
 MAX_ENTITIES = 12
@@ -32,56 +46,6 @@ class Extraction:
     tasks: list[tuple[str, bool]] = field(default_factory=list)
     open_questions: list[str] = field(default_factory=list)
     entities: list[tuple[str, str | None]] = field(default_factory=list)
-
-
-# ---------------------------------------------------------------------------------------------
-# text handling
-
-_CODE_BLOCK = re.compile(r"```.*?```", re.DOTALL)
-_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
-_CHECKBOX = re.compile(r"^\s*(?:[-*]\s*)?\[( |x|X)\]\s+(?P<text>.+)$")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[A-Z0-9])")
-_EMPHASIS = re.compile(r"(\*\*|__|\*|_(?=\w)|(?<=\w)_)")
-_SPACE = re.compile(r"\s+")
-
-
-def _plain(text: str) -> str:
-    return _SPACE.sub(" ", _EMPHASIS.sub("", text)).strip()
-
-
-def sentences(content: str) -> list[str]:
-    """Sentences of a message; each bullet or line is its own unit, code blocks are left out."""
-    units: list[str] = []
-    for raw in _CODE_BLOCK.sub("\n", content).splitlines():
-        line = _BULLET.sub("", raw).strip()
-        if line:
-            units.extend(part.strip() for part in _SENTENCE_END.split(line) if part.strip())
-    return units
-
-
-def _tidy(text: str) -> str:
-    text = _plain(text).strip(" ,;:-–—")
-    text = re.sub(r"[.!]+$", "", text).strip()
-    # Cut trailing chatter: "…, right?" / "…, I think" / "…, then."
-    text = re.sub(r",\s*(?:right|ok|okay|then|I think|for now)$", "", text, flags=re.IGNORECASE).strip()
-    return text[:1].upper() + text[1:] if text else text
-
-
-def _key(text: str) -> str:
-    return re.sub(r"[^a-z0-9 ]", "", text.lower()).strip()
-
-
-STOPWORDS = frozenset(
-    "a an the and or but to of in on for with at by from as is are was were be been being it its "
-    "this that these those we i you they he she our my your their us me do does did so if then than "
-    "there here will would should could can shall may might must have has had not no yes just also "
-    "about into over under up down out what which who whom whose when where why how let lets let's "
-    "go use using all any some more most very really ".split()
-)
-
-
-def content_words(text: str) -> set[str]:
-    return {word for word in re.findall(r"[a-z0-9][a-z0-9'+#.-]*", text.lower()) if word not in STOPWORDS}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -240,7 +204,7 @@ def _first_match(sentence: str, cues: Sequence[tuple[re.Pattern[str], Builder]])
     for pattern, build in cues:
         match = pattern.search(sentence)
         if match:
-            item = _tidy(build(match))
+            item = tidy(build(match))
             if len(item) >= 3:
                 return item
     return None
@@ -283,7 +247,7 @@ def _entities(turns: Iterable[SourceTurn]) -> list[tuple[str, str | None]]:
                 counts[name] += 1
                 if match.start() > 0:
                     mid_sentence.add(name)
-        prose = _CODE_BLOCK.sub("\n", turn.content)
+        prose = CODE_BLOCK.sub("\n", turn.content)
         for pattern in _IDENTIFIERS:
             # Backticks are only looked for outside fenced blocks, whose fences are backticks too.
             for match in pattern.finditer(prose if pattern.groups else turn.content):
@@ -298,21 +262,6 @@ def _entities(turns: Iterable[SourceTurn]) -> list[tuple[str, str | None]]:
             found.setdefault(identifier, (count, "code"))
     ranked = sorted(found.items(), key=lambda item: (-item[1][0], item[0]))
     return [(name, kind) for name, (_, kind) in ranked[:MAX_ENTITIES]]
-
-
-# ---------------------------------------------------------------------------------------------
-
-
-_OPTIONS = re.compile(r"([\w'-]+)\s+or\s+([\w'-]+)", re.IGNORECASE)
-
-
-def answers(decision_words: set[str], question: str) -> bool:
-    """Whether a decision settles a question: most of its words, or one side of its "A or B"."""
-    words = content_words(question)
-    if words and len(words & decision_words) / len(words) >= 0.5:
-        return True
-    options = {word.lower() for pair in _OPTIONS.findall(question) for word in pair} - STOPWORDS
-    return bool(options & decision_words)
 
 
 _SECTION_HEADING = re.compile(
@@ -342,10 +291,6 @@ def _section(line: str) -> str | None:
     return _SECTION_FIELD.get(name)
 
 
-def _near_duplicate(left: set[str], right: set[str]) -> bool:
-    return bool(left and right) and len(left & right) / len(left | right) >= 0.5
-
-
 class _Collector:
     def __init__(self) -> None:
         self.result = Extraction()
@@ -353,50 +298,50 @@ class _Collector:
 
     def add(self, kind: str, item: str | None, *, done: bool = False) -> None:
         words = content_words(item or "")
-        if not item or not words or _key(item) in self.seen[kind]:
+        if not item or not words or key(item) in self.seen[kind]:
             return
         existing = {"d": self.result.decisions, "a": self.result.assumptions, "q": self.result.open_questions}
         items = [text for text, _ in self.result.tasks] if kind == "t" else existing[kind]
         # "Book the hotel tonight" and "Book the Baixa hotel" are one task said twice.
-        if len(items) >= MAX_ITEMS or any(_near_duplicate(words, content_words(other)) for other in items):
+        if len(items) >= MAX_ITEMS or any(near_duplicate(words, content_words(other)) for other in items):
             return
-        self.seen[kind].add(_key(item))
+        self.seen[kind].add(key(item))
         if kind == "t":
             self.result.tasks.append((item, done))
         else:
             existing[kind].append(item)
 
     def sentence(self, sentence: str, index: int, role: str, direct_questions: list[tuple[int, str]]) -> None:
-        plain = _plain(sentence)
-        question = _first_match(plain, QUESTION_CUES)
+        flat = plain(sentence)
+        question = _first_match(flat, QUESTION_CUES)
         if question:
             self.add("q", question if question.endswith("?") else question + "?")
             return
-        if plain.endswith("?"):
-            if _DIRECT_QUESTION.match(plain):
-                direct_questions.append((index, _tidy(plain)))
+        if flat.endswith("?"):
+            if _DIRECT_QUESTION.match(flat):
+                direct_questions.append((index, tidy(flat)))
             # "Assuming we stay small, one server is enough, right?" still states an assumption.
-            self.add("a", _first_match(plain, ASSUMPTION_CUES))
+            self.add("a", _first_match(flat, ASSUMPTION_CUES))
             return
-        if plain.lower().startswith(("if ", "what if", "unless ")) or _NEGATED.search(plain):
+        if flat.lower().startswith(("if ", "what if", "unless ")) or _NEGATED.search(flat):
             return
         for kind, cues in (("d", DECISION_CUES), ("a", ASSUMPTION_CUES), ("t", TASK_CUES)):
-            item = _first_match(plain, cues)
+            item = _first_match(flat, cues)
             if item:
                 self.add(kind, item)
                 return
-        commitment = _COMMITMENT.search(plain)
+        commitment = _COMMITMENT.search(flat)
         # An assistant's "I'll …" is about its own reply; the user's, or anyone's "we'll …", is work to do.
-        parts = [plain]
+        parts = [flat]
         if commitment and not (role == "assistant" and commitment["who"].lower() == "i"):
             first, *parts = _AND_TASK.split(commitment["x"])
-            self.add("t", _tidy(first))
+            self.add("t", tidy(first))
         for part in parts:
             named = _NAMED_COMMITMENT.match(part) or _NAMED_COMMITMENT.search(part)
             if named and named["who"] not in _NOT_ENTITIES:
-                self.add("t", f"{_tidy(named['x'])} ({named['who']})")
-            elif part is not plain:
-                self.add("t", _tidy(part))
+                self.add("t", f"{tidy(named['x'])} ({named['who']})")
+            elif part is not flat:
+                self.add("t", tidy(part))
 
 
 def extract(turns: Sequence[SourceTurn]) -> Extraction:
@@ -405,7 +350,7 @@ def extract(turns: Sequence[SourceTurn]) -> Extraction:
     direct_questions: list[tuple[int, str]] = []
     for index, turn in enumerate(turns):
         section: str | None = None
-        for line in _CODE_BLOCK.sub("\n", turn.content).splitlines():
+        for line in CODE_BLOCK.sub("\n", turn.content).splitlines():
             if not line.strip():
                 continue
             heading = _section(line)
@@ -417,11 +362,11 @@ def extract(turns: Sequence[SourceTurn]) -> Extraction:
             trailing = _section(last) if last.rstrip().endswith(":") else None
             checkbox = _CHECKBOX.match(line)
             if checkbox:
-                collector.add("t", _tidy(checkbox.group("text")), done=checkbox.group(1).lower() == "x")
+                collector.add("t", tidy(checkbox.group("text")), done=checkbox.group(1).lower() == "x")
                 continue
-            if section and _BULLET.match(line):
+            if section and BULLET.match(line):
                 # An item under a "Decisions:" / "Next steps:" / … heading is that kind of item.
-                item = _tidy(_BULLET.sub("", line))
+                item = tidy(BULLET.sub("", line))
                 collector.add(section, item + "?" if section == "q" and not item.endswith("?") else item)
                 continue
             section = trailing
@@ -444,7 +389,7 @@ def _count(number: int, noun: str) -> str:
 
 def _title_and_summary(turns: Sequence[SourceTurn], result: Extraction) -> tuple[str, str]:
     first_user = next((t for t in turns if t.role == "user"), turns[0] if turns else None)
-    opening = _tidy(sentences(first_user.content)[0]) if first_user and sentences(first_user.content) else ""
+    opening = tidy(sentences(first_user.content)[0]) if first_user and sentences(first_user.content) else ""
     title = result.decisions[0] if result.decisions else opening or "Checkpoint"
     title = title if len(title) <= 72 else title[:71].rstrip() + "…"
     span = f"Turns {turns[0].sequence_number}–{turns[-1].sequence_number}" if turns else "No Turns"

@@ -14,22 +14,14 @@ from advanced_alchemy.extensions.litestar import (
     SQLAlchemyAsyncConfig,
     SQLAlchemyPlugin,
 )
-from litestar import Litestar, Router
+from litestar import Litestar
 from litestar.config.cors import CORSConfig
 from litestar.datastructures import State
 from litestar.openapi.config import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
+from litestar.types import ControllerRouterHandler
 
 from smriti import __version__
-from smriti.chat.claims import claim_ttl_s
-from smriti.chat.controller import ChatController
-from smriti.checkpoints.controller import (
-    CheckpointController,
-    apply_changes_handler,
-    diff_checkpoints_handler,
-    restore_checkpoint,
-)
-from smriti.client.mcp.server import McpEndpoint
 from smriti.core.config import Settings
 from smriti.core.logging import configure_logging
 from smriti.core.pagination import page_dependency
@@ -37,26 +29,24 @@ from smriti.db.embedded import start_embedded_postgres
 from smriti.db.migrate import upgrade_async
 from smriti.db.pool import connect_options, create_pool
 from smriti.db.urls import sqlalchemy_url
-from smriti.drafting.controller import draft_checkpoint
-from smriti.lines.controller import LineController
-from smriti.providers.controller import list_providers
 from smriti.providers.registry import ProviderRegistry
-from smriti.review.controller import review_checkpoint
+from smriti.server.api import api_routers
 from smriti.server.body_limit import drain_rejected_bodies
 from smriti.server.errors import to_error_response
-from smriti.server.guard import require_token
+from smriti.server.guard import guards_for
 from smriti.server.health import health
 from smriti.server.json_body import StrictRequest
+from smriti.server.mcp import McpEndpoint
 from smriti.server.memory import tune_allocator
 from smriti.server.openapi import refine_openapi
 from smriti.server.request_rules import request_rules
 from smriti.server.services import Services
-from smriti.server.webapp import DEFAULT_WEB_DIR, no_web_app, web_router
-from smriti.sessions.controller import SessionController, fork_session
-from smriti.spaces.controller import SpaceController
-from smriti.transcripts.controller import ingest_transcript
+from smriti.server.webapp import DEFAULT_WEB_DIR, first_segment, no_web_app, web_router
+from smriti.sessions.claims import claim_ttl_s
 
 log = structlog.get_logger("smriti")
+
+OPENAPI_PATH = "/schema"
 
 
 def create_app(settings: Settings | None = None) -> Litestar:
@@ -115,33 +105,14 @@ def create_app(settings: Settings | None = None) -> Litestar:
             await sqlalchemy.get_engine().dispose()
             await providers.close()
 
-    v4 = Router(
-        path="/v4",
-        route_handlers=[
-            SpaceController,
-            CheckpointController,
-            LineController,
-            SessionController,
-            ChatController,
-            list_providers,
-        ],
-    )
-    v5 = Router(
-        path="/v5",
-        route_handlers=[
-            draft_checkpoint,
-            review_checkpoint,
-            diff_checkpoints_handler,
-            apply_changes_handler,
-            restore_checkpoint,
-            fork_session,
-        ],
-    )
-    v1 = Router(path="/v1", route_handlers=[ingest_transcript])
+    guards = guards_for(settings.api_token)
+    open_routes: list[ControllerRouterHandler] = [health]
+    guarded_routes: list[ControllerRouterHandler] = [*api_routers(guards), mcp.route_handler(guards)]
     web_dir = settings.web_dir or DEFAULT_WEB_DIR
-    web = web_router(web_dir) if (web_dir / "index.html").is_file() else no_web_app
+    reserved = {first_segment(r) for r in (*open_routes, *guarded_routes)} | {first_segment(OPENAPI_PATH)}
+    web = web_router(web_dir, reserved=reserved) if (web_dir / "index.html").is_file() else no_web_app
     app = Litestar(
-        route_handlers=[health, v1, v4, v5, mcp.route_handler(), web],
+        route_handlers=[*open_routes, *guarded_routes, web],
         plugins=[SQLAlchemyPlugin(config=sqlalchemy)],
         dependencies={"page": page_dependency(settings.max_page_size), **services.dependencies()},
         exception_handlers={Exception: to_error_response},
@@ -152,7 +123,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             title="Smriti API",
             version=__version__,
             description="Version-control semantics for LLM work: Spaces, Checkpoints, exact context.",
-            path="/schema",
+            path=OPENAPI_PATH,
             render_plugins=[SwaggerRenderPlugin()],
         ),
         request_max_body_size=settings.max_body_bytes,
@@ -168,10 +139,6 @@ def create_app(settings: Settings | None = None) -> Litestar:
 
 
 def _middleware(settings: Settings) -> list[Any]:
-    # Outermost first: the Host and the body's type, then the token, all before any body is read.
-    guard = [require_token(settings.api_token)] if settings.api_token else []
-    return [
-        request_rules(settings.allowed_hosts),
-        *guard,
-        drain_rejected_bodies(settings.max_body_bytes),
-    ]
+    # Outermost first: the Host and the body's type, before any body is read. (The token is a
+    # guard on the routers, which Litestar runs before it reads a body, too.)
+    return [request_rules(settings.allowed_hosts), drain_rejected_bodies(settings.max_body_bytes)]

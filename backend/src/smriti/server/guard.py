@@ -1,9 +1,12 @@
-"""The optional bearer token in front of the API.
+"""The optional bearer token in front of the API: a guard on the routers that need it.
 
-With `SMRITI_API_TOKEN` set, every API route (`/v1`, `/v4`, `/v5`) and the MCP endpoint (`/mcp`)
-answer 401 unless the request carries `Authorization: Bearer <token>`. `/health` (status words
-only), the OpenAPI document and the web app's files stay reachable, so a browser can load the
-app and then ask for the token.
+With `SMRITI_API_TOKEN` set, every route of the API versions (`/v1`, `/v4`, `/v5`) and the MCP
+endpoint (`/mcp`) answers 401 unless the request carries `Authorization: Bearer <token>`. It is
+a guard on the routers (`smriti.server.api`), not a list of path prefixes, so a route added to a
+domain's `routes.py` is guarded without anyone remembering to; `tests/server/test_routes.py`
+walks the built app and fails on any other route that is open. `/health` (status words only),
+the OpenAPI document and the web app's files stay reachable, so a browser can load the app and
+then ask for the token.
 """
 
 from __future__ import annotations
@@ -11,55 +14,35 @@ from __future__ import annotations
 import hmac
 from typing import Any
 
-import msgspec
-from litestar.enums import ScopeType
-from litestar.types import ASGIApp, Receive, Scope
+from litestar.connection import ASGIConnection
+from litestar.exceptions import NotAuthorizedException
+from litestar.handlers import BaseRouteHandler
+from litestar.types import Guard
 
-from smriti.core.errors import ErrorResponse
-
-PROTECTED_PREFIXES = ("/v1/", "/v4/", "/v5/", "/mcp")
-
-_UNAUTHORIZED = msgspec.json.encode(
-    ErrorResponse(status_code=401, detail="Missing or wrong bearer token (Authorization: Bearer <token>).")
-)
+UNAUTHORIZED = "Missing or wrong bearer token (Authorization: Bearer <token>)."
+CHALLENGE = {"WWW-Authenticate": 'Bearer realm="smriti"'}
 
 
-def _presented_token(scope: Scope) -> bytes | None:
-    for name, value in scope["headers"]:
+def _presented_token(connection: ASGIConnection[Any, Any, Any, Any]) -> bytes | None:
+    for name, value in connection.scope["headers"]:
         if name == b"authorization":
             scheme, _, token = value.partition(b" ")
             return token.strip() if scheme.lower() == b"bearer" else None
     return None
 
 
-def require_token(token: str) -> Any:
-    """ASGI middleware factory for Litestar's `middleware=[…]`."""
+def token_guard(token: str) -> Guard:
     expected = token.encode()
 
-    def middleware(app: ASGIApp) -> ASGIApp:
-        async def guarded(scope: Scope, receive: Receive, send: Any) -> None:
-            if scope["path"].startswith(PROTECTED_PREFIXES):
-                presented = _presented_token(scope)
-                # compare_digest: the time taken does not tell how much of a guess was right.
-                if presented is None or not hmac.compare_digest(presented, expected):
-                    if scope["type"] == ScopeType.WEBSOCKET:
-                        await send({"type": "websocket.close", "code": 1008})
-                        return
-                    await send(
-                        {
-                            "type": "http.response.start",
-                            "status": 401,
-                            "headers": [
-                                (b"content-type", b"application/json"),
-                                (b"www-authenticate", b'Bearer realm="smriti"'),
-                                (b"content-length", str(len(_UNAUTHORIZED)).encode()),
-                            ],
-                        }
-                    )
-                    await send({"type": "http.response.body", "body": _UNAUTHORIZED})
-                    return
-            await app(scope, receive, send)
+    def require_token(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler) -> None:
+        presented = _presented_token(connection)
+        # compare_digest: the time taken does not tell how much of a guess was right.
+        if presented is None or not hmac.compare_digest(presented, expected):
+            raise NotAuthorizedException(UNAUTHORIZED, headers=CHALLENGE)
 
-        return guarded
+    return require_token
 
-    return middleware
+
+def guards_for(token: str | None) -> list[Guard]:
+    """The guards every protected router carries: the token's, when one is set."""
+    return [token_guard(token)] if token else []

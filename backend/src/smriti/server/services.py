@@ -14,7 +14,6 @@ from typing import Any
 
 from litestar.di import Provide
 
-from smriti.chat.claims import SendClaims
 from smriti.chat.exchange import ChatService
 from smriti.chat.store import ChatStore
 from smriti.checkpoints.store import CheckpointStore
@@ -24,8 +23,9 @@ from smriti.drafting.service import DraftService
 from smriti.lines.store import LineStore
 from smriti.providers.registry import ProviderRegistry
 from smriti.review.service import ReviewService
+from smriti.sessions.claims import SendClaims
 from smriti.sessions.forks import SessionForks
-from smriti.sessions.service import TurnStore
+from smriti.sessions.turns import TurnStore
 from smriti.transcripts.service import TranscriptService
 
 # Each is a dependency of that name, for handlers that declare `<name>: NamedDependency[<type>]`.
@@ -68,16 +68,16 @@ class Services:
         self.lines = LineStore(pool, self.checkpoints)
         self.forks = SessionForks(pool)
         self.turns = TurnStore(pool)
-        chat_store = ChatStore(pool)
         self.chat = ChatService(
-            store=chat_store,
+            store=ChatStore(pool),
+            turns=self.turns,
             providers=self.providers,
             nudge_after_turns=self._nudge_after_turns,
             claims=SendClaims(pool, ttl_s=self._claim_ttl_s),
         )
-        self.drafts = DraftService(store=chat_store, providers=self.providers)
+        self.drafts = DraftService(turns=self.turns, providers=self.providers)
         self.reviews = ReviewService(checkpoints=self.checkpoints, providers=self.providers)
-        self.transcripts = TranscriptService(pool=pool)
+        self.transcripts = TranscriptService(turns=self.turns)
 
     def dependencies(self) -> dict[str, Provide]:
         return {name: Provide(self._provider(name), sync_to_thread=False) for name in _PROVIDED}

@@ -1,7 +1,8 @@
 """The built web app, served at `/` with history-API fallback.
 
 Any path that is not an API route and not a file of the build gets `index.html`, so a reload on
-`/spaces/…` lands in the app. API prefixes never fall back: an unknown API path stays a JSON 404.
+`/spaces/…` lands in the app. The first path segments of the app's other routes (`reserved`, read
+off its routers) never fall back: an unknown API path stays a JSON 404.
 """
 
 from __future__ import annotations
@@ -13,19 +14,28 @@ from litestar import Response, Router, get
 from litestar.exceptions import NotFoundException
 from litestar.params import FromPath
 from litestar.response import File
-
-API_PREFIXES = ("v1", "v4", "v5", "schema", "health", "mcp")
+from litestar.types import ControllerRouterHandler
 
 # The source tree's build, when Smriti runs from a checkout (make run).
 DEFAULT_WEB_DIR = Path(__file__).resolve().parents[3] / "frontend" / "dist"
 
 
-def web_router(web_dir: Path) -> Router:
+def first_segment(route: ControllerRouterHandler | str) -> str:
+    """The first segment of a route's path: `v4` for the `/v4` router, `mcp` for `/mcp`."""
+    if isinstance(route, str):
+        path = route
+    else:
+        paths = getattr(route, "paths", None) or {getattr(route, "path", "")}
+        (path,) = paths  # every top-level route of the app has one path
+    return path.strip("/").split("/", 1)[0]
+
+
+def web_router(web_dir: Path, *, reserved: set[str]) -> Router:
     root = web_dir.resolve()
     index = root / "index.html"
 
     def serve(path: str) -> File:
-        if path.split("/", 1)[0] in API_PREFIXES:
+        if path.split("/", 1)[0] in reserved:
             raise NotFoundException()
         candidate = _asset(root, path)
         if candidate is not None:

@@ -13,9 +13,9 @@ from smriti.core.errors import error_responses
 from smriti.core.pagination import PageParams, int_query, query_int
 from smriti.core.schemas import MAX_INT4, Page
 from smriti.providers.registry import ProviderRegistry
-from smriti.sessions.forks import SessionForks
-from smriti.sessions.schemas import ForkRequest, Session, SessionCreate, Turn
-from smriti.sessions.service import SessionService, TurnStore, to_session
+from smriti.sessions.schemas import Session, SessionCreate, Turn
+from smriti.sessions.service import SessionService, to_session
+from smriti.sessions.turns import TurnStore
 
 TURN_PAGE_LIMIT = 1000
 
@@ -93,20 +93,3 @@ class SessionController(Controller):
             limit=query_int("limit", limit, minimum=1, maximum=TURN_PAGE_LIMIT),
             offset=query_int("offset", offset, minimum=0, maximum=MAX_INT4),
         )
-
-
-@post(
-    "/sessions/{session_id:uuid}/fork",
-    operation_id="forkSession",
-    summary="Continue from a Checkpoint in a new Session",
-    description=(
-        "A new Session of the same Space whose base is `checkpoint_id` (a Checkpoint of that Space), "
-        "with `forked_from` naming this Session and its last Turn. No Turn is copied."
-    ),
-    tags=["Sessions"],
-    responses=error_responses(404),
-)
-async def fork_session(
-    session_id: FromPath[UUID], data: JSONBody[ForkRequest], forks: NamedDependency[SessionForks]
-) -> Session:
-    return await forks.fork(session_id, data)

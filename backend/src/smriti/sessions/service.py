@@ -14,18 +14,7 @@ from smriti.core.errors import BadRequest, NotFound, caused_by
 from smriti.core.pagination import PageParams
 from smriti.core.schemas import Page
 from smriti.db.models import CommitModel, RepoModel, SessionModel
-from smriti.db.pool import Pool
-from smriti.sessions.schemas import ForkedFrom, Session, SessionCreate, Turn
-
-TURN_COLUMNS = (
-    "session_id, sequence_number, role, content, provider, model, checkpoint_id, history_base_seq, "
-    "input_tokens, output_tokens, request_id, created_at"
-)
-_TURN_NAMES = tuple(name.strip() for name in TURN_COLUMNS.split(","))
-
-
-def to_turn(row: asyncpg.Record) -> Turn:
-    return Turn(**{name: row[name] for name in _TURN_NAMES})
+from smriti.sessions.schemas import ForkedFrom, Session, SessionCreate
 
 
 def to_session(model: SessionModel) -> Session:
@@ -104,25 +93,3 @@ class SessionService(SQLAlchemyAsyncRepositoryService[SessionModel]):
             .offset(page.offset)
         )
         return Page(items=[to_session(m) for m in models], total=total or 0, limit=page.limit, offset=page.offset)
-
-
-class TurnStore:
-    def __init__(self, pool: Pool) -> None:
-        self._pool = pool
-
-    async def page(self, session_id: UUID, *, after_seq: int, limit: int, offset: int) -> Page[Turn]:
-        async with self._pool.acquire() as conn:
-            last_seq = await conn.fetchval("SELECT last_seq FROM sessions WHERE id = $1", session_id)
-            if last_seq is None:
-                raise NotFound(f"No Session with id {session_id}.")
-            rows = await conn.fetch(
-                f"SELECT {TURN_COLUMNS} FROM turns WHERE session_id = $1 AND sequence_number > $2 "
-                f"ORDER BY sequence_number LIMIT $3 OFFSET $4",
-                session_id,
-                after_seq,
-                limit,
-                offset,
-            )
-        # Sequence numbers are gapless, so the count after a boundary is a subtraction.
-        total = max(0, last_seq - after_seq)
-        return Page(items=[to_turn(row) for row in rows], total=total, limit=limit, offset=offset)

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from uuid import UUID
 
 from smriti.core.cpu import off_loop
-from smriti.core.errors import BadRequest, NotFound
-from smriti.core.ids import uuid7
-from smriti.db.pool import Pool
+from smriti.core.errors import BadRequest
 from smriti.rules.extract import Extraction, SourceTurn, extract
+from smriti.sessions.turns import TurnStore
 from smriti.transcripts.parse import ParsedTurn, TranscriptError, parse_transcript
 from smriti.transcripts.schemas import ImportedTurn, TranscriptImport, TranscriptResult
 
@@ -46,7 +44,7 @@ def context_pack(turns: list[ParsedTurn], found: Extraction) -> str:
 
 @dataclass(frozen=True, slots=True)
 class TranscriptService:
-    pool: Pool
+    turns: TurnStore
 
     async def ingest(self, data: TranscriptImport) -> TranscriptResult:
         def read() -> tuple[list[ParsedTurn], str]:
@@ -58,36 +56,18 @@ class TranscriptService:
             turns, pack = await off_loop(read)
         except TranscriptError as exc:
             raise BadRequest(str(exc), field="transcript") from None
-        session_id = await self._backfill(data.repo_id, data.title, turns) if data.repo_id else None
+        session_id = (
+            await self.turns.import_session(
+                data.repo_id,
+                data.title.strip() or "Imported transcript",
+                IMPORT_PROVIDER,
+                [(t.role, t.content) for t in turns],
+            )
+            if data.repo_id
+            else None
+        )
         return TranscriptResult(
             turns=[ImportedTurn(role=t.role, content=t.content) for t in turns],  # type: ignore[arg-type]
             context_pack=pack,
             session_id=session_id,
         )
-
-    async def _backfill(self, repo_id: UUID, title: str, turns: list[ParsedTurn]) -> UUID:
-        """One new Session holding the Turns numbered 1..n, written in one transaction."""
-        session_id = uuid7()
-        async with self.pool.acquire() as conn, conn.transaction():
-            created = await conn.fetchval(
-                "INSERT INTO sessions (id, repo_id, title, provider, last_seq, created_at, updated_at) "
-                "SELECT $1, id, $3, $4, $5, clock_timestamp(), clock_timestamp() FROM repos WHERE id = $2 "
-                "RETURNING id",
-                session_id,
-                repo_id,
-                title.strip() or "Imported transcript",
-                IMPORT_PROVIDER,
-                len(turns),
-            )
-            if created is None:
-                raise NotFound(f"No Space with id {repo_id}.", field="repo_id")
-            await conn.execute(
-                "INSERT INTO turns (session_id, sequence_number, role, content, provider) "
-                "SELECT $1, n, role, content, $4 "
-                "FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS t(role, content, n)",
-                session_id,
-                [t.role for t in turns],
-                [t.content for t in turns],
-                IMPORT_PROVIDER,
-            )
-        return session_id

@@ -165,7 +165,7 @@ def context(conn: Connection, space: str, line: str | None) -> None:
 @agent_command("mcp", json_output=False)
 def mcp(conn: Connection) -> None:
     """Serve the agent tools over MCP on stdio (for desktop agent hosts), against --url."""
-    from smriti.client.mcp.server import run_stdio  # noqa: PLC0415 (the MCP SDK is slow to import)
+    from smriti.client.mcp.stdio import run_stdio  # noqa: PLC0415 (the MCP SDK is slow to import)
 
     try:
         run_stdio(conn.url, token=conn.token, timeout=conn.timeout)

@@ -2,8 +2,8 @@
 
 It is a second transport over the same client and operations as the CLI. Two ways to run it:
 
-- `smriti mcp`: stdio, for desktop agent hosts; it talks to the server at --url / SMRITI_URL.
-- Streamable HTTP at `/mcp` on the API itself (`McpEndpoint`), reaching the API in-process.
+- `smriti mcp`: stdio, for desktop agent hosts (`stdio.py`); it talks to the server at --url.
+- Streamable HTTP at `/mcp` on the API itself (`smriti.server.mcp`), reaching the API in-process.
 
 Tool arguments are msgspec Structs, so their JSON schemas come from the same types the API uses
 (`Task`, `Entity`, `Artifact`), and so do the output schemas; the tools are defined by domain in
@@ -15,30 +15,17 @@ never a crash of the server.
 from __future__ import annotations
 
 import contextlib
-import hmac
 import logging
-import os
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any, cast
-from urllib.parse import quote, unquote, urlsplit
+from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote, urlsplit
 
-import anyio
-import httpx
 import mcp_types as types
 import msgspec
-from litestar.enums import ScopeType
-from litestar.handlers import ASGIRouteHandler, asgi
-from litestar.types import Receive, Scope, Send
 from mcp.server.lowlevel import Server
-from mcp.server.stdio import stdio_server
-from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
-from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
 
 from smriti import __version__
 from smriti.client import operations
-from smriti.client.api import DEFAULT_TIMEOUT, SmritiClient
 from smriti.client.errors import ClientError, ConflictError, InvalidInput, MissingError, Unreachable
 from smriti.client.mcp.base import Call, ClientSource, ToolSpec
 from smriti.client.mcp.tools import BY_NAME as _BY_NAME
@@ -48,10 +35,8 @@ from smriti.core.json_checks import duplicate_key
 from smriti.spaces.schemas import Space
 
 if TYPE_CHECKING:
-    from litestar import Litestar
     from mcp.server.context import ServerRequestContext
 
-    from smriti.core.config import Settings
 
 log = logging.getLogger("smriti.mcp")
 
@@ -260,131 +245,3 @@ def _space_from_uri(uri: str) -> str | None:
     if len(segments) != 2 or segments[1] != "head" or not segments[0]:
         return None
     return unquote(segments[0])
-
-
-def space_head_uri(name_or_id: str) -> str:
-    """The HEAD resource URI for a Space given by name or id."""
-    return HEAD_URI.format(space=quote(name_or_id, safe=""))
-
-
-# stdio ------------------------------------------------------------------------------------------
-
-
-def run_stdio(url: str, *, token: str | None = None, timeout: float = DEFAULT_TIMEOUT) -> None:
-    """Serve MCP on stdin/stdout until the host closes the stream (`smriti mcp`)."""
-    client = SmritiClient(url, token=token, timeout=timeout)  # a bad URL fails here, before serving
-
-    async def serve() -> None:
-        async with client:
-            author = os.environ.get("SMRITI_AGENT_NAME", "").strip() or None
-            server = build_server(lambda: client, default_author=author)
-            async with stdio_server() as (read_stream, write_stream):
-                await server.run(read_stream, write_stream, server.create_initialization_options())
-
-    anyio.run(serve)
-
-
-# Streamable HTTP on the API -------------------------------------------------------------------
-
-
-def _internal_base_url(settings: Settings) -> str:
-    """A base URL whose Host the API's allowed hosts accept, for the in-process client."""
-    hosts = settings.allowed_hosts
-    exact = [host for host in hosts if "*" not in host]
-    if exact:
-        return f"http://{exact[0]}"
-    wildcard = [host for host in hosts if host.startswith("*.")]
-    return f"http://mcp{wildcard[0][1:]}" if wildcard else "http://localhost"
-
-
-class McpEndpoint:
-    """The MCP server mounted on the API at `/mcp` (streamable HTTP, stateless, JSON responses).
-
-    Stateless, so any worker process can answer any request. Its tools reach the API in-process
-    (the client runs over `httpx.ASGITransport` on the app), with the API token when one is set.
-    The endpoint itself asks for that token too, and refuses browser requests from origins that
-    are not in SMRITI_CORS_ORIGINS (a DNS-rebinding page cannot drive the tools).
-    """
-
-    path = "/mcp"
-
-    def __init__(self, settings: Settings) -> None:
-        self._settings = settings
-        self._client: SmritiClient | None = None
-        self._manager: StreamableHTTPSessionManager | None = None
-        self.server = build_server(self._current_client)
-
-    def _current_client(self) -> SmritiClient:
-        if self._client is None:
-            raise Unreachable("The MCP endpoint is not running (the API is starting or stopping).", url=self.path)
-        return self._client
-
-    @asynccontextmanager
-    async def run(self, app: Litestar) -> AsyncIterator[None]:
-        """Run inside the app's lifespan: the in-process client and the MCP session manager."""
-        settings = self._settings
-        timeout = settings.provider_timeout_s * (settings.provider_max_retries + 1) + 30
-        transport = httpx.ASGITransport(app=cast("Any", app))  # Litestar's ASGI types are narrower than httpx's
-        # A session manager runs once; a new one per lifespan lets the same app start again.
-        manager = StreamableHTTPSessionManager(
-            app=self.server,
-            stateless=True,
-            json_response=True,
-            # Host checks are the app's (SMRITI_ALLOWED_HOSTS); origins are checked in `handle`.
-            security_settings=TransportSecuritySettings(enable_dns_rebinding_protection=False),
-            max_request_body_size=settings.max_body_bytes,
-        )
-        async with SmritiClient(
-            _internal_base_url(settings), token=settings.api_token, timeout=timeout, transport=transport
-        ) as client:
-            self._client = client
-            try:
-                async with manager.run():
-                    self._manager = manager
-                    yield
-            finally:
-                self._manager = None
-                self._client = None
-
-    def route_handler(self) -> ASGIRouteHandler:
-        endpoint = self
-
-        @asgi(self.path, is_mount=True, copy_scope=True)
-        async def mcp_endpoint(scope: Scope, receive: Receive, send: Send) -> None:
-            await endpoint.handle(scope, receive, send)
-
-        return mcp_endpoint
-
-    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != ScopeType.HTTP:
-            if scope["type"] == ScopeType.WEBSOCKET:
-                await send({"type": "websocket.close", "code": 1003, "reason": "MCP speaks HTTP here"})
-            return
-        headers = {key.decode("latin-1").lower(): value for key, value in scope.get("headers", [])}
-        token = self._settings.api_token
-        if token:
-            given = headers.get("authorization", b"")
-            if not hmac.compare_digest(given, f"Bearer {token}".encode()):
-                await _refuse(send, 401, "Missing or wrong bearer token.", {"www-authenticate": "Bearer"})
-                return
-        origin = headers.get("origin")
-        if origin is not None and origin.decode("latin-1") not in self._settings.cors_origins:
-            detail = "Browser requests to /mcp are refused unless their origin is in SMRITI_CORS_ORIGINS."
-            await _refuse(send, 403, detail)
-            return
-        manager = self._manager
-        if manager is None:
-            await _refuse(send, 503, "The MCP endpoint is not running (the API is starting or stopping).")
-            return
-        await manager.handle_request(cast("Any", scope), cast("Any", receive), cast("Any", send))
-
-
-async def _refuse(send: Send, status: int, detail: str, headers: dict[str, str] | None = None) -> None:
-    body = msgspec.json.encode({"status_code": status, "detail": detail})
-    raw_headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-    raw_headers += [(key.encode(), value.encode()) for key, value in (headers or {}).items()]
-    await send({"type": "http.response.start", "status": status, "headers": raw_headers})
-    await send({"type": "http.response.body", "body": body, "more_body": False})
-
-
-__all__ = ["TOOLS", "McpEndpoint", "build_server", "json_schema", "run_stdio", "space_head_uri"]

@@ -1,0 +1,94 @@
+"""Asking a model for JSON of a given shape: the one way drafting and review do it.
+
+The schema sent is derived from the msgspec Struct the answer is decoded into, so the two never
+drift apart. It is made *strict* the way structured-output APIs want it (every property
+required, no others allowed, only the keywords they all take), and a field that may be absent
+in the Struct is nullable there instead.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, TypeVar
+
+import msgspec
+
+from smriti.providers.base import ChatMessage, ProviderRequest, upstream_error
+from smriti.providers.registry import ProviderChoice
+
+T = TypeVar("T")
+
+_FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.DOTALL)
+# What every structured-output API takes; msgspec's titles, defaults and bounds are left out.
+_KEPT = frozenset({"type", "properties", "required", "additionalProperties", "items", "enum", "anyOf"})
+
+
+class UnusableOutput(ValueError):
+    """The model's answer is not a JSON object of the expected shape."""
+
+
+def strict_schema(kind: type[Any]) -> dict[str, Any]:
+    """The JSON schema of the Struct `kind`, inlined and strict (see the module's docstring)."""
+    schema: dict[str, Any] = msgspec.json.schema(kind)
+    definitions: dict[str, Any] = schema.pop("$defs", {})
+
+    def strict(node: Any) -> Any:
+        if isinstance(node, list):
+            return [strict(item) for item in node]
+        if not isinstance(node, dict):
+            return node
+        if "$ref" in node:
+            return strict(definitions[node["$ref"].rsplit("/", 1)[1]])
+        kept = {key: strict(value) for key, value in node.items() if key in _KEPT and key != "properties"}
+        if "properties" in node:
+            kept["properties"] = {name: strict(value) for name, value in node["properties"].items()}
+        simple = kept.get("anyOf")
+        if simple and all(set(option) == {"type"} for option in simple):
+            kept = {"type": [option["type"] for option in simple]}  # `str | None`: {"type": ["string", "null"]}
+        if "enum" in kept and "type" not in kept and all(isinstance(value, str) for value in kept["enum"]):
+            kept["type"] = "string"
+        if kept.get("type") == "object" and "properties" in kept:
+            kept["required"] = list(kept["properties"])
+            kept["additionalProperties"] = False
+        return kept
+
+    result: dict[str, Any] = strict(schema)
+    return result
+
+
+def json_payload(text: str) -> str:
+    """The JSON object in a reply: the reply itself, a fenced block, or the outermost braces."""
+    stripped = text.strip()
+    if stripped.startswith("{"):
+        return stripped
+    fenced = _FENCE.search(stripped)
+    if fenced:
+        return fenced.group(1).strip()
+    start, end = stripped.find("{"), stripped.rfind("}")
+    if start != -1 and end > start:
+        return stripped[start : end + 1]
+    raise UnusableOutput("the reply holds no JSON object")
+
+
+def decode_answer(text: str, kind: type[T]) -> T:
+    """The reply decoded as `kind`; UnusableOutput when it holds no such object."""
+    try:
+        return msgspec.json.decode(json_payload(text).encode(), type=kind)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise UnusableOutput(str(exc)) from None
+
+
+def json_request(model: str, *, system: str, content: str, answer: type[Any], name: str) -> ProviderRequest:
+    """One user message asking for JSON that matches the Struct `answer`."""
+    return ProviderRequest(
+        model=model,
+        system=system,
+        messages=[ChatMessage(role="user", content=content)],
+        json_schema=strict_schema(answer),
+        json_schema_name=name,
+    )
+
+
+def unusable(choice: ProviderChoice, what: str, exc: UnusableOutput) -> Exception:
+    """The provider failure for an answer that is not the JSON asked for."""
+    return upstream_error(choice.provider.name, f"{what} ({exc})")

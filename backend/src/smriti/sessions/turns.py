@@ -1,0 +1,223 @@
+"""The Turns of a Session: the one module that writes `turns`, and the Session's counter with them.
+
+A Session and its Turns are one record: its `last_seq` (the gapless numbering) and the provider
+and model it remembers move with every exchange, in the statement that stores the pair. Reads
+that need more than Turns in the same round trip (a send's context, `chat/store.py`) join them
+there; every write is here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from operator import itemgetter
+from uuid import UUID
+
+import asyncpg
+
+from smriti.core.errors import BadRequest, Conflict, NotFound
+from smriti.core.ids import uuid7
+from smriti.core.schemas import Page
+from smriti.db.pool import Pool
+from smriti.sessions.schemas import Turn
+
+TURN_COLUMNS = (
+    "session_id, sequence_number, role, content, provider, model, checkpoint_id, history_base_seq, "
+    "input_tokens, output_tokens, request_id, created_at"
+)
+_TURN_NAMES = tuple(name.strip() for name in TURN_COLUMNS.split(","))
+
+
+def to_turn(row: asyncpg.Record) -> Turn:
+    return Turn(**{name: row[name] for name in _TURN_NAMES})
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    user_content: str
+    assistant_content: str
+    provider: str
+    model: str
+    checkpoint_id: UUID | None
+    history_base_seq: int | None
+    input_tokens: int | None
+    output_tokens: int | None
+    request_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class TurnsInScope:
+    """What a draft reads: the Session's remembered provider and model, and its Turns after a boundary."""
+
+    provider: str | None
+    model: str | None
+    turns: list[Turn]
+
+
+# Both Turns and the Session's counter in one statement. A send with a `request_id` also gives
+# up its claim on that key (`sessions/claims.py`) in the same statement.
+def _write_sql(*, release_claim: bool) -> str:
+    release = (
+        "released AS (DELETE FROM send_claims WHERE session_id = $1 AND request_id = $7), " if release_claim else ""
+    )
+    return (
+        f"WITH {release}s AS (UPDATE sessions SET last_seq = last_seq + 2, provider = $2, model = $3, "
+        f"updated_at = clock_timestamp() WHERE id = $1 RETURNING last_seq) "
+        f"INSERT INTO turns ({TURN_COLUMNS}) "
+        f"SELECT $1, s.last_seq - 1, 'user', $4::text, $2::text, $3::text, $5::uuid, $6::int, "
+        f"NULL::int, NULL::int, $7::text, clock_timestamp() FROM s "
+        f"UNION ALL "
+        f"SELECT $1, s.last_seq, 'assistant', $8::text, $2, $3, $5, $6, $9::int, $10::int, $7, "
+        f"clock_timestamp() FROM s "
+        f"RETURNING sequence_number, created_at"
+    )
+
+
+_WRITE_SQL = _write_sql(release_claim=False)
+_WRITE_CLAIMED_SQL = _write_sql(release_claim=True)
+
+
+class TurnStore:
+    def __init__(self, pool: Pool) -> None:
+        self._pool = pool
+
+    async def page(self, session_id: UUID, *, after_seq: int, limit: int, offset: int) -> Page[Turn]:
+        async with self._pool.acquire() as conn:
+            last_seq = await conn.fetchval("SELECT last_seq FROM sessions WHERE id = $1", session_id)
+            if last_seq is None:
+                raise NotFound(f"No Session with id {session_id}.")
+            rows = await conn.fetch(
+                f"SELECT {TURN_COLUMNS} FROM turns WHERE session_id = $1 AND sequence_number > $2 "
+                f"ORDER BY sequence_number LIMIT $3 OFFSET $4",
+                session_id,
+                after_seq,
+                limit,
+                offset,
+            )
+        # Sequence numbers are gapless, so the count after a boundary is a subtraction.
+        total = max(0, last_seq - after_seq)
+        return Page(items=[to_turn(row) for row in rows], total=total, limit=limit, offset=offset)
+
+    async def in_scope(self, session_id: UUID, *, after_seq: int) -> TurnsInScope:
+        """The Turns after `after_seq` (all of them for 0), with what the Session remembers."""
+        async with self._pool.acquire() as conn:
+            session = await conn.fetchrow("SELECT provider, model, last_seq FROM sessions WHERE id = $1", session_id)
+            if session is None:
+                raise NotFound(f"No Session with id {session_id}.", field="session_id")
+            if after_seq > session["last_seq"]:
+                raise BadRequest(
+                    f"history_base_seq {after_seq} is above this Session's last Turn ({session['last_seq']}).",
+                    field="history_base_seq",
+                )
+            rows = await conn.fetch(
+                f"SELECT {TURN_COLUMNS} FROM turns WHERE session_id = $1 AND sequence_number > $2 "
+                "ORDER BY sequence_number",
+                session_id,
+                after_seq,
+            )
+        return TurnsInScope(session["provider"], session["model"], [to_turn(row) for row in rows])
+
+    async def import_session(self, repo_id: UUID, title: str, provider: str, turns: list[tuple[str, str]]) -> UUID:
+        """One new Session holding these (role, content) Turns numbered 1..n, in one transaction."""
+        session_id = uuid7()
+        async with self._pool.acquire() as conn, conn.transaction():
+            created = await conn.fetchval(
+                "INSERT INTO sessions (id, repo_id, title, provider, last_seq, created_at, updated_at) "
+                "SELECT $1, id, $3, $4, $5, clock_timestamp(), clock_timestamp() FROM repos WHERE id = $2 "
+                "RETURNING id",
+                session_id,
+                repo_id,
+                title,
+                provider,
+                len(turns),
+            )
+            if created is None:
+                raise NotFound(f"No Space with id {repo_id}.", field="repo_id")
+            await conn.execute(
+                "INSERT INTO turns (session_id, sequence_number, role, content, provider) "
+                "SELECT $1, n, role, content, $4 "
+                "FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS t(role, content, n)",
+                session_id,
+                [role for role, _ in turns],
+                [content for _, content in turns],
+                provider,
+            )
+        return session_id
+
+    async def write_exchange(self, session_id: UUID, exchange: Exchange) -> tuple[Turn, Turn]:
+        """Store the user and assistant Turns together, numbered by the Session's counter.
+
+        The counter is bumped in the same statement as the insert, so concurrent sends (from any
+        number of processes) serialise on the Session row for one statement only and never
+        collide or leave gaps. A duplicate `request_id` fails the whole statement, counter included.
+        """
+        try:
+            rows = await self._pool.fetch(
+                _WRITE_CLAIMED_SQL if exchange.request_id is not None else _WRITE_SQL,
+                session_id,
+                exchange.provider,
+                exchange.model,
+                exchange.user_content,
+                exchange.checkpoint_id,
+                exchange.history_base_seq,
+                exchange.request_id,
+                exchange.assistant_content,
+                exchange.input_tokens,
+                exchange.output_tokens,
+            )
+        except asyncpg.UniqueViolationError:
+            if exchange.request_id is None:
+                raise
+            # Another request with the same key won the race; answer with its pair. The failed
+            # statement's release of this send's claim rolled back with it: release it now.
+            await self._pool.fetchval(
+                "DELETE FROM send_claims WHERE session_id = $1 AND request_id = $2", session_id, exchange.request_id
+            )
+            return await self.replay(session_id, exchange.request_id, exchange.user_content)
+        if not rows:
+            raise NotFound(f"Session {session_id} was deleted while the provider was answering.")
+        user_row, assistant_row = sorted(rows, key=itemgetter(0))  # by sequence_number
+        user = _stored(session_id, exchange, user_row, user=True)
+        return user, _stored(session_id, exchange, assistant_row, user=False)
+
+    async def forget_model(self, session_id: UUID, model: str) -> None:
+        """The Session stops remembering a model its provider says it does not know (one it was
+        created with, say): it never remembers a model that did not answer."""
+        await self._pool.fetchval("UPDATE sessions SET model = NULL WHERE id = $1 AND model = $2", session_id, model)
+
+    async def replay(self, session_id: UUID, request_id: str, content: str) -> tuple[Turn, Turn]:
+        rows = await self._pool.fetch(
+            f"SELECT {TURN_COLUMNS} FROM turns WHERE session_id = $1 AND sequence_number IN "
+            f"(SELECT u.sequence_number + k FROM turns u, (VALUES (0), (1)) AS o(k) "
+            f" WHERE u.session_id = $1 AND u.request_id = $2 AND u.role = 'user') "
+            f"ORDER BY sequence_number",
+            session_id,
+            request_id,
+        )
+        if len(rows) != 2:
+            raise NotFound(f"No stored exchange for request_id {request_id!r}.", field="request_id")
+        user, assistant = to_turn(rows[0]), to_turn(rows[1])
+        if user.content != content:
+            raise Conflict(
+                f"request_id {request_id!r} was already used for a different message in this Session.",
+                field="request_id",
+            )
+        return user, assistant
+
+
+def _stored(session_id: UUID, exchange: Exchange, row: asyncpg.Record, *, user: bool) -> Turn:
+    """A Turn just written. The statement returns only its number and time: every other value
+    is what was stored, so it is not sent back (5.4% of a send's instructions)."""
+    return Turn(
+        session_id=session_id,
+        sequence_number=row[0],
+        role="user" if user else "assistant",
+        content=exchange.user_content if user else exchange.assistant_content,
+        provider=exchange.provider,
+        model=exchange.model,
+        checkpoint_id=exchange.checkpoint_id,
+        history_base_seq=exchange.history_base_seq,
+        input_tokens=None if user else exchange.input_tokens,
+        output_tokens=None if user else exchange.output_tokens,
+        request_id=exchange.request_id,
+        created_at=row[1],
+    )
