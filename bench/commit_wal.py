@@ -34,7 +34,7 @@ sys.path.insert(0, str(HERE.parent / "backend"))
 
 from database import fresh_database  # noqa: E402
 from pg_cpu import backend_cpu_ns  # noqa: E402
-from run import spaces_to_commit_to  # noqa: E402
+from seed import spaces_to_commit_to  # noqa: E402
 
 from smriti.checkpoints.schemas import CommitCreate  # noqa: E402
 from smriti.checkpoints.store import CheckpointStore  # noqa: E402

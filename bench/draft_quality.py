@@ -19,7 +19,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from smriti.rules.extract import SourceTurn, content_words, extract
+from smriti.rules.extract import SourceTurn, extract
+from smriti.rules.words import content_words
 
 HERE = Path(__file__).resolve().parent
 FIELDS = ("decisions", "assumptions", "tasks", "open_questions")

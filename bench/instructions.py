@@ -78,7 +78,7 @@ async def _sessions_with_history(
 
 async def _child(row: str, requests: int) -> None:
     import httpx  # noqa: PLC0415  (the parent process needs none of these)
-    from run import STATE_4KB  # noqa: PLC0415
+    from payload import STATE_4KB  # noqa: PLC0415
 
     from smriti.server.app import create_app  # noqa: PLC0415
 

@@ -27,12 +27,13 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "backend"))
 
 from database import fresh_database  # noqa: E402
-from run import STATE_4KB  # noqa: E402
+from payload import STATE_4KB  # noqa: E402
 
-from smriti.chat.store import ChatStore, Exchange  # noqa: E402
+from smriti.chat.store import ChatStore  # noqa: E402
 from smriti.checkpoints.schemas import CommitCreate  # noqa: E402
 from smriti.checkpoints.store import CheckpointStore  # noqa: E402
 from smriti.db.pool import Pool, create_pool  # noqa: E402
+from smriti.sessions.turns import Exchange, TurnStore  # noqa: E402
 
 HISTORY = 60
 """Turns in the Session whose context is read (what the 16-client send row averages)."""
@@ -61,7 +62,7 @@ async def statements(pool: Pool) -> dict[str, Callable[[], Awaitable[Any]]]:
         "INSERT INTO repos (id, name, created_at, updated_at) "
         "VALUES (gen_random_uuid(), 'pg', now(), now()) RETURNING id"
     )
-    checkpoints, chat = CheckpointStore(pool, page_cache_bytes=0), ChatStore(pool)
+    checkpoints, chat, turns = CheckpointStore(pool, page_cache_bytes=0), ChatStore(pool), TurnStore(pool)
     commit = msgspec.convert({"repo_id": str(space), "message": "bench commit", **STATE_4KB}, CommitCreate)
     await checkpoints.commit(commit)
     exchange = Exchange(
@@ -78,7 +79,7 @@ async def statements(pool: Pool) -> dict[str, Callable[[], Awaitable[Any]]]:
     # The context is read from a Session that stays at HISTORY Turns; the writes go to another.
     history, writes = await _session(pool, space), await _session(pool, space)
     for _ in range(HISTORY // 2):
-        await chat.write_exchange(history, exchange)
+        await turns.write_exchange(history, exchange)
     return {
         "floor: primary-key read of ~4 KB JSONB": lambda: pool.fetchval("SELECT doc FROM bench_floor WHERE id = 7"),
         "floor: durable INSERT of ~4 KB JSONB": lambda: pool.fetchval(
@@ -89,7 +90,7 @@ async def statements(pool: Pool) -> dict[str, Callable[[], Awaitable[Any]]]:
         f"send: read the context ({HISTORY} Turns)": lambda: chat.read_context(
             history, checkpoint_id=None, history_base_seq=None
         ),
-        "send: store the exchange": lambda: chat.write_exchange(writes, exchange),
+        "send: store the exchange": lambda: turns.write_exchange(writes, exchange),
     }
 
 

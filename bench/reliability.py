@@ -25,6 +25,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "backend"))
 
 from database import fresh_database  # noqa: E402
+
 from tests.support.faults import api_killed, database_outage, slow_provider, soak  # noqa: E402
 
 

