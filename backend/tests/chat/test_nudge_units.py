@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from smriti.chat.nudge import DECISION_CUES, find_decision_cue, suggest
+from smriti.chat.nudge import SETTLED_PHRASES, find_decision_cue, suggest
 
 
 def test_nudge() -> None:
@@ -31,7 +31,7 @@ _CUES = [
 def test_the_cheap_cue_check_never_changes_what_the_regex_finds(before: str, cue: str, after: str) -> None:
     for phrase in (cue, cue.upper(), cue.title()):
         text = before + phrase + after
-        match = DECISION_CUES.search(text)
+        match = SETTLED_PHRASES.search(text)
         assert find_decision_cue(text) == (match.group(0) if match else None)
 
 

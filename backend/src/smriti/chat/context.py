@@ -13,6 +13,7 @@ from operator import attrgetter
 from typing import Literal
 
 from smriti.checkpoints.schemas import Checkpoint
+from smriti.checkpoints.text import checkbox, entity_text
 from smriti.providers.base import ChatMessage
 
 ARTIFACT_PROMPT_LIMIT = 2000
@@ -103,7 +104,7 @@ def checkpoint_sections(checkpoint: Checkpoint) -> list[Section]:
         "tasks",
         "Tasks",
         len(checkpoint.tasks),
-        "\n".join(f"- [{'x' if task.done else ' '}] {task.text}" for task in checkpoint.tasks),
+        "\n".join(f"- {checkbox(task.done)} {task.text}" for task in checkpoint.tasks),
     )
     add(
         "open_questions",
@@ -115,10 +116,7 @@ def checkpoint_sections(checkpoint: Checkpoint) -> list[Section]:
         "entities",
         "Entities",
         len(checkpoint.entities),
-        "\n".join(
-            f"- {e.name}" + (f" ({e.kind})" if e.kind else "") + (f": {e.description}" if e.description else "")
-            for e in checkpoint.entities
-        ),
+        "\n".join(f"- {entity_text(e)}" for e in checkpoint.entities),
     )
     add(
         "artifacts",

@@ -6,8 +6,9 @@ import re
 
 from smriti.chat.schemas import Suggestion
 
-# Phrases that usually mean something was just settled.
-DECISION_CUES = re.compile(
+# Phrases that usually mean something was just settled (the nudge's; drafting's decision cues,
+# which also say what was decided, are `rules/extract.DECISION_CUES`).
+SETTLED_PHRASES = re.compile(
     r"\b(we(?:'ve| have)? decided|decided to|let'?s go with|we(?:'ll| will) go with|going with|"
     r"final answer|settled on|we agreed|agreed on|the decision is|decision:)",
     re.IGNORECASE,
@@ -23,7 +24,7 @@ def find_decision_cue(text: str) -> str | None:
     folded = text.casefold()
     if not any(word in folded for word in _CUE_WORDS):
         return None
-    match = DECISION_CUES.search(text)
+    match = SETTLED_PHRASES.search(text)
     return match.group(0) if match else None
 
 

@@ -13,13 +13,13 @@ from dataclasses import dataclass
 from uuid import UUID
 
 from smriti.chat.context import HistoryTurn, MountedCheckpoint
+from smriti.checkpoints.schemas import CHECKPOINT_FIELDS
 from smriti.checkpoints.store import to_checkpoint
-from smriti.checkpoints.writes import COLUMNS as CHECKPOINT_COLUMNS
 from smriti.core.errors import BadRequest, NotFound
 from smriti.core.lru import SizedLru
 from smriti.db.pool import Pool
 
-_CHECKPOINT_PREFIXED = ", ".join(f"c.{name.strip()} AS c_{name.strip()}" for name in CHECKPOINT_COLUMNS.split(","))
+_CHECKPOINT_PREFIXED = ", ".join(f"c.{name} AS c_{name}" for name in CHECKPOINT_FIELDS)
 
 
 @dataclass(frozen=True, slots=True)

@@ -80,6 +80,12 @@ class Checkpoint(msgspec.Struct, kw_only=True):
     created_at: datetime.datetime
 
 
+CHECKPOINT_FIELDS: tuple[str, ...] = Checkpoint.__struct_fields__
+"""A Checkpoint's fields in the order the API sends them, which are also its columns in
+`commits`: the one declaration that the SQL column lists, the JSON PostgreSQL builds for the hot
+reads (`store.checkpoint_json_sql`) and a commit's answer all follow."""
+
+
 class VerifyProblem(msgspec.Struct):
     commit_id: UUID | None
     """The Checkpoint the problem is about; null for a problem of the Space as a whole."""

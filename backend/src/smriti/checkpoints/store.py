@@ -20,7 +20,7 @@ from smriti.checkpoints.hashing import (
     encode_content,
     format_timestamp,
 )
-from smriti.checkpoints.schemas import Checkpoint, CommitCreate, VerifyReport
+from smriti.checkpoints.schemas import CHECKPOINT_FIELDS, Checkpoint, CommitCreate, VerifyReport
 from smriti.checkpoints.verify import verify_space
 from smriti.checkpoints.writes import COLUMNS, CommitWriter, PendingCommit, write_on
 from smriti.core.errors import BadRequest, Conflict, NotFound
@@ -29,7 +29,7 @@ from smriti.core.lru import SizedLru
 from smriti.core.schemas import stored_form
 from smriti.db.pool import Pool
 
-_NAMES = tuple(name.strip() for name in COLUMNS.split(","))
+_NAMES = CHECKPOINT_FIELDS
 _PREFIXED = ", ".join(f"c.{name}" for name in _NAMES)
 
 _HEX = re.compile(r"^[0-9a-f]{7,64}$")
@@ -279,16 +279,14 @@ class CheckpointStore:
         if row["id"] is None:
             _refuse(data, row)
         # The client sent the content; only the server's own fields come back from the database.
-        return _encode(
-            {
-                "id": row["id"],
-                "repo_id": data.repo_id,
-                "parent_commit_id": row["parent_commit_id"],
-                "commit_hash": row["commit_hash"],
-                **content.fields,
-                "created_at": format_timestamp(row["created_at"]),
-            }
-        )
+        assigned = {
+            "id": row["id"],
+            "repo_id": data.repo_id,
+            "parent_commit_id": row["parent_commit_id"],
+            "commit_hash": row["commit_hash"],
+            "created_at": format_timestamp(row["created_at"]),
+        }
+        return _encode({name: assigned[name] if name in assigned else content.fields[name] for name in _NAMES})
 
     async def verify(self, repo_id: UUID, anchors: Sequence[str] = ()) -> VerifyReport:
         """The integrity check of a Space (`checkpoints/verify.py`)."""

@@ -15,13 +15,13 @@ import asyncpg
 import msgspec
 
 from smriti.checkpoints.hashing import CONTENT_FIELDS, compute_commit_hash
-from smriti.checkpoints.schemas import VerifyProblem, VerifyReport
-from smriti.checkpoints.writes import COLUMNS, JSONB_FIELDS
+from smriti.checkpoints.schemas import CHECKPOINT_FIELDS, VerifyProblem, VerifyReport
+from smriti.checkpoints.writes import JSONB_FIELDS
 from smriti.core.cpu import off_loop
 from smriti.core.errors import NotFound
 from smriti.db.pool import Pool
 
-_NAMES = tuple(name.strip() for name in COLUMNS.split(","))
+_NAMES = CHECKPOINT_FIELDS
 
 
 async def verify_space(pool: Pool, repo_id: UUID, anchors: Sequence[str] = ()) -> VerifyReport:

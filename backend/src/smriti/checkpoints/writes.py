@@ -40,13 +40,10 @@ import asyncpg
 import msgspec
 
 from smriti.checkpoints.hashing import CONTENT_FIELDS, EncodedContent, chain_hash_sql
-from smriti.checkpoints.schemas import CommitCreate
+from smriti.checkpoints.schemas import CHECKPOINT_FIELDS, CommitCreate
 from smriti.db.pool import Pool, PoolTimeout
 
-COLUMNS = (
-    "id, repo_id, parent_commit_id, commit_hash, message, summary, decisions, assumptions, tasks, "
-    "open_questions, entities, artifacts, metadata, created_at"
-)
+COLUMNS = ", ".join(CHECKPOINT_FIELDS)
 
 # The content columns other than message and summary (text) are JSONB: they get the encoded bytes.
 JSONB_FIELDS = tuple(name for name in CONTENT_FIELDS if name not in {"message", "summary"})

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 from smriti.checkpoints.schemas import Checkpoint
+from smriti.checkpoints.text import checkbox
 from smriti.client.wire import Line
 from smriti.spaces.schemas import Space
 
@@ -132,7 +133,7 @@ def _state(head: Checkpoint, via: Via) -> list[str]:
         if items:
             lines += [f"## {title}", "", *(f"- {_item(text)}" for text in items), ""]
     if head.tasks:
-        lines += ["## Tasks", "", *(f"- [{'x' if t.done else ' '}] {_item(t.text)}" for t in head.tasks), ""]
+        lines += ["## Tasks", "", *(f"- {checkbox(t.done)} {_item(t.text)}" for t in head.tasks), ""]
     if head.open_questions:
         lines += ["## Open questions", "", *(f"- {_item(q)}" for q in head.open_questions), ""]
     if head.entities:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from smriti.checkpoints.diff import CheckpointDiff, ListChange, TextChange
 from smriti.checkpoints.schemas import Checkpoint, VerifyReport
+from smriti.checkpoints.text import checkbox, entity_text
 from smriti.client.brief import author_of, short, when
 from smriti.client.wire import Line
 from smriti.core.schemas import Page
@@ -71,15 +72,9 @@ def checkpoint(cp: Checkpoint, *, space: Space | None = None, is_head: bool = Fa
     sections: list[tuple[str, Iterable[str]]] = [
         ("Decisions", (f"- {d}" for d in cp.decisions)),
         ("Assumptions", (f"- {a}" for a in cp.assumptions)),
-        ("Tasks", (f"[{'x' if t.done else ' '}] {t.text}" for t in cp.tasks)),
+        ("Tasks", (f"{checkbox(t.done)} {t.text}" for t in cp.tasks)),
         ("Open questions", (f"- {q}" for q in cp.open_questions)),
-        (
-            "Entities",
-            (
-                f"- {e.name}" + (f" ({e.kind})" if e.kind else "") + (f": {e.description}" if e.description else "")
-                for e in cp.entities
-            ),
-        ),
+        ("Entities", (f"- {entity_text(e)}" for e in cp.entities)),
         ("Artifacts", (f"- {a.name}  {a.media_type}  {len(a.content)} characters" for a in cp.artifacts)),
     ]
     for name, items in sections:

@@ -3,7 +3,7 @@
 The server's own Structs for these (`smriti.lines.schemas`, `smriti.checkpoints.carry`,
 `smriti.checkpoints.verbs`) import the server's error handling and with it Litestar, which
 would add about a second to every `smriti` command. These mirrors hold the same fields, and
-`tests/test_cli_lines.py` checks that they still do, so a field renamed on the server fails a
+`tests/client/test_cli_lines.py` checks that they still do, so a field renamed on the server fails a
 test instead of being silently dropped here.
 """
 

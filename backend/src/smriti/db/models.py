@@ -32,7 +32,7 @@ def _now() -> datetime.datetime:
     return datetime.datetime.now(datetime.UTC)
 
 
-class _Entity(DefaultBase):
+class Entity(DefaultBase):
     """A row with a server-generated UUID and a creation time."""
 
     __abstract__ = True
@@ -41,7 +41,7 @@ class _Entity(DefaultBase):
     created_at: Mapped[datetime.datetime] = mapped_column(DateTimeUTC(timezone=True), default=_now, sort_order=900)
 
 
-class _MutableEntity(_Entity):
+class MutableEntity(Entity):
     __abstract__ = True
 
     updated_at: Mapped[datetime.datetime] = mapped_column(
@@ -49,7 +49,7 @@ class _MutableEntity(_Entity):
     )
 
 
-class RepoModel(_MutableEntity):
+class RepoModel(MutableEntity):
     """A Space."""
 
     __tablename__ = "repos"
@@ -78,7 +78,7 @@ class RepoModel(_MutableEntity):
         head_message: Mapped[str | None]
 
 
-class CommitModel(_Entity):
+class CommitModel(Entity):
     """A Checkpoint. Never updated after insert; `commit_hash` makes tampering visible."""
 
     __tablename__ = "commits"
@@ -108,7 +108,7 @@ class CommitModel(_Entity):
     metadata_: Mapped[dict[str, Any]] = mapped_column("metadata", JSONB, default=dict)
 
 
-class BranchModel(_MutableEntity):
+class BranchModel(MutableEntity):
     """A line of Checkpoints: a named HEAD of its own, moved by compare-and-swap under this row's
     lock (migration 0004). Exactly one line of a Space is its default; the Space's HEAD is a copy
     of that line's. `commit_count` counts the Checkpoints made on this line; the Space's total is
@@ -139,7 +139,7 @@ class BranchModel(_MutableEntity):
     commit_count: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
-class SessionModel(_MutableEntity):
+class SessionModel(MutableEntity):
     """A conversation inside a Space. `last_seq` is the per-Session Turn counter.
 
     A Session with a `base_commit_id` starts from that Checkpoint: every Turn in it comes after

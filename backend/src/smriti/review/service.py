@@ -13,6 +13,7 @@ import structlog
 
 from smriti.checkpoints.schemas import Checkpoint
 from smriti.checkpoints.store import CheckpointStore
+from smriti.checkpoints.text import entity_text
 from smriti.core.cpu import off_loop
 from smriti.core.text import is_blank, storable
 from smriti.providers.registry import ProviderChoice, ProviderRegistry
@@ -57,12 +58,7 @@ def render_checkpoint(checkpoint: Checkpoint) -> str:
     lines += [f"assumptions[{i}]: {text}" for i, text in enumerate(checkpoint.assumptions)]
     lines += [f"tasks[{i}]: {task.text}{' (done)' if task.done else ''}" for i, task in enumerate(checkpoint.tasks)]
     lines += [f"open_questions[{i}]: {text}" for i, text in enumerate(checkpoint.open_questions)]
-    lines += [
-        f"entities[{i}]: {e.name}"
-        + (f" ({e.kind})" if e.kind else "")
-        + (f": {e.description}" if e.description else "")
-        for i, e in enumerate(checkpoint.entities)
-    ]
+    lines += [f"entities[{i}]: {entity_text(e)}" for i, e in enumerate(checkpoint.entities)]
     return "\n".join(lines)
 
 

@@ -7,13 +7,13 @@ from uuid import UUID
 import asyncpg
 from advanced_alchemy.exceptions import IntegrityError
 from advanced_alchemy.repository import SQLAlchemyAsyncRepository
-from advanced_alchemy.service import SQLAlchemyAsyncRepositoryService
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from smriti.core.errors import BadRequest, NotFound, caused_by
 from smriti.core.pagination import PageParams
 from smriti.core.schemas import Page
 from smriti.db.models import CommitModel, RepoModel, SessionModel
+from smriti.db.services import EntityService
 from smriti.sessions.schemas import ForkedFrom, Session, SessionCreate
 
 
@@ -36,17 +36,12 @@ def to_session(model: SessionModel) -> Session:
     )
 
 
-class SessionService(SQLAlchemyAsyncRepositoryService[SessionModel]):
+class SessionService(EntityService[SessionModel]):
     class Repository(SQLAlchemyAsyncRepository[SessionModel]):
         model_type = SessionModel
 
     repository_type = Repository
-
-    async def fetch(self, session_id: UUID) -> SessionModel:
-        model = await self.get_one_or_none(SessionModel.id == session_id)
-        if model is None:
-            raise NotFound(f"No Session with id {session_id}.")
-        return model
+    noun = "Session"
 
     async def add(self, repo_id: UUID, data: SessionCreate, *, model: str | None) -> Session:
         if data.base_commit_id is not None:
@@ -84,12 +79,9 @@ class SessionService(SQLAlchemyAsyncRepositoryService[SessionModel]):
         session = self.repository.session
         if await session.get(RepoModel, repo_id) is None:
             raise NotFound(f"No Space with id {repo_id}.")
-        total = await session.scalar(select(func.count()).where(SessionModel.repo_id == repo_id))
-        models = await session.scalars(
-            select(SessionModel)
-            .where(SessionModel.repo_id == repo_id)
-            .order_by(SessionModel.created_at.desc(), SessionModel.id)
-            .limit(page.limit)
-            .offset(page.offset)
+        return await self.page_of(
+            page,
+            to_session,
+            SessionModel.repo_id == repo_id,
+            order_by=(SessionModel.created_at.desc(), SessionModel.id),
         )
-        return Page(items=[to_session(m) for m in models], total=total or 0, limit=page.limit, offset=page.offset)

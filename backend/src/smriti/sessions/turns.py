@@ -20,15 +20,13 @@ from smriti.core.schemas import Page
 from smriti.db.pool import Pool
 from smriti.sessions.schemas import Turn
 
-TURN_COLUMNS = (
-    "session_id, sequence_number, role, content, provider, model, checkpoint_id, history_base_seq, "
-    "input_tokens, output_tokens, request_id, created_at"
-)
-_TURN_NAMES = tuple(name.strip() for name in TURN_COLUMNS.split(","))
+TURN_FIELDS: tuple[str, ...] = Turn.__struct_fields__
+"""A Turn's fields, which are also its columns in `turns`."""
+TURN_COLUMNS = ", ".join(TURN_FIELDS)
 
 
 def to_turn(row: asyncpg.Record) -> Turn:
-    return Turn(**{name: row[name] for name in _TURN_NAMES})
+    return Turn(**{name: row[name] for name in TURN_FIELDS})
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,14 +7,14 @@ from uuid import UUID
 import asyncpg
 from advanced_alchemy.exceptions import IntegrityError
 from advanced_alchemy.repository import SQLAlchemyAsyncRepository
-from advanced_alchemy.service import SQLAlchemyAsyncRepositoryService
-from sqlalchemy import func, select, update
+from sqlalchemy import func, update
 from sqlalchemy.exc import IntegrityError as SQLAlchemyIntegrityError
 
 from smriti.core.errors import Conflict, NotFound, caused_by
 from smriti.core.pagination import PageParams
 from smriti.core.schemas import Page
 from smriti.db.models import RepoModel
+from smriti.db.services import EntityService
 from smriti.spaces.schemas import Space, SpaceCreate, SpaceUpdate
 
 
@@ -31,24 +31,15 @@ def to_space(model: RepoModel) -> Space:
     )
 
 
-class SpaceService(SQLAlchemyAsyncRepositoryService[RepoModel]):
+class SpaceService(EntityService[RepoModel]):
     class Repository(SQLAlchemyAsyncRepository[RepoModel]):
         model_type = RepoModel
 
     repository_type = Repository
-
-    async def fetch(self, space_id: UUID) -> RepoModel:
-        model = await self.get_one_or_none(RepoModel.id == space_id)
-        if model is None:
-            raise NotFound(f"No Space with id {space_id}.")
-        return model
+    noun = "Space"
 
     async def page(self, page: PageParams) -> Page[Space]:
-        total = await self.repository.session.scalar(select(func.count()).select_from(RepoModel))
-        models = await self.repository.session.scalars(
-            select(RepoModel).order_by(RepoModel.updated_at.desc(), RepoModel.id).limit(page.limit).offset(page.offset)
-        )
-        return Page(items=[to_space(m) for m in models], total=total or 0, limit=page.limit, offset=page.offset)
+        return await self.page_of(page, to_space, order_by=(RepoModel.updated_at.desc(), RepoModel.id))
 
     async def add(self, data: SpaceCreate) -> Space:
         try:
