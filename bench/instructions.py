@@ -38,6 +38,11 @@ HISTORY = 60
 about this many over its run)."""
 
 
+# With --token, every request carries the API token, so the token guard's cost is counted too.
+_TOKEN = os.environ.get("SMRITI_API_TOKEN", "")
+_AUTHORIZATION: list[tuple[bytes, bytes]] = [(b"authorization", f"Bearer {_TOKEN}".encode())] if _TOKEN else []
+
+
 def _scope(method: str, path: str, query: bytes, body: bytes) -> dict[str, Any]:
     return {
         "type": "http",
@@ -53,6 +58,7 @@ def _scope(method: str, path: str, query: bytes, body: bytes) -> dict[str, Any]:
             (b"host", b"127.0.0.1"),
             (b"content-type", b"application/json"),
             (b"content-length", str(len(body)).encode()),
+            *_AUTHORIZATION,
         ],
         "client": ("127.0.0.1", 50000),
         "server": ("127.0.0.1", 80),
@@ -91,7 +97,9 @@ async def _child(row: str, requests: int) -> None:
     started = await outbox.get()
     assert started["type"] == "lifespan.startup.complete", started
 
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://127.0.0.1") as client:
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=app), base_url="http://127.0.0.1", headers=dict(_AUTHORIZATION)
+    ) as client:
 
         async def post(path: str, body: dict[str, Any]) -> Any:
             response = await client.post(path, json=body)
@@ -206,6 +214,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("rows", nargs="*", help=f"any of {', '.join(ROWS)} (default: all)")
     parser.add_argument("--requests", type=int, default=200, help="measured requests per row")
+    parser.add_argument("--token", action="store_true", help="every request carries an API token (the guard's cost)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     args.rows = args.rows or list(ROWS)
@@ -224,6 +233,8 @@ def main() -> None:
 
     url = asyncio.run(fresh_database("smriti_instructions"))
     env = {"DATABASE_URL": url, "OPENAI_API_KEY": "", "ANTHROPIC_API_KEY": "", "SMRITI_LOG_LEVEL": "WARNING"}
+    if args.token:
+        env["SMRITI_API_TOKEN"] = "bench-" + "t" * 32
     print(f"{'row':<12} {'k instructions / request':>26}   ({args.requests} requests, {CONCURRENCY} at a time)")
     for row in args.rows:
         print(f"{row:<12} {count(row, args.requests, env):>26.1f}", flush=True)

@@ -199,8 +199,8 @@ def _changes(result: CheckpointDiff) -> list[str]:
     lines += _list_change("Decisions", result.decisions)
     lines += _list_change("Assumptions", result.assumptions)
     lines += _list_change("Open questions", result.open_questions)
-    tasks = [f"  + [{'x' if t.done else ' '}] {_one_line(t.text)}" for t in result.tasks.added]
-    tasks += [f"  - [{'x' if t.done else ' '}] {_one_line(t.text)}" for t in result.tasks.removed]
+    tasks = [f"  + {checkbox(t.done)} {_one_line(t.text)}" for t in result.tasks.added]
+    tasks += [f"  - {checkbox(t.done)} {_one_line(t.text)}" for t in result.tasks.removed]
     tasks += [f"  ~ {_one_line(t.text)}: {_done(t.before_done)} → {_done(t.after_done)}" for t in result.tasks.changed]
     lines += ["Tasks", *tasks] if tasks else []
     entities = [f"  + {_one_line(e.name)}" for e in result.entities.added]

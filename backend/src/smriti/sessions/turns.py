@@ -97,7 +97,9 @@ class TurnStore:
 
     async def in_scope(self, session_id: UUID, *, after_seq: int) -> TurnsInScope:
         """The Turns after `after_seq` (all of them for 0), with what the Session remembers."""
-        async with self._pool.acquire() as conn:
+        # One snapshot for both reads, as one statement would be: a Turn stored or a Session
+        # deleted in between is seen by neither or by both.
+        async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
             session = await conn.fetchrow("SELECT provider, model, last_seq FROM sessions WHERE id = $1", session_id)
             if session is None:
                 raise NotFound(f"No Session with id {session_id}.", field="session_id")

@@ -6,8 +6,8 @@ nothing else there). Errors are one line on stderr, and the exit code says what 
     0 ok · 1 verify found a problem · 2 usage (bad flags, bad JSON, a request the server rejects as invalid)
     3 not found · 4 conflict (HEAD moved, name taken, a parent that is not its line's HEAD) · 5 server or network error
 
-The shared options live in `cli_base`, `commit` in `commit_command`, and the line verbs (`line`,
-`restore`, `fork`) in `line_commands`. This module imports only click at the top, so
+The shared options live in `base`, `commit` in `commit`, and the line verbs (`line`, `restore`,
+`fork`) in `lines`. This module imports only click at the top, so
 `smriti --help` stays fast; the HTTP client is loaded when a command runs.
 """
 

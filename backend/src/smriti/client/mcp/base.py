@@ -1,8 +1,8 @@
 """What every MCP tool is made of: argument Structs, the call context and the tool's description.
 
 Tool arguments are msgspec Structs, so their JSON schemas come from the same types the API uses;
-the tools themselves live by domain in `mcp_tools` (Spaces and Checkpoints), `mcp_commit`
-(saving) and `mcp_lines` (lines, restore, forks), and `mcp_server` serves them.
+the tools themselves live by domain in `tools` (Spaces and Checkpoints), `commit` (saving) and
+`lines` (lines, restore, forks), and `server` serves them.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ It is a second transport over the same client and operations as the CLI. Two way
 
 Tool arguments are msgspec Structs, so their JSON schemas come from the same types the API uses
 (`Task`, `Entity`, `Artifact`), and so do the output schemas; the tools are defined by domain in
-`mcp_tools`, `mcp_commit` and `mcp_lines`. Bad arguments, unknown Spaces, a stale
+`tools`, `commit` and `lines`. Bad arguments, unknown Spaces, a stale
 `expected_head`, an unreachable server: each is a tool error with a clear message (`isError`),
 never a crash of the server.
 """

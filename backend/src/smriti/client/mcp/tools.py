@@ -1,7 +1,7 @@
-"""The MCP tools: Spaces and Checkpoints here, saving in `mcp_commit`, lines and forks in `mcp_lines`.
+"""The MCP tools: Spaces and Checkpoints here, saving in `commit`, lines and forks in `lines`.
 
 Bad arguments, unknown Spaces, a stale `expected_head`, an unreachable server: each is a tool
-error with a clear message (`isError`), never a crash of the server (`mcp_server`).
+error with a clear message (`isError`), never a crash of the server (`server`).
 """
 
 from __future__ import annotations

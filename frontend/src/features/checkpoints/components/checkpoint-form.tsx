@@ -5,6 +5,7 @@ import { CheckpointName } from "@/components/checkpoint-name";
 import { Dialog } from "@/components/dialog";
 import { FailureNotice, Spinner } from "@/components/feedback";
 import { useCreateLine } from "@/features/lines";
+import { findById } from "@/lib/find-by-id";
 import { readJson, writeJson } from "@/lib/storage";
 import { useCommitCheckpoint } from "../api/commit-checkpoint";
 import { useDraftCheckpoint } from "../api/draft-checkpoint";
@@ -94,7 +95,7 @@ function CheckpointForm(props: CheckpointFormDialogProps) {
   // edits are moved onto it (moving them onto "nothing" would drop the HEAD's whole state).
   const [fetchedHead, setFetchedHead] = useState<Checkpoint | null>(null);
   const lineHead =
-    checkpoints.find((c) => c.id === line?.head_commit_id) ??
+    findById(checkpoints, line?.head_commit_id) ??
     (fetchedHead?.id === line?.head_commit_id ? fetchedHead : null);
   const oldState = parent !== null && line !== null && parent.id !== line.head_commit_id;
   const [where, setWhere] = useState<Where>("new-line");

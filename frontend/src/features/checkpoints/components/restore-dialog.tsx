@@ -3,6 +3,7 @@ import type { Checkpoint, Line } from "@/api/models";
 import { CheckpointName } from "@/components/checkpoint-name";
 import { Dialog } from "@/components/dialog";
 import { FailureNotice, Loading } from "@/components/feedback";
+import { findById } from "@/lib/find-by-id";
 import { useCheckpointDiff } from "../api/diff-checkpoints";
 import { useRestoreCheckpoint } from "../api/restore-checkpoint";
 import { orderLines } from "../lib/lanes";
@@ -41,7 +42,7 @@ function RestoreForm({
   const restore = useRestoreCheckpoint(spaceId);
   const line = ordered.find((l) => l.name === lineName) ?? null;
   const headId = line?.head_commit_id ?? null;
-  const head = checkpoints.find((c) => c.id === headId) ?? null;
+  const head = findById(checkpoints, headId);
   const diff = useCheckpointDiff(headId, headId ? source.id : null);
 
   const submit = () =>

@@ -1,6 +1,7 @@
 import { Link, useLocation } from "wouter";
 import type { Checkpoint, Session } from "@/api/models";
 import { FailureNotice, Loading } from "@/components/feedback";
+import { findById } from "@/lib/find-by-id";
 import { formatDateTime, plural, shortHash, timeAgo } from "@/lib/format";
 import { useCreateSession } from "../api/create-session";
 import { useSessions } from "../api/list-sessions";
@@ -90,7 +91,7 @@ function SessionBase({
   checkpoints: readonly Checkpoint[];
 }) {
   if (!session.base_commit_id) return null;
-  const base = checkpoints.find((c) => c.id === session.base_commit_id);
+  const base = findById(checkpoints, session.base_commit_id);
   return (
     <span className="session-base" data-testid="session-base">
       {session.forked_from ? "forked · " : ""}based on{" "}
