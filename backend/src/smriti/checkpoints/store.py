@@ -16,6 +16,7 @@ import asyncpg
 import msgspec
 
 from smriti.checkpoints.hashing import (
+    CONTENT_FIELDS,
     TIMESTAMP_FORMAT_SQL,
     encode_content,
     format_timestamp,
@@ -30,6 +31,9 @@ from smriti.core.schemas import stored_form
 from smriti.db.pool import Pool
 
 _NAMES = CHECKPOINT_FIELDS
+# A commit's answer is written out as a literal (`commit`); it must keep the Struct's order.
+if ("id", "repo_id", "parent_commit_id", "commit_hash", *CONTENT_FIELDS, "created_at") != _NAMES:
+    raise RuntimeError("Checkpoint's fields and the commit answer's order disagree (checkpoints/store.py)")
 _PREFIXED = ", ".join(f"c.{name}" for name in _NAMES)
 
 _HEX = re.compile(r"^[0-9a-f]{7,64}$")
@@ -279,14 +283,18 @@ class CheckpointStore:
         if row["id"] is None:
             _refuse(data, row)
         # The client sent the content; only the server's own fields come back from the database.
-        assigned = {
-            "id": row["id"],
-            "repo_id": data.repo_id,
-            "parent_commit_id": row["parent_commit_id"],
-            "commit_hash": row["commit_hash"],
-            "created_at": format_timestamp(row["created_at"]),
-        }
-        return _encode({name: assigned[name] if name in assigned else content.fields[name] for name in _NAMES})
+        # In CHECKPOINT_FIELDS order (checked at import, below): a literal is ~10 k instructions
+        # per commit cheaper than building the dict from the field list.
+        return _encode(
+            {
+                "id": row["id"],
+                "repo_id": data.repo_id,
+                "parent_commit_id": row["parent_commit_id"],
+                "commit_hash": row["commit_hash"],
+                **content.fields,
+                "created_at": format_timestamp(row["created_at"]),
+            }
+        )
 
     async def verify(self, repo_id: UUID, anchors: Sequence[str] = ()) -> VerifyReport:
         """The integrity check of a Space (`checkpoints/verify.py`)."""

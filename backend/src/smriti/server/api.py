@@ -1,13 +1,12 @@
 """The API's surface, assembled in one place from what each domain declares in its `routes.py`.
 
-Each version is one router carrying the token guard; the web app's fallback and the OpenAPI
+Each version is one router carrying the token check; the web app's fallback and the OpenAPI
 document see the same routers, so nothing here is restated elsewhere.
 """
 
 from __future__ import annotations
 
 from litestar import Router
-from litestar.types import Guard
 
 from smriti.chat.routes import ROUTES as CHAT
 from smriti.checkpoints.routes import ROUTES as CHECKPOINTS
@@ -16,6 +15,7 @@ from smriti.drafting.routes import ROUTES as DRAFTING
 from smriti.lines.routes import ROUTES as LINES
 from smriti.providers.routes import ROUTES as PROVIDERS
 from smriti.review.routes import ROUTES as REVIEW
+from smriti.server.guard import Middleware
 from smriti.sessions.routes import ROUTES as SESSIONS
 from smriti.spaces.routes import ROUTES as SPACES
 from smriti.transcripts.routes import ROUTES as TRANSCRIPTS
@@ -24,9 +24,13 @@ from smriti.transcripts.routes import ROUTES as TRANSCRIPTS
 DOMAINS: tuple[Routes, ...] = (SPACES, DRAFTING, REVIEW, CHECKPOINTS, LINES, SESSIONS, CHAT, PROVIDERS, TRANSCRIPTS)
 
 
-def api_routers(guards: list[Guard]) -> list[Router]:
+def api_routers(protection: list[Middleware]) -> list[Router]:
     """One router per API version, each holding every domain's routes of that version."""
     return [
-        Router(path=f"/{version}", route_handlers=[h for domain in DOMAINS for h in domain.of(version)], guards=guards)
+        Router(
+            path=f"/{version}",
+            route_handlers=[h for domain in DOMAINS for h in domain.of(version)],
+            middleware=protection,
+        )
         for version in VERSIONS
     ]

@@ -33,7 +33,7 @@ from smriti.providers.registry import ProviderRegistry
 from smriti.server.api import api_routers
 from smriti.server.body_limit import drain_rejected_bodies
 from smriti.server.errors import to_error_response
-from smriti.server.guard import guards_for
+from smriti.server.guard import protection_for
 from smriti.server.health import health
 from smriti.server.json_body import StrictRequest
 from smriti.server.mcp import McpEndpoint
@@ -105,9 +105,9 @@ def create_app(settings: Settings | None = None) -> Litestar:
             await sqlalchemy.get_engine().dispose()
             await providers.close()
 
-    guards = guards_for(settings.api_token)
+    protection = protection_for(settings.api_token)
     open_routes: list[ControllerRouterHandler] = [health]
-    guarded_routes: list[ControllerRouterHandler] = [*api_routers(guards), mcp.route_handler(guards)]
+    guarded_routes: list[ControllerRouterHandler] = [*api_routers(protection), mcp.route_handler(protection)]
     web_dir = settings.web_dir or DEFAULT_WEB_DIR
     reserved = {first_segment(r) for r in (*open_routes, *guarded_routes)} | {first_segment(OPENAPI_PATH)}
     web = web_router(web_dir, reserved=reserved) if (web_dir / "index.html").is_file() else no_web_app
@@ -139,6 +139,6 @@ def create_app(settings: Settings | None = None) -> Litestar:
 
 
 def _middleware(settings: Settings) -> list[Any]:
-    # Outermost first: the Host and the body's type, before any body is read. (The token is a
-    # guard on the routers, which Litestar runs before it reads a body, too.)
+    # Outermost first: the Host and the body's type, before any body is read. (The token is
+    # checked on the routers that need it, also before any body is read.)
     return [request_rules(settings.allowed_hosts), drain_rejected_bodies(settings.max_body_bytes)]

@@ -1,6 +1,6 @@
 """The MCP endpoint at `/mcp`: the client package's MCP server over streamable HTTP, on the API itself.
 
-A route like any other: the API's token guard and the origin guard below run before it, and what
+A route like any other: the API's token check and the origin guard below run before it, and what
 it refuses goes through the one error mapper. Its tools are the same as `smriti mcp`'s and reach
 the API the same way, as an HTTP client (here over `httpx.ASGITransport` on the app itself, so a
 tool call is one more request through the same rules, token included).
@@ -17,13 +17,14 @@ from litestar.connection import ASGIConnection
 from litestar.enums import ScopeType
 from litestar.exceptions import PermissionDeniedException, ServiceUnavailableException
 from litestar.handlers import ASGIRouteHandler, BaseRouteHandler, asgi
-from litestar.types import Guard, Receive, Scope, Send
+from litestar.types import Receive, Scope, Send
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 
 from smriti.client.api import SmritiClient
 from smriti.client.errors import Unreachable
 from smriti.client.mcp.server import build_server
+from smriti.server.guard import Middleware
 
 if TYPE_CHECKING:
     from litestar import Litestar
@@ -92,10 +93,10 @@ class McpEndpoint:
                 self._manager = None
                 self._client = None
 
-    def route_handler(self, guards: list[Guard]) -> ASGIRouteHandler:
+    def route_handler(self, protection: list[Middleware]) -> ASGIRouteHandler:
         endpoint = self
 
-        @asgi(self.path, is_mount=True, copy_scope=True, guards=[*guards, self._known_origin])
+        @asgi(self.path, is_mount=True, copy_scope=True, middleware=protection, guards=[self._known_origin])
         async def mcp_endpoint(scope: Scope, receive: Receive, send: Send) -> None:
             await endpoint.handle(scope, receive, send)
 
