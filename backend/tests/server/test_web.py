@@ -7,6 +7,7 @@ from pathlib import Path
 import asyncpg
 
 from smriti.core.config import Settings
+from smriti.server.webapp import DEFAULT_WEB_DIR
 from tests.conftest import make_client
 
 
@@ -45,3 +46,11 @@ async def test_without_a_build_the_root_says_so(settings: Settings, db: asyncpg.
         response = await client.get("/")
         assert response.status_code == 200
         assert "/schema" in response.text
+
+
+def test_the_default_web_dir_is_the_checkouts_build() -> None:
+    # `make run` builds frontend/dist and serves it from there: the path must follow the module
+    # wherever it lives in the package (a move one folder down once served "not built").
+    repository = Path(__file__).resolve().parents[3]
+    assert (repository / "frontend" / "package.json").is_file()
+    assert repository / "frontend" / "dist" == DEFAULT_WEB_DIR

@@ -17,7 +17,7 @@ from litestar.response import File
 from litestar.types import ControllerRouterHandler
 
 # The source tree's build, when Smriti runs from a checkout (make run).
-DEFAULT_WEB_DIR = Path(__file__).resolve().parents[3] / "frontend" / "dist"
+DEFAULT_WEB_DIR = Path(__file__).resolve().parents[4] / "frontend" / "dist"
 
 
 def first_segment(route: ControllerRouterHandler | str) -> str:
