@@ -20,6 +20,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CallToolResult, Implementation
 
 from smriti.core.config import Settings
+from smriti.core.schemas import NON_EMPTY_PATTERN
 from tests.conftest import make_client
 from tests.support.live_server import LiveServer, free_port, live_server
 
@@ -166,6 +167,9 @@ async def test_tools_are_listed_with_descriptions_and_schemas(server: LiveServer
     task_item = commit["properties"]["tasks"]["items"]
     assert {"type": "string"} in task_item["anyOf"]
     assert set(commit["$defs"]["Task"]["properties"]) == {"text", "done"}
+    # The text rules are standard JSON Schema, where clients look: no Litestar-only `extra`.
+    assert "extra" not in json.dumps(commit)
+    assert commit["$defs"]["Task"]["properties"]["text"]["pattern"] == NON_EMPTY_PATTERN
     assert tools["get_head"].input_schema["properties"]["space"]["description"] == "The Space's exact name, or its id."
     head_output, brief_output = tools["get_head"].output_schema, tools["handoff_brief"].output_schema
     assert head_output is not None
@@ -252,7 +256,11 @@ async def test_every_tool_works_and_fails_cleanly(server: LiveServer, transport:
 
         log = await ok(client, "list_checkpoints", {"space": name, "limit": 1})
         assert ([c["id"] for c in log["items"]], log["total"]) == ([second["id"]], 2)
-        assert (await fails(client, "list_checkpoints", {"space": "No such Space"})).startswith("Not found: No Space")
+        missing = await fails(client, "list_checkpoints", {"space": "No such Space"})
+        assert missing.startswith("Not found: No Space")
+        # An agent over MCP is pointed at the tool, not at a CLI it may not have.
+        assert "`list_spaces` tool" in missing
+        assert "smriti spaces" not in missing
 
         diff = await ok(client, "diff_checkpoints", {"from_ref": first["id"], "to_ref": second["id"]})
         assert diff["decisions"] == {"added": ["Do not cache API responses"], "removed": []}

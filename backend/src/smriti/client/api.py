@@ -86,6 +86,10 @@ def check_base_url(url: str) -> str:
     return str(parsed)
 
 
+CLI_LIST_SPACES = "`smriti spaces` lists the Spaces there are."
+MCP_LIST_SPACES = "The `list_spaces` tool lists the Spaces there are."
+
+
 class SmritiClient:
     """Typed access to one Smriti server.
 
@@ -100,8 +104,11 @@ class SmritiClient:
         token: str | None = None,
         timeout: float = DEFAULT_TIMEOUT,
         transport: httpx.AsyncBaseTransport | None = None,
+        list_spaces_hint: str = CLI_LIST_SPACES,
     ) -> None:
         self.base_url = check_base_url(base_url)
+        # How to list the Spaces, said where one is not found: the CLI's command or MCP's tool.
+        self.list_spaces_hint = list_spaces_hint
         self.timeout = timeout
         headers = {"Accept": "application/json", "User-Agent": f"smriti-agent/{__version__}"}
         if token:
@@ -174,7 +181,7 @@ class SmritiClient:
                 return found
         found = await self._find_space_named(ref)
         if found is None:
-            raise MissingError(f"No Space named {ref!r}. `smriti spaces` lists the Spaces there are.")
+            raise MissingError(f"No Space named {ref!r}. {self.list_spaces_hint}")
         return found
 
     async def _find_space_named(self, name: str) -> Space | None:

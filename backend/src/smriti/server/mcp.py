@@ -21,7 +21,7 @@ from litestar.types import Receive, Scope, Send
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 
-from smriti.client.api import SmritiClient
+from smriti.client.api import MCP_LIST_SPACES, SmritiClient
 from smriti.client.errors import Unreachable
 from smriti.client.mcp.server import build_server
 from smriti.server.guard import Middleware
@@ -82,7 +82,11 @@ class McpEndpoint:
             max_request_body_size=settings.max_body_bytes,
         )
         async with SmritiClient(
-            _internal_base_url(settings), token=settings.api_token, timeout=timeout, transport=transport
+            _internal_base_url(settings),
+            token=settings.api_token,
+            timeout=timeout,
+            transport=transport,
+            list_spaces_hint=MCP_LIST_SPACES,
         ) as client:
             self._client = client
             try:

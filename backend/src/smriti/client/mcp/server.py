@@ -53,9 +53,24 @@ INSTRUCTIONS = (
 )
 
 
+def _standard(node: Any) -> Any:
+    """The schema with Litestar's `extra` convention unfolded: the shapes document some rules
+    (a text pattern, say) under `extra`, where only Litestar's OpenAPI looks; JSON Schema
+    clients would never see them there."""
+    if isinstance(node, list):
+        return [_standard(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    unfolded = {key: _standard(value) for key, value in node.items() if key != "extra"}
+    extra = node.get("extra")
+    if isinstance(extra, dict):
+        unfolded.update({key: value for key, value in extra.items() if key not in unfolded})
+    return unfolded
+
+
 def json_schema(kind: Any) -> dict[str, Any]:
     """msgspec's JSON schema for `kind`, with the root definition inlined (MCP wants `type: object` at the root)."""
-    schema: dict[str, Any] = msgspec.json.schema(kind)
+    schema: dict[str, Any] = _standard(msgspec.json.schema(kind))
     ref = schema.pop("$ref", None)
     if ref is None:
         return schema
