@@ -163,7 +163,11 @@ async def test_tools_are_listed_with_descriptions_and_schemas(server: LiveServer
 
     commit = tools["commit_checkpoint"].input_schema
     assert commit["required"] == ["space", "message"]
-    assert "compare-and-swap" in commit["properties"]["expected_head"]["description"].lower()
+    expected_head = commit["properties"]["expected_head"]["description"]
+    assert "compare-and-swap" in expected_head.lower()
+    # null (no check) and "none" (the line must be empty) are told apart in so many words.
+    assert "Omitted or null: no check" in expected_head
+    assert 'The string "none": saved only if the line has no Checkpoint yet' in expected_head
     task_item = commit["properties"]["tasks"]["items"]
     assert {"type": "string"} in task_item["anyOf"]
     assert set(commit["$defs"]["Task"]["properties"]) == {"text", "done"}

@@ -89,9 +89,10 @@ class CommitArgs(Args):
         str | None,
         msgspec.Meta(
             description=(
-                'Compare-and-swap: the HEAD you built on (its id, hash or prefix), or "none" when the line had '
-                "no Checkpoint. If the line's HEAD has moved since, nothing is saved and the tool reports a "
-                "conflict. Omit only when nobody else writes to this line."
+                "Compare-and-swap, three ways. Omitted or null: no check (only when nobody else writes to "
+                "this line). The HEAD you built on (its id, hash or prefix): saved only if that is still the "
+                'line\'s HEAD. The string "none": saved only if the line has no Checkpoint yet. When the check '
+                "fails, nothing is saved and the tool reports a conflict."
             )
         ),
     ] = None
