@@ -451,3 +451,37 @@ async def test_in_process_tools_get_through_allowed_hosts_and_the_token(
     assert result.get("isError") is not True, result
     assert result["structuredContent"]["repo_id"] == created.json()["id"]
     assert result["structuredContent"]["metadata"]["author"] == {"kind": "agent", "name": "mcp-agent"}
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+async def test_prompts_hand_off_and_review(server: LiveServer, transport: str) -> None:
+    name = unique("Prompted")
+    async with connect(transport, server) as client:
+        await ok(client, "create_space", {"name": name})
+        head = await ok(
+            client, "commit_checkpoint", {"space": name, "message": "Stay in Baixa", "decisions": ["Baixa"]}
+        )
+
+        listed = {prompt.name: prompt for prompt in (await client.list_prompts()).prompts}
+        assert set(listed) == {"continue_from_head", "review_checkpoint"}
+        assert [a.name for a in listed["continue_from_head"].arguments or [] if a.required] == ["space"]
+
+        handoff = await client.get_prompt("continue_from_head", {"space": name})
+        (message,) = handoff.messages
+        text = getattr(message.content, "text", "")
+        assert message.role == "user"
+        assert "Stay in Baixa" in text
+        assert "`commit_checkpoint`" in text
+        assert head["commit_hash"][:7] in text
+
+        review = await client.get_prompt("review_checkpoint", {"ref": head["id"]})
+        review_text = getattr(review.messages[0].content, "text", "")
+        assert "contradict" in review_text
+        assert head["commit_hash"] in review_text
+
+        with pytest.raises(MCPError, match="Unknown prompt"):
+            await client.get_prompt("no_such_prompt", {})
+        with pytest.raises(MCPError, match="needs space"):
+            await client.get_prompt("continue_from_head", {})
+        with pytest.raises(MCPError, match="No Space named"):
+            await client.get_prompt("continue_from_head", {"space": "No such Space"})

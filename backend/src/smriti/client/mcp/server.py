@@ -28,6 +28,7 @@ from smriti import __version__
 from smriti.client import operations
 from smriti.client.errors import ClientError, ConflictError, InvalidInput, MissingError, Unreachable
 from smriti.client.mcp.base import Call, ClientSource, ToolSpec
+from smriti.client.mcp.prompts import PROMPTS, PromptError, prompt_result
 from smriti.client.mcp.tools import BY_NAME as _BY_NAME
 from smriti.client.mcp.tools import STRUCTURED_FIELDS as _STRUCTURED_FIELDS
 from smriti.client.mcp.tools import TOOLS
@@ -238,6 +239,23 @@ def build_server(clients: ClientSource, *, default_author: str | None = None) ->
             ]
         )
 
+    async def list_prompts(
+        ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListPromptsResult:
+        return types.ListPromptsResult(prompts=[spec.prompt for spec in PROMPTS])
+
+    async def get_prompt(
+        ctx: ServerRequestContext[Any, Any], params: types.GetPromptRequestParams
+    ) -> types.GetPromptResult:
+        call = Call(client=clients(), default_author=default_author or _client_name(ctx) or "mcp-agent")
+        try:
+            return await prompt_result(call, params.name, dict(params.arguments or {}))
+        except PromptError as exc:
+            raise MCPError(code=types.INVALID_PARAMS, message=str(exc)) from None
+        except ClientError as exc:
+            code = types.INTERNAL_ERROR if isinstance(exc, Unreachable) else types.INVALID_PARAMS
+            raise MCPError(code=code, message=f"{_label(exc)}: {exc.one_line()}") from None
+
     return Server(
         "smriti",
         version=__version__,
@@ -249,6 +267,8 @@ def build_server(clients: ClientSource, *, default_author: str | None = None) ->
         on_list_resources=list_resources,
         on_list_resource_templates=list_templates,
         on_read_resource=read_resource,
+        on_list_prompts=list_prompts,
+        on_get_prompt=get_prompt,
     )
 
 
