@@ -5,7 +5,7 @@
 from uuid import UUID
 
 from advanced_alchemy.extensions.litestar.providers import create_service_provider
-from litestar import Controller, get, post
+from litestar import Controller, get, patch, post
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, JSONBody
 
@@ -13,7 +13,7 @@ from smriti.core.errors import error_responses
 from smriti.core.pagination import PageParams, int_query, query_int
 from smriti.core.schemas import MAX_INT4, Page
 from smriti.providers.registry import ProviderRegistry
-from smriti.sessions.schemas import Session, SessionCreate, Turn
+from smriti.sessions.schemas import Session, SessionCreate, SessionUpdate, Turn
 from smriti.sessions.service import SessionService, to_session
 from smriti.sessions.turns import TurnStore
 
@@ -71,6 +71,17 @@ class SessionController(Controller):
     )
     async def get_session(self, session_id: FromPath[UUID], sessions: NamedDependency[SessionService]) -> Session:
         return to_session(await sessions.fetch(session_id))
+
+    @patch(
+        "/sessions/{session_id:uuid}",
+        operation_id="updateSession",
+        summary="Rename a Session",
+        responses=error_responses(404),
+    )
+    async def update_session(
+        self, session_id: FromPath[UUID], data: JSONBody[SessionUpdate], sessions: NamedDependency[SessionService]
+    ) -> Session:
+        return await sessions.rename(session_id, data)
 
     @get(
         "/sessions/{session_id:uuid}/turns",

@@ -18,6 +18,12 @@ class SessionCreate(Request):
     Checkpoint's state plus this Session's Turns, with no `history_base_seq` needed."""
 
 
+class SessionUpdate(Request, kw_only=True):
+    """`PATCH /v4/sessions/{session_id}`: rename a Session. An empty title leaves it untitled."""
+
+    title: Text
+
+
 class ForkRequest(Request, kw_only=True):
     """`POST /v5/sessions/{session_id}/fork`: a new Session of the same Space, based on
     `checkpoint_id`. No Turn is copied."""

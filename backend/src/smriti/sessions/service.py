@@ -7,14 +7,14 @@ from uuid import UUID
 import asyncpg
 from advanced_alchemy.exceptions import IntegrityError
 from advanced_alchemy.repository import SQLAlchemyAsyncRepository
-from sqlalchemy import select
+from sqlalchemy import func, select, update
 
 from smriti.core.errors import BadRequest, NotFound, caused_by
 from smriti.core.pagination import PageParams
 from smriti.core.schemas import Page
 from smriti.db.models import CommitModel, RepoModel, SessionModel
 from smriti.db.services import EntityService
-from smriti.sessions.schemas import ForkedFrom, Session, SessionCreate
+from smriti.sessions.schemas import ForkedFrom, Session, SessionCreate, SessionUpdate
 
 
 def to_session(model: SessionModel) -> Session:
@@ -64,6 +64,20 @@ class SessionService(EntityService[SessionModel]):
                 raise
             raise NotFound(f"No Space with id {repo_id}.") from None
         return to_session(created)
+
+    async def rename(self, session_id: UUID, data: SessionUpdate) -> Session:
+        # One UPDATE … RETURNING, not read-modify-write: a Session deleted meanwhile is a 404.
+        statement = (
+            update(SessionModel)
+            .where(SessionModel.id == session_id)
+            .values(title=data.title.strip(), updated_at=func.clock_timestamp())
+            .returning(SessionModel)
+        )
+        renamed = await self.repository.session.scalar(statement)
+        if renamed is None:
+            raise NotFound(f"No Session with id {session_id}.")
+        await self.repository.session.commit()
+        return to_session(renamed)
 
     async def _check_base(self, repo_id: UUID, commit_id: UUID, *, field: str) -> None:
         """A 400 naming `field` unless `commit_id` is a Checkpoint of the Space."""
