@@ -29,7 +29,7 @@ help:
 	@echo "make bench-pg     PostgreSQL's CPU time per statement on the hot paths, next to the floor's"
 	@echo "make bench-delete time to delete a Space, by its size and the number of other Spaces"
 	@echo "make bench-wal    WAL and PostgreSQL CPU per commit, random against time-ordered ids"
-	@echo "make bench-draft  precision and recall of the offline Checkpoint extractor"
+	@echo "make bench-draft  precision and recall of the offline drafting and review rules (tuning and held-out sets)"
 	@echo "make reliability  fault injection under load, with a table of what was lost (nothing)"
 	@echo "make db-upgrade   apply migrations"
 

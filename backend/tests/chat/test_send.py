@@ -58,6 +58,8 @@ async def test_provider_failure_stores_nothing_and_resend_stores_one_pair(
     assert error["provider"] == provider
     assert provider in error["detail"]
     assert words in error["detail"]
+    # A 429 says how long to wait: the provider's own `retry-after: 0`, rounded up to a second.
+    assert response.headers.get("retry-after") == ("1" if status == 429 else None)
     assert time.monotonic() - started < 3
     assert await db.fetchval("SELECT count(*) FROM turns") == 0
     assert (await client.get(f"/v4/sessions/{session['id']}")).json()["turn_count"] == 0

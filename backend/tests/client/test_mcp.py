@@ -406,7 +406,7 @@ async def test_http_endpoint_requires_the_token_and_refuses_foreign_origins(serv
         for auth in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": TOKEN}):
             refused = await http.post("/mcp", json=initialize, headers={**headers, **auth})
             assert refused.status_code == 401, auth
-            assert refused.json()["status_code"] == 401
+            assert refused.json()["status"] == 401
             assert "bearer token" in refused.json()["detail"].lower()
             assert refused.headers["www-authenticate"].startswith("Bearer")
             assert TOKEN not in refused.text

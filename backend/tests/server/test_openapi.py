@@ -43,15 +43,15 @@ async def test_schema_has_stable_operation_ids(client: httpx.AsyncClient) -> Non
 async def test_error_responses_use_the_one_error_shape(client: httpx.AsyncClient) -> None:
     schema = (await client.get("/schema/openapi.json")).json()
     error = schema["components"]["schemas"]["ErrorResponse"]
-    assert set(error["required"]) == {"status_code", "detail"}
-    assert set(error["properties"]) == {"status_code", "detail", "errors", "provider"}
+    assert set(error["required"]) == {"type", "title", "status", "detail"}
+    assert set(error["properties"]) == {"type", "title", "status", "detail", "errors", "provider", "limit_bytes"}
     for path, item in schema["paths"].items():
         if not path.startswith(("/v1", "/v4", "/v5")):
             continue
         for method, operation in item.items():
             for status, response in operation["responses"].items():
                 if status.startswith(("4", "5")):
-                    ref = response["content"]["application/json"]["schema"]["$ref"]
+                    ref = response["content"]["application/problem+json"]["schema"]["$ref"]
                     assert ref.endswith("/ErrorResponse"), (method, path, status)
     send = schema["paths"]["/v4/chat/send"]["post"]["responses"]
     assert {"400", "404", "409", "429", "502", "504"} <= set(send)
@@ -66,17 +66,17 @@ async def test_health_reports_the_database(client: httpx.AsyncClient) -> None:
 async def test_unknown_route_and_method_use_the_error_shape(client: httpx.AsyncClient) -> None:
     missing = await client.get("/v4/nothing-here")
     assert missing.status_code == 404
-    assert missing.json()["status_code"] == 404
+    assert missing.json()["status"] == 404
     wrong = await client.put("/v4/repos", json={})
     assert wrong.status_code == 405
-    assert wrong.json()["status_code"] == 405
+    assert wrong.json()["status"] == 405
 
 
 async def test_body_limit(client: httpx.AsyncClient) -> None:
     big = b'{"name": "' + b"x" * 1_100_000 + b'"}'
     response = await client.post("/v4/repos", content=big, headers={"content-type": "application/json"})
     assert response.status_code == 413
-    assert response.json()["status_code"] == 413
+    assert response.json()["status"] == 413
     # Without Content-Length (chunked): see test_processes.py, the test client cannot stream bodies.
 
 

@@ -28,7 +28,7 @@ LOOPBACK = "http://127.0.0.1:8000"
 def _error(response: httpx.Response, status: int, field: str) -> dict[str, Any]:
     assert response.status_code == status, response.text
     body: dict[str, Any] = response.json()
-    assert body["status_code"] == status
+    assert body["status"] == status
     assert field in {e["field"] for e in body["errors"]}, body
     return body
 

@@ -49,7 +49,7 @@ async def test_every_route_is_guarded_by_the_token(settings: Settings, db: async
                 for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": f"Basic {TOKEN}"}):
                     response = await client.request(method, path, headers=headers, json={})
                     assert response.status_code == 401, (method, route.path, headers, response.text)
-                    assert response.json()["status_code"] == 401
+                    assert response.json()["status"] == 401
                     assert response.headers["www-authenticate"].startswith("Bearer")
                 checked.append((method, route.path))
         # The walk really covered the API: every version and the MCP endpoint.
@@ -61,7 +61,7 @@ async def test_every_route_is_guarded_by_the_token(settings: Settings, db: async
         # An unknown path under a router is the API's JSON 404, never the web app's page.
         for unknown in ("/v4/no-such-thing", "/v5/x", "/v1/x"):
             missing = await client.get(unknown, headers=authorised)
-            assert missing.headers["content-type"].startswith("application/json"), unknown
+            assert missing.headers["content-type"].startswith("application/problem+json"), unknown
         assert (await client.get("/health")).json() == {"status": "ok", "database": "ok"}
         assert (await client.get("/schema/openapi.json")).status_code == 200
         assert "<title>Smriti</title>" in (await client.get("/spaces/x")).text

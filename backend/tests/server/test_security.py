@@ -42,7 +42,7 @@ async def test_token_guards_every_api_route(settings: Settings, db: asyncpg.Conn
             for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": f"Basic {TOKEN}"}):
                 response = await client.request(method, path, headers=headers, json={})
                 assert response.status_code == 401, (method, path, headers, response.text)
-                assert response.json()["status_code"] == 401
+                assert response.json()["status"] == 401
                 assert response.headers["www-authenticate"].startswith("Bearer")
         authorised = {"Authorization": f"Bearer {TOKEN}"}
         created = await client.post("/v4/repos", json={"name": "guarded"}, headers=authorised)

@@ -32,7 +32,7 @@ async def test_web_app_with_history_fallback(settings: Settings, db: asyncpg.Con
         for api in ("/v4/nothing", "/v5/nothing", "/health/x"):
             missing = await client.get(api)
             assert missing.status_code == 404
-            assert missing.json()["status_code"] == 404
+            assert missing.json()["status"] == 404
         assert (await client.get("/v4/repos")).status_code == 200
         # Not a path at all: a NUL (a 500 before), a name longer than the file system takes.
         for odd in ("/%00", "/spaces/%00x", "/assets/a%00.js", "/" + "a" * 5000, "/assets/" + "b/" * 3000):

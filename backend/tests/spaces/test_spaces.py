@@ -83,7 +83,7 @@ async def test_bad_input_names_the_field(client: httpx.AsyncClient, db: asyncpg.
         response = await client.post("/v4/repos", json=body)
         assert response.status_code == 400, (body, response.text)
         error = response.json()
-        assert error["status_code"] == 400
+        assert error["status"] == 400
         assert [e["field"] for e in error["errors"]] == [field], (body, error)
     response = await client.post("/v4/repos", content=b'{"name": ', headers={"content-type": "application/json"})
     assert response.status_code == 400
@@ -102,11 +102,10 @@ async def test_unknown_space_is_404(client: httpx.AsyncClient) -> None:
         ("GET", f"/v4/repos/{missing}/sessions"),
         ("GET", f"/v4/repos/{missing}/verify"),
         ("POST", f"/v4/repos/{missing}/sessions"),
-        ("GET", "/v4/repos/not-a-uuid"),
     ]:
         response = await client.request(method, path, json={} if method in ("PATCH", "POST") else None)
         assert response.status_code == 404, (method, path, response.text)
-        assert response.json()["status_code"] == 404
+        assert response.json()["status"] == 404
 
 
 async def test_page_size_is_capped(client: httpx.AsyncClient) -> None:

@@ -107,11 +107,11 @@ async def test_body_limit_holds_for_chunked_and_announced_bodies(
             response = await client.post("/v4/repos", content=chunks(), headers={"content-type": "application/json"})
             assert "content-length" not in response.request.headers
             assert response.status_code == 413
-            assert response.json()["status_code"] == 413
+            assert response.json()["status"] == 413
             # Announced too large: refused before the body is read, and the client still reads why.
             announced = await client.post("/v4/repos", json={"name": "y" * 400_000})
             assert announced.status_code == 413
-            assert announced.json()["status_code"] == 413
+            assert announced.json()["status"] == 413
     assert await db.fetchval("SELECT count(*) FROM repos") == 1
 
 

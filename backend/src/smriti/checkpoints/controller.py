@@ -25,7 +25,7 @@ class CheckpointController(Controller):
     tags = ["Checkpoints"]
 
     @get(
-        "/repos/{repo_id:uuid}/head",
+        "/repos/{repo_id:str}/head",
         operation_id="getHead",
         summary="The Space's HEAD Checkpoint, or a line's",
         description=(
@@ -40,7 +40,7 @@ class CheckpointController(Controller):
         return EncodedJSON(await checkpoints.head_json(repo_id, branch))
 
     @get(
-        "/repos/{repo_id:uuid}/commits",
+        "/repos/{repo_id:str}/commits",
         operation_id="listCheckpoints",
         summary="The Space's Checkpoints, newest first, or a line's history",
         description=(
@@ -87,7 +87,7 @@ class CheckpointController(Controller):
         return EncodedJSON(await checkpoints.commit(data))
 
     @get(
-        "/repos/{repo_id:uuid}/verify",
+        "/repos/{repo_id:str}/verify",
         operation_id="verifySpace",
         summary="Recompute every Checkpoint hash and parent link of a Space",
         description=(

@@ -40,10 +40,10 @@ MAX_PAGE = 200
 
 
 class _ErrorBody(msgspec.Struct):
-    """The API's error shape, decoded leniently: a proxy or an old server may send less."""
+    """The API's error shape (RFC 9457 problem details), decoded leniently: a proxy or an old
+    server may send less. The HTTP status is the response's own."""
 
     detail: str = ""
-    status_code: int | None = None
     errors: list[dict[str, Any]] = []
     provider: str | None = None
 
@@ -110,7 +110,7 @@ class SmritiClient:
         # How to list the Spaces, said where one is not found: the CLI's command or MCP's tool.
         self.list_spaces_hint = list_spaces_hint
         self.timeout = timeout
-        headers = {"Accept": "application/json", "User-Agent": f"smriti-agent/{__version__}"}
+        headers = {"Accept": "application/json, application/problem+json", "User-Agent": f"smriti-agent/{__version__}"}
         if token:
             headers["Authorization"] = f"Bearer {token}"
         self._http = httpx.AsyncClient(

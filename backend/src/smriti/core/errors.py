@@ -3,8 +3,13 @@ entries. `smriti.server.errors` is the one place that turns any exception into a
 
 from __future__ import annotations
 
+from http import HTTPStatus
+
 import msgspec
 from litestar.openapi.datastructures import ResponseSpec
+
+PROBLEM_JSON = "application/problem+json"
+"""RFC 9457's media type: every error of the API is sent as one."""
 
 
 class FieldError(msgspec.Struct, frozen=True):
@@ -16,12 +21,33 @@ class FieldError(msgspec.Struct, frozen=True):
 
 
 class ErrorResponse(msgspec.Struct, frozen=True, omit_defaults=True):
-    """The one error shape of the whole API."""
+    """The one error shape of the whole API: an RFC 9457 problem detail.
 
-    status_code: int
+    `type` is always `about:blank` (RFC 9457 §4.2.1): the status and its `title` say what kind of
+    problem it is; `detail` says what happened and what to do; `errors` names the offending fields.
+    """
+
+    type: str
+    title: str
+    status: int
     detail: str
     errors: list[FieldError] = []
     provider: str | None = None
+    """Which model provider failed (502, 504, 429 from a provider)."""
+    limit_bytes: int | None = None
+    """On a 413: the largest body the server reads."""
+
+
+def problem(status: int, detail: str, **extra: object) -> ErrorResponse:
+    """The problem detail for `status`, titled with the status's own phrase."""
+    return ErrorResponse(type="about:blank", title=_title(status), status=status, detail=detail, **extra)  # type: ignore[arg-type]
+
+
+def _title(status: int) -> str:
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return "Error"
 
 
 class SmritiError(Exception):
@@ -55,6 +81,8 @@ class ProviderFailure(SmritiError):
         super().__init__(detail, field=field)
         self.provider = provider
         self.status_code = status_code
+        self.retry_after_s: int | None = None
+        """On a 429: seconds the client should wait, sent as `Retry-After`."""
 
 
 def caused_by(exc: BaseException, kind: type[BaseException]) -> bool:
@@ -72,6 +100,7 @@ def error_responses(*status_codes: int) -> dict[int, ResponseSpec]:
     return {
         code: ResponseSpec(
             data_container=ErrorResponse,
+            media_type=PROBLEM_JSON,
             description=_DESCRIPTIONS.get(code, "Error"),
             generate_examples=False,
         )

@@ -20,7 +20,7 @@ class LineController(Controller):
     A line's name may hold `/` (`feature/login`), so it is the rest of the path; Litestar gives
     a `path` parameter with its leading slash."""
 
-    path = "/repos/{repo_id:uuid}/branches"
+    path = "/repos/{repo_id:str}/branches"
     tags = ["Lines"]
 
     @get(

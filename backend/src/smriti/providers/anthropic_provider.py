@@ -76,7 +76,7 @@ class AnthropicProvider:
                 self.name, per_attempt_s=self._timeout_s, attempts=self._attempts, started=started
             ) from None
         except anthropic.RateLimitError as exc:
-            raise rate_limited_error(self.name, self._describe(exc)) from None
+            raise rate_limited_error(self.name, self._describe(exc), exc.response.headers) from None
         except anthropic.NotFoundError as exc:
             # Anthropic answers an unknown model with 404 `not_found_error` naming "model: …".
             detail = f"HTTP 404: {self._describe(exc)}"

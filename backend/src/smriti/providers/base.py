@@ -9,7 +9,11 @@ side sessions. What an adapter returns is checked and normalised in one place fo
 
 from __future__ import annotations
 
+import datetime
+import math
 import time
+from collections.abc import Mapping
+from email.utils import parsedate_to_datetime
 from typing import Any, Literal, Protocol
 
 import msgspec
@@ -92,8 +96,42 @@ def timeout_error(provider: str, *, per_attempt_s: float, attempts: int, started
     )
 
 
-def rate_limited_error(provider: str, detail: str) -> ProviderFailure:
-    return ProviderFailure(provider, 429, f"Provider {provider} is rate limiting requests: {detail}")
+DEFAULT_RETRY_AFTER_S = 30
+"""What a 429 tells the client to wait when the provider itself said nothing usable."""
+MAX_RETRY_AFTER_S = 3600
+
+
+def rate_limited_error(provider: str, detail: str, headers: Mapping[str, str] | None = None) -> ProviderFailure:
+    """A 429 passed on, with the provider's own `Retry-After` (seconds or an HTTP date, or
+    OpenAI's `retry-after-ms`) in whole seconds, or a default: a client always learns how long."""
+    failure = ProviderFailure(provider, 429, f"Provider {provider} is rate limiting requests: {detail}")
+    failure.retry_after_s = retry_after_s(headers or {})
+    return failure
+
+
+def retry_after_s(headers: Mapping[str, str]) -> int:
+    seconds: float | None = None
+    millis = headers.get("retry-after-ms")
+    if millis is not None:
+        seconds = _number(millis, scale=1000)
+    value = headers.get("retry-after")
+    if seconds is None and value is not None:
+        seconds = _number(value, scale=1)
+        if seconds is None:
+            try:
+                seconds = (parsedate_to_datetime(value) - datetime.datetime.now(datetime.UTC)).total_seconds()
+            except (TypeError, ValueError, IndexError):
+                seconds = None
+    if seconds is None or not math.isfinite(seconds):
+        return DEFAULT_RETRY_AFTER_S
+    return min(MAX_RETRY_AFTER_S, max(1, math.ceil(seconds)))
+
+
+def _number(text: str, *, scale: int) -> float | None:
+    try:
+        return float(text.strip()) / scale
+    except ValueError:
+        return None
 
 
 def unknown_model_error(provider: str, model: str, detail: str) -> ProviderFailure:

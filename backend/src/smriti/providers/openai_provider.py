@@ -146,7 +146,7 @@ class OpenAIProvider:
     def _failure(self, exc: openai.APIStatusError, model: str) -> Exception:
         detail = self._describe(exc)
         if isinstance(exc, openai.RateLimitError):
-            return rate_limited_error(self.name, detail)
+            return rate_limited_error(self.name, detail, exc.response.headers)
         if _names_unknown_model(exc, model):
             return unknown_model_error(self.name, model, f"HTTP {exc.status_code}: {detail}")
         return upstream_error(self.name, f"HTTP {exc.status_code}: {detail}")

@@ -12,7 +12,7 @@ from smriti.review.service import ReviewService
 
 
 @post(
-    "/commits/{commit_id:uuid}/review",
+    "/commits/{commit_id:str}/review",
     operation_id="reviewCheckpoint",
     summary="Review a Checkpoint for contradictions, hidden assumptions, answered questions, loose entities",
     description="On demand only. Deterministic checks always run; a configured model adds what rules cannot see.",

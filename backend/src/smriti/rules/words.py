@@ -1,6 +1,7 @@
-"""Text helpers for the rule-based features: sentences, content words, and when one text
-settles another. Extraction (`extract`), review's rules and the transcripts' context packs all
-read text through these, so they agree on what a sentence and a word are."""
+"""Text helpers for the rule-based features: sentences, content words and their stems.
+
+Extraction (`extract`), review's rules and the transcripts' context packs all read text through
+these, so they agree on what a sentence and a word are."""
 
 from __future__ import annotations
 
@@ -32,6 +33,8 @@ def tidy(text: str) -> str:
     text = re.sub(r"[.!]+$", "", text).strip()
     # Cut trailing chatter: "…, right?" / "…, I think" / "…, then."
     text = re.sub(r",\s*(?:right|ok|okay|then|I think|for now)$", "", text, flags=re.IGNORECASE).strip()
+    # "Let's stay in Baixa then": a closing "then" points back at the conversation, not the item.
+    text = re.sub(r"(?<=\w)\s+then$", "", text, flags=re.IGNORECASE) if text.count(" ") >= 2 else text
     return text[:1].upper() + text[1:] if text else text
 
 
@@ -49,19 +52,32 @@ STOPWORDS = frozenset(
 
 
 def content_words(text: str) -> set[str]:
-    return {word for word in re.findall(r"[a-z0-9][a-z0-9'+#.-]*", text.lower()) if word not in STOPWORDS}
+    # "meal." at a sentence's end is "meal"; dots inside ("node.js", "v1.2") stay.
+    words = (word.rstrip(".") for word in re.findall(r"[a-z0-9][a-z0-9'+#.-]*", text.lower()))
+    return {word for word in words if word and word not in STOPWORDS}
 
 
-_OPTIONS = re.compile(r"([\w'-]+)\s+or\s+([\w'-]+)", re.IGNORECASE)
+def stem(word: str) -> str:
+    """A crude stem, so "staying"/"stay", "Fridays"/"Friday" and "hiring"/"hire" compare equal.
+
+    Deliberately simple and applied to both sides of every comparison: it only has to map the
+    forms of one word together, not to produce a real root."""
+    word = word.lower().removesuffix("'s").removesuffix("’s").rstrip("'’")
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    for suffix in ("ing", "ies", "ied", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
+            word = word[: -len(suffix)] + ("y" if suffix in {"ies", "ied"} else "")
+            break
+    word = word.removesuffix("e")
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
+        word = word[:-1]  # "running" loses "ing", then its doubled "n"
+    return word
 
 
-def answers(decision_words: set[str], question: str) -> bool:
-    """Whether a decision settles a question: most of its words, or one side of its "A or B"."""
-    words = content_words(question)
-    if words and len(words & decision_words) / len(words) >= 0.5:
-        return True
-    options = {word.lower() for pair in _OPTIONS.findall(question) for word in pair} - STOPWORDS
-    return bool(options & decision_words)
+def stems(text: str) -> set[str]:
+    """Content words of a text, stemmed: what two statements are compared on."""
+    return {stem(word) for word in content_words(text)}
 
 
 def near_duplicate(left: set[str], right: set[str]) -> bool:

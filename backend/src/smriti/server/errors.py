@@ -9,14 +9,14 @@ import asyncpg
 import msgspec
 import structlog
 from advanced_alchemy.exceptions import DuplicateKeyError, NotFoundError
-from litestar import MediaType, Request, Response
+from litestar import Request, Response
 from litestar.exceptions import HTTPException, SerializationException, ValidationException
-from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
+from litestar.status_codes import HTTP_413_REQUEST_ENTITY_TOO_LARGE, HTTP_500_INTERNAL_SERVER_ERROR
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as OrmPoolTimeout
 from sqlalchemy.orm.exc import StaleDataError
 
-from smriti.core.errors import ErrorResponse, FieldError, ProviderFailure, SmritiError, caused_by
+from smriti.core.errors import PROBLEM_JSON, ErrorResponse, FieldError, ProviderFailure, SmritiError, caused_by, problem
 from smriti.core.schemas import say_patterns
 from smriti.db.pool import PoolTimeout
 
@@ -81,12 +81,8 @@ def _invalid_request(exc: ValidationException) -> Response[ErrorResponse]:
 def _body(
     status_code: int, detail: str, *, headers: dict[str, str] | None = None, **extra: Any
 ) -> Response[ErrorResponse]:
-    return Response(
-        ErrorResponse(status_code=status_code, detail=detail, **extra),
-        status_code=status_code,
-        media_type=MediaType.JSON,
-        headers=headers,
-    )
+    content = problem(status_code, detail, **extra)
+    return Response(content, status_code=status_code, media_type=PROBLEM_JSON, headers=headers)
 
 
 # Ways "PostgreSQL is not there right now" shows up: refused or missing socket, server starting or
@@ -117,6 +113,29 @@ def _is_database_down(exc: BaseException) -> bool:
     return False
 
 
+def _body_limit(request: Request[Any, Any, Any]) -> int | None:
+    resolve = getattr(request.route_handler, "resolve_request_max_body_size", None)
+    limit = resolve() if callable(resolve) else None
+    return limit if isinstance(limit, int) else None
+
+
+def _http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response[ErrorResponse]:
+    if isinstance(exc.__cause__, SerializationException):
+        message = f"The body is not valid JSON: {exc.__cause__}"
+        return _body(400, message, errors=[FieldError("body", message)])
+    if exc.status_code == HTTP_413_REQUEST_ENTITY_TOO_LARGE:
+        limit = _body_limit(request)
+        said = f" ({limit:,} bytes, SMRITI_MAX_BODY_BYTES)" if limit else " (SMRITI_MAX_BODY_BYTES)"
+        return _body(413, f"The request body is larger than this server reads{said}.", limit_bytes=limit)
+    # Keep the headers the exception carries, e.g. `Allow` on a 405.
+    return _body(exc.status_code, _clean_message(str(exc.detail)), headers=dict(exc.headers or {}))
+
+
+def _provider_error(exc: ProviderFailure) -> Response[ErrorResponse]:
+    headers = {"Retry-After": str(exc.retry_after_s)} if exc.retry_after_s is not None else None
+    return _body(exc.status_code, exc.detail, headers=headers, errors=exc.errors, provider=exc.provider)
+
+
 def to_error_response(request: Request[Any, Any, Any], exc: Exception) -> Response[ErrorResponse]:  # noqa: PLR0911
     """Map any exception raised while handling a request to the API's error shape.
 
@@ -124,17 +143,13 @@ def to_error_response(request: Request[Any, Any, Any], exc: Exception) -> Respon
     else is logged with its traceback and answered with a bare 500 that reveals nothing.
     """
     if isinstance(exc, ProviderFailure):
-        return _body(exc.status_code, exc.detail, errors=exc.errors, provider=exc.provider)
+        return _provider_error(exc)
     if isinstance(exc, SmritiError):
         return _body(exc.status_code, exc.detail, errors=exc.errors)
     if isinstance(exc, ValidationException):
         return _invalid_request(exc)
-    if isinstance(exc, HTTPException) and isinstance(exc.__cause__, SerializationException):
-        message = f"The body is not valid JSON: {exc.__cause__}"
-        return _body(400, message, errors=[FieldError("body", message)])
     if isinstance(exc, HTTPException):
-        # Keep the headers the exception carries, e.g. `Allow` on a 405.
-        return _body(exc.status_code, _clean_message(str(exc.detail)), headers=dict(exc.headers or {}))
+        return _http_error(request, exc)
     if isinstance(exc, NotFoundError) or caused_by(exc, StaleDataError):
         # StaleDataError: the row was deleted by another request between our read and our write.
         return _body(404, "Not found (it may have just been deleted).")

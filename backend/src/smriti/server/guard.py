@@ -22,12 +22,12 @@ import msgspec
 from litestar.enums import ScopeType
 from litestar.types import ASGIApp, Receive, Scope
 
-from smriti.core.errors import ErrorResponse
+from smriti.core.errors import PROBLEM_JSON, problem
 
 UNAUTHORIZED = "Missing or wrong bearer token (Authorization: Bearer <token>)."
-_BODY = msgspec.json.encode(ErrorResponse(status_code=401, detail=UNAUTHORIZED))
+_BODY = msgspec.json.encode(problem(401, UNAUTHORIZED))
 _HEADERS = [
-    (b"content-type", b"application/json"),
+    (b"content-type", PROBLEM_JSON.encode()),
     (b"www-authenticate", b'Bearer realm="smriti"'),
     (b"content-length", str(len(_BODY)).encode()),
 ]

@@ -25,7 +25,7 @@ import msgspec
 from litestar.enums import ScopeType
 from litestar.types import ASGIApp, Receive, Scope
 
-from smriti.core.errors import ErrorResponse, FieldError
+from smriti.core.errors import PROBLEM_JSON, FieldError, problem
 
 _WITH_BODY = frozenset({"POST", "PUT", "PATCH"})
 _OWN_CONTENT_RULES = b"/mcp"
@@ -54,14 +54,12 @@ def host_matcher(allowed: Iterable[str]) -> Callable[[str], bool]:
 
 
 def _refusal(status: int, detail: str, field: str) -> list[dict[str, Any]]:
-    body = msgspec.json.encode(
-        ErrorResponse(status_code=status, detail=detail, errors=[FieldError(field, detail, "header")])
-    )
+    body = msgspec.json.encode(problem(status, detail, errors=[FieldError(field, detail, "header")]))
     return [
         {
             "type": "http.response.start",
             "status": status,
-            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+            "headers": [(b"content-type", PROBLEM_JSON.encode()), (b"content-length", str(len(body)).encode())],
         },
         {"type": "http.response.body", "body": body},
     ]

@@ -28,7 +28,7 @@ class SessionController(Controller):
     }
 
     @post(
-        "/repos/{repo_id:uuid}/sessions",
+        "/repos/{repo_id:str}/sessions",
         operation_id="createSession",
         summary="Start a Session in a Space",
         description=(
@@ -50,7 +50,7 @@ class SessionController(Controller):
         return await sessions.add(repo_id, data, model=model)
 
     @get(
-        "/repos/{repo_id:uuid}/sessions",
+        "/repos/{repo_id:str}/sessions",
         operation_id="listSessions",
         summary="Sessions of a Space, newest first",
         responses=error_responses(404),
@@ -64,7 +64,7 @@ class SessionController(Controller):
         return await sessions.page(repo_id, page)
 
     @get(
-        "/sessions/{session_id:uuid}",
+        "/sessions/{session_id:str}",
         operation_id="getSession",
         summary="One Session",
         responses=error_responses(404),
@@ -73,7 +73,7 @@ class SessionController(Controller):
         return to_session(await sessions.fetch(session_id))
 
     @patch(
-        "/sessions/{session_id:uuid}",
+        "/sessions/{session_id:str}",
         operation_id="updateSession",
         summary="Rename a Session",
         responses=error_responses(404),
@@ -84,7 +84,7 @@ class SessionController(Controller):
         return await sessions.rename(session_id, data)
 
     @get(
-        "/sessions/{session_id:uuid}/turns",
+        "/sessions/{session_id:str}/turns",
         operation_id="listTurns",
         summary="A Session's Turns in sequence_number order",
         description="`after_seq` returns only Turns with a higher sequence_number (keyset paging).",

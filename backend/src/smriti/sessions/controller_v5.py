@@ -17,7 +17,7 @@ from smriti.sessions.schemas import ForkRequest, Session
 
 
 @post(
-    "/sessions/{session_id:uuid}/fork",
+    "/sessions/{session_id:str}/fork",
     operation_id="forkSession",
     summary="Continue from a Checkpoint in a new Session",
     description=(

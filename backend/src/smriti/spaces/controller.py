@@ -34,12 +34,12 @@ class SpaceController(Controller):
     ) -> Page[Space]:
         return await spaces.page(page)
 
-    @get("/{repo_id:uuid}", operation_id="getSpace", summary="Get a Space", responses=error_responses(404))
+    @get("/{repo_id:str}", operation_id="getSpace", summary="Get a Space", responses=error_responses(404))
     async def get_space(self, repo_id: FromPath[UUID], spaces: NamedDependency[SpaceService]) -> Space:
         return to_space(await spaces.fetch(repo_id))
 
     @patch(
-        "/{repo_id:uuid}",
+        "/{repo_id:str}",
         operation_id="updateSpace",
         summary="Rename or describe a Space",
         responses=error_responses(404, 409),
@@ -50,7 +50,7 @@ class SpaceController(Controller):
         return await spaces.change(repo_id, data)
 
     @delete(
-        "/{repo_id:uuid}",
+        "/{repo_id:str}",
         operation_id="deleteSpace",
         summary="Delete a Space with its Sessions, Turns and Checkpoints",
         responses=error_responses(404),

@@ -1,0 +1,127 @@
+"""The review rules on their own (no database): negations and rival choices that differ by more
+than a word or two, and the findings that must not be reported (a wrong finding costs more than a
+missed one)."""
+
+from __future__ import annotations
+
+import datetime
+import time
+import uuid
+
+import pytest
+
+from smriti.checkpoints.schemas import Checkpoint, Entity, Task
+from smriti.review.rules import run_rules
+
+
+def checkpoint(
+    decisions: list[str] | None = None,
+    assumptions: list[str] | None = None,
+    open_questions: list[str] | None = None,
+    tasks: list[str] | None = None,
+    entities: list[str] | None = None,
+) -> Checkpoint:
+    return Checkpoint(
+        id=uuid.uuid4(),
+        repo_id=uuid.uuid4(),
+        parent_commit_id=None,
+        commit_hash="0" * 64,
+        message="Under review",
+        summary="",
+        decisions=decisions or [],
+        assumptions=assumptions or [],
+        tasks=[Task(text=t) for t in tasks or []],
+        open_questions=open_questions or [],
+        entities=[Entity(name=e) for e in entities or []],
+        artifacts=[],
+        metadata={},
+        created_at=datetime.datetime.now(datetime.UTC),
+    )
+
+
+def found(cp: Checkpoint) -> list[tuple[str, list[tuple[str, int]]]]:
+    return [(f.kind, sorted((r.field, r.index) for r in f.refs)) for f in run_rules(cp)]
+
+
+def test_a_rejected_option_chosen_elsewhere_is_a_contradiction() -> None:
+    cp = checkpoint(["Stay in Baixa, not Alfama", "Stay in Alfama for the last night"])
+    assert found(cp) == [("contradiction", [("decisions", 0), ("decisions", 1)])]
+
+
+@pytest.mark.parametrize(
+    ("decisions", "assumptions"),
+    [
+        (["Don't rent a car", "Rent a car for the Sintra day trip"], []),
+        (["Use PostgreSQL instead of MongoDB", "Use MongoDB for the audit log"], []),
+        (["Do not hire a DJ for the reception", "Book the DJ that Priya recommended for the reception"], []),
+        (["Ship the Android app in the first release"], ["We won't ship an Android app"]),
+    ],
+)
+def test_a_negation_or_a_rival_choice_a_few_words_apart_is_a_contradiction(
+    decisions: list[str], assumptions: list[str]
+) -> None:
+    kinds = [kind for kind, _ in found(checkpoint(decisions, assumptions))]
+    assert kinds == ["contradiction"]
+
+
+@pytest.mark.parametrize(
+    "decisions",
+    [
+        # Different things done, not the same thing done and not done.
+        ["Don't store passwords in plain text", "Store passwords with bcrypt"],
+        ["Stay in Baixa", "Eat dinner in Alfama on the last night"],
+        ["Use PostgreSQL for storage", "Use Redis for caching"],
+        ["Skip the museum on Monday", "Visit the castle on Monday"],
+    ],
+)
+def test_statements_that_can_both_hold_are_not_a_contradiction(decisions: list[str]) -> None:
+    assert found(checkpoint(decisions)) == []
+
+
+def test_an_option_word_inside_a_longer_alternative_does_not_resolve_a_question() -> None:
+    # "Sintra" belongs to "rent a car for Sintra"; doing Sintra on day 3 does not say how to get there.
+    cp = checkpoint(["Do Sintra on day 3"], open_questions=["Should we rent a car for Sintra or take the train?"])
+    assert found(cp) == []
+
+
+def test_an_entity_named_in_a_shorter_form_is_connected() -> None:
+    cp = checkpoint(
+        ["Host the API on Postgres 16"], entities=["PostgreSQL", "Ana"], tasks=["Ask Ana's team for access"]
+    )
+    assert found(cp) == []
+
+
+def test_an_entity_inside_another_word_is_not_mentioned() -> None:
+    cp = checkpoint(["Buy bananas for the picnic"], entities=["Ana"])
+    assert found(cp) == [("disconnected_entity", [("entities", 0)])]
+
+
+@pytest.mark.parametrize(
+    "decision",
+    [
+        "Roll back if the error rate doubles",  # a condition to act on, not an assumption
+        "Keep the nightly backups we have run since 2019",  # "since" as time, not as a reason
+        "Don't take taxis at night without checking the price first",  # two negations: a positive rule
+    ],
+)
+def test_conditions_and_time_are_not_hidden_assumptions(decision: str) -> None:
+    assert found(checkpoint([decision, "Take a taxi from the airport"])) == []
+
+
+def test_a_decision_that_answers_a_question_is_the_closest_one() -> None:
+    cp = checkpoint(
+        ["Rent a van for the move instead of hiring movers", "Move on the 14th"],
+        open_questions=["When exactly do we move?"],
+    )
+    assert found(cp) == [("resolved_question", [("decisions", 1), ("open_questions", 0)])]
+
+
+def test_the_rules_stay_fast_at_the_comparison_limit() -> None:
+    # 300 decisions, 300 assumptions and 300 questions that share vocabulary: ~225,000 pairs.
+    places = ["Baixa", "Alfama", "Belém", "Sintra", "Cascais", "Porto"]
+    decisions = [f"Stay in {places[i % 6]}, not {places[(i + 1) % 6]}, on night {i}" for i in range(300)]
+    assumptions = [f"The hotel in {places[i % 6]} has rooms free on night {i}" for i in range(300)]
+    questions = [f"Should we eat in {places[i % 6]} or {places[(i + 2) % 6]} on night {i}?" for i in range(300)]
+    started = time.perf_counter()
+    run_rules(checkpoint(decisions, assumptions, questions))
+    assert time.perf_counter() - started < 10
