@@ -91,3 +91,36 @@ async def test_every_success_response_is_described(client: httpx.AsyncClient) ->
                 if status.startswith("2") and status != "204" and path.startswith(("/v1", "/v4", "/v5")):
                     described = response["content"]["application/json"]["schema"]
                     assert described, (method, path, status)
+
+
+async def test_third_party_generators_read_the_document_plainly(client: httpx.AsyncClient) -> None:
+    """Issue 21, item 17: what Redocly and openapi-typescript tripped on."""
+    schema = (await client.get("/schema/openapi.json")).json()
+    names = set(schema["components"]["schemas"])
+    assert {"CheckpointPage", "SessionPage", "SpacePage", "TurnPage", "LinePage"} <= names
+    assert not [name for name in names if "." in name or "_" in name]
+    assert "smriti." not in (await client.get("/schema/openapi.json")).text
+    assert schema["components"]["securitySchemes"]["bearerAuth"] == {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "SMRITI_API_TOKEN, when the server sets one: `Authorization: Bearer <token>`.",
+    }
+    assert schema["security"] == [{"bearerAuth": []}, {}]
+    assert schema["paths"]["/health"]["get"]["security"] == [{}]
+    assert schema["info"]["license"]["identifier"] == "MIT"
+    for path in ("/health", "/v4/providers"):
+        assert [s for s in schema["paths"][path]["get"]["responses"] if s.startswith("4")], path
+
+    def walk(node: object, where: str) -> None:
+        if isinstance(node, dict):
+            assert len(node.get("oneOf", [None, None])) != 1, where
+            for key, value in node.items():
+                walk(value, f"{where}/{key}")
+        elif isinstance(node, list):
+            for index, value in enumerate(node):
+                walk(value, f"{where}/{index}")
+
+    walk(schema, "#")
+    create = schema["components"]["schemas"]["SpaceCreate"]["properties"]["description"]
+    assert "default" not in create  # openapi-typescript would make it required
+    assert 'Default: "".' in create["description"]

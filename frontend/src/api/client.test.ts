@@ -2,11 +2,13 @@ import { describe, expect, it, vi } from "vitest";
 import { toApiError } from "./client";
 
 describe("toApiError", () => {
-  it("reads the API's one error shape", () => {
+  it("reads the API's one error shape, an RFC 9457 problem detail", () => {
     const error = toApiError(
       400,
       {
-        status_code: 400,
+        type: "about:blank",
+        title: "Bad Request",
+        status: 400,
         detail: "Invalid request.",
         errors: [{ field: "tasks[0].done", message: "Expected `bool`", source: "body" }],
         provider: "openai",
@@ -19,6 +21,15 @@ describe("toApiError", () => {
       { field: "tasks[0].done", message: "Expected `bool`", source: "body" },
     ]);
     expect(error.provider).toBe("openai");
+  });
+
+  it("uses the problem's title when it has no detail", () => {
+    const error = toApiError(
+      503,
+      { type: "about:blank", title: "Service Unavailable", status: 503 },
+      "503",
+    );
+    expect(error.detail).toBe("Service Unavailable");
   });
 
   it("falls back to the status line for a body that is not the error shape", () => {
@@ -39,7 +50,12 @@ describe("the API token", () => {
       vi.fn(async (input: Request) => {
         seen.push(input.headers.get("authorization"));
         return new Response(
-          JSON.stringify({ status_code: 401, detail: "Missing or wrong API token." }),
+          JSON.stringify({
+            type: "about:blank",
+            title: "Unauthorized",
+            status: 401,
+            detail: "Missing or wrong API token.",
+          }),
           {
             status: 401,
           },

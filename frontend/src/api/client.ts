@@ -34,7 +34,9 @@ export class ApiError extends Error {
 /** Turns any error body (or none) into an ApiError. */
 export function toApiError(status: number, body: unknown, fallback: string): ApiError {
   if (isRecord(body)) {
-    const detail = typeof body.detail === "string" ? body.detail : fallback;
+    // RFC 9457: `detail` says what happened; `title` is the kind of problem, the next best thing.
+    const said = [body.detail, body.title].find((text) => typeof text === "string" && text.trim());
+    const detail = typeof said === "string" ? said : fallback;
     const errors = Array.isArray(body.errors)
       ? body.errors.filter(isRecord).map((e) => ({
           field: String(e.field ?? ""),

@@ -8,7 +8,7 @@ from litestar.params import JSONBody
 from smriti.chat.exchange import ChatService
 from smriti.chat.schemas import ContextPreview, ContextRequest, SendRequest, SendResponse
 from smriti.core.errors import error_responses
-from smriti.core.responses import EncodedJSON
+from smriti.core.responses import EncodedJSON, location
 
 _encode = msgspec.json.Encoder().encode
 
@@ -32,7 +32,11 @@ class ChatController(Controller):
     async def send_message(
         self, data: JSONBody[SendRequest], chat: NamedDependency[ChatService]
     ) -> Response[SendResponse]:
-        return EncodedJSON(_encode(await chat.send(data)))
+        sent = await chat.send(data)
+        # The pair just stored: the Turns after the one before it.
+        after = sent.user_turn.sequence_number - 1
+        pair = location(f"/v4/sessions/{data.session_id}/turns?after_seq={after}")
+        return EncodedJSON(_encode(sent), headers=(pair,))
 
     @post(
         "/context",

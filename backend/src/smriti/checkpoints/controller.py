@@ -7,12 +7,13 @@ from uuid import UUID
 from litestar import Controller, Response, get, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody, QueryParameter
+from litestar.types import Scope
 
 from smriti.checkpoints.schemas import Checkpoint, CommitCreate, VerifyReport
 from smriti.checkpoints.store import CheckpointStore
 from smriti.core.errors import BadRequest, error_responses
 from smriti.core.pagination import PageParams
-from smriti.core.responses import EncodedJSON
+from smriti.core.responses import EncodedJSON, checkpoint_location, encoded_or_not_modified
 from smriti.core.schemas import Page
 
 _FULL_HASH = re.compile(r"[0-9a-f]{64}")
@@ -67,9 +68,18 @@ class CheckpointController(Controller):
         responses=error_responses(404),
     )
     async def get_checkpoint(
-        self, ref: FromPath[str], checkpoints: NamedDependency[CheckpointStore]
+        self, ref: FromPath[str], checkpoints: NamedDependency[CheckpointStore], scope: Scope
     ) -> Response[Checkpoint]:
-        return EncodedJSON(await checkpoints.get_json(ref))
+        body, commit_hash = await checkpoints.get_json(ref)
+        # From the raw headers: a header parameter would have Litestar parse every header of
+        # every request (+45 k instructions); the OpenAPI document still lists it (openapi.py).
+        if_none_match = next(
+            (value.decode("latin-1") for name, value in scope["headers"] if name == b"if-none-match"), None
+        )
+        # Named by its id or full hash, a Checkpoint never changes; a prefix may name another one
+        # later (or be ambiguous), so that answer is revalidated every time.
+        exact = len(ref.strip()) in (36, 64)
+        return encoded_or_not_modified(body, commit_hash, if_none_match, immutable=exact)
 
     @post(
         "/chat/commit",
@@ -84,7 +94,8 @@ class CheckpointController(Controller):
     async def commit_checkpoint(
         self, data: JSONBody[CommitCreate], checkpoints: NamedDependency[CheckpointStore]
     ) -> Response[Checkpoint]:
-        return EncodedJSON(await checkpoints.commit(data))
+        saved = await checkpoints.commit(data)
+        return EncodedJSON(saved, headers=(checkpoint_location(saved),))
 
     @get(
         "/repos/{repo_id:str}/verify",

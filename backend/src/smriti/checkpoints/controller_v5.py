@@ -12,7 +12,7 @@ from smriti.checkpoints.schemas import Checkpoint
 from smriti.checkpoints.store import CheckpointStore
 from smriti.checkpoints.verbs import CheckpointVerbs, RestoreRequest
 from smriti.core.errors import BadRequest, error_responses
-from smriti.core.responses import EncodedJSON
+from smriti.core.responses import EncodedJSON, checkpoint_location
 
 
 @get(
@@ -51,7 +51,8 @@ async def diff_checkpoints_handler(
 async def apply_changes_handler(
     data: JSONBody[ApplyRequest], verbs: NamedDependency[CheckpointVerbs]
 ) -> Response[Checkpoint]:
-    return EncodedJSON(await verbs.apply(data))
+    saved = await verbs.apply(data)
+    return EncodedJSON(saved, headers=(checkpoint_location(saved),))
 
 
 @post(
@@ -68,4 +69,5 @@ async def apply_changes_handler(
 async def restore_checkpoint(
     ref: FromPath[str], data: JSONBody[RestoreRequest], verbs: NamedDependency[CheckpointVerbs]
 ) -> Response[Checkpoint]:
-    return EncodedJSON(await verbs.restore(ref, data))
+    saved = await verbs.restore(ref, data)
+    return EncodedJSON(saved, headers=(checkpoint_location(saved),))

@@ -165,9 +165,10 @@ class CheckpointStore:
         """A Checkpoint by id, full `commit_hash`, or a unique hash prefix of at least 7 hex digits."""
         return to_checkpoint(await self._find(ref, COLUMNS))
 
-    async def get_json(self, ref: str) -> bytes:
-        """The same, as JSON built by PostgreSQL."""
-        return str((await self._find(ref, f"{checkpoint_json_sql('commits')} AS body"))["body"]).encode()
+    async def get_json(self, ref: str) -> tuple[bytes, str]:
+        """The same, as JSON built by PostgreSQL, with its hash (the response's `ETag`)."""
+        row = await self._find(ref, f"{checkpoint_json_sql('commits')} AS body, commit_hash")
+        return str(row["body"]).encode(), str(row["commit_hash"])
 
     async def resolve(self, ref: str, *, repo_id: UUID, field: str, columns: str = COLUMNS) -> asyncpg.Record:
         """A Checkpoint of the Space `repo_id` named by `ref` in the body's `field`: 404 naming it

@@ -1,8 +1,9 @@
 from __future__ import annotations
 
+from urllib.parse import quote
 from uuid import UUID
 
-from litestar import Controller, delete, get, patch, post
+from litestar import Controller, Response, delete, get, patch, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
@@ -47,8 +48,9 @@ class LineController(Controller):
     )
     async def create_line(
         self, repo_id: FromPath[UUID], data: JSONBody[LineCreate], lines: NamedDependency[LineStore]
-    ) -> Line:
-        return await lines.create(repo_id, data)
+    ) -> Response[Line]:
+        line = await lines.create(repo_id, data)
+        return Response(line, headers={"Location": f"/v4/repos/{repo_id}/branches/{quote(line.name, safe='/')}"})
 
     @get("/{name:path}", operation_id="getLine", summary="One line of the Space", responses=error_responses(404))
     async def get_line(self, repo_id: FromPath[UUID], name: FromPath[str], lines: NamedDependency[LineStore]) -> Line:

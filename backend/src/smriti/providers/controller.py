@@ -3,6 +3,7 @@ from __future__ import annotations
 from litestar import get
 from litestar.di import NamedDependency
 
+from smriti.core.errors import error_responses
 from smriti.providers.registry import ProviderList, ProviderRegistry
 
 
@@ -11,6 +12,7 @@ from smriti.providers.registry import ProviderList, ProviderRegistry
     operation_id="listProviders",
     summary="Providers, whether configured, their models",
     tags=["Providers"],
+    responses=error_responses(),
 )
 async def list_providers(providers: NamedDependency[ProviderRegistry]) -> ProviderList:
     return providers.describe()

@@ -19,6 +19,7 @@ from litestar.config.cors import CORSConfig
 from litestar.datastructures import State
 from litestar.openapi.config import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
+from litestar.openapi.spec import Components, License
 from litestar.types import ControllerRouterHandler
 
 from smriti import __version__
@@ -38,7 +39,8 @@ from smriti.server.health import health
 from smriti.server.json_body import StrictRequest
 from smriti.server.mcp import McpEndpoint
 from smriti.server.memory import tune_allocator
-from smriti.server.openapi import refine_openapi
+from smriti.server.methods import head_and_options
+from smriti.server.openapi import BEARER, bearer_scheme, refine_openapi
 from smriti.server.request_rules import request_rules
 from smriti.server.services import Services
 from smriti.server.webapp import DEFAULT_WEB_DIR, first_segment, no_web_app, web_router
@@ -123,6 +125,10 @@ def create_app(settings: Settings | None = None) -> Litestar:
             title="Smriti API",
             version=__version__,
             description="Version-control semantics for LLM work: Spaces, Checkpoints, exact context.",
+            license=License(name="MIT", identifier="MIT"),
+            components=Components(security_schemes={BEARER: bearer_scheme()}),
+            # `{}`: the token is the server's choice (SMRITI_API_TOKEN); without one, no scheme applies.
+            security=[{BEARER: []}, {}],
             path=OPENAPI_PATH,
             render_plugins=[SwaggerRenderPlugin()],
         ),
@@ -135,6 +141,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
         debug=settings.debug,
     )
     refine_openapi(app)
+    # Before routing, outside Litestar's own layers: HEAD and OPTIONS as HTTP means them.
+    app.asgi_handler = head_and_options(app.asgi_handler)
     return app
 
 

@@ -6,6 +6,7 @@ import msgspec
 from litestar import Response, get
 from litestar.di import NamedDependency
 
+from smriti.core.errors import error_responses
 from smriti.db.pool import Pool
 
 
@@ -14,7 +15,13 @@ class Health(msgspec.Struct):
     database: str
 
 
-@get("/health", operation_id="health", summary="Liveness and database reachability", tags=["Health"])
+@get(
+    "/health",
+    operation_id="health",
+    summary="Liveness and database reachability",
+    tags=["Health"],
+    responses=error_responses(),  # a refused Host header (request_rules) is a 400
+)
 async def health(pool: NamedDependency[Pool]) -> Response[Health]:
     """Reports only status words: nothing about versions, hosts or configuration."""
     try:

@@ -7,6 +7,11 @@ show there, so a client (or a fuzzer) would believe it may send what the server 
 - in a send or a context preview, `checkpoint_id` and `history_base_seq` come together or not at
   all (a mount is a Checkpoint plus its boundary).
 
+It names schemas plainly (`CheckpointPage`, not `Page_smriti.checkpoints.schemas.Checkpoint_`),
+states a body field's default in words rather than as `default` (generators such as
+openapi-typescript read a `default` as "always present", which is true of a response, not of
+what a client may leave out), and writes a one-branch `oneOf` (an optional field) as its branch.
+
 It also adds OpenAPI links (a new Space's id feeds its Sessions and Checkpoints, a Session's id
 feeds sends, a Checkpoint's id feeds fetch, review and diff), which tell clients and stateful
 testers how the operations chain together.
@@ -14,8 +19,14 @@ testers how the operations chain together.
 
 from __future__ import annotations
 
+import dataclasses
+import json
+import re
+from typing import Any
+
 from litestar import Litestar
-from litestar.openapi.spec import Link, OpenAPIResponse, Reference, Schema
+from litestar.enums import ParamType
+from litestar.openapi.spec import Link, OpenAPIResponse, Parameter, Reference, Schema, SecurityScheme
 from litestar.openapi.spec.enums import OpenAPIType
 
 from smriti.core.schemas import Request
@@ -39,15 +50,33 @@ def _requires_together(first: str, first_type: OpenAPIType, second: str, second_
     )
 
 
+BEARER = "bearerAuth"
+
+
+def bearer_scheme() -> SecurityScheme:
+    return SecurityScheme(
+        type="http",
+        scheme="bearer",
+        description="SMRITI_API_TOKEN, when the server sets one: `Authorization: Bearer <token>`.",
+    )
+
+
 def refine_openapi(app: Litestar) -> None:
     add_links(app)
     add_media_type_refusals(app)
+    name_pages_plainly(app)
+    open_health_check(app)
+    document_if_none_match(app)
     components = app.openapi_schema.components.schemas or {}
     request_names = {cls.__name__ for cls in _subclasses(Request)}
+    for schema in components.values():
+        if isinstance(schema, Schema):
+            _visit(schema, _one_branch_as_itself)
     for name, schema in components.items():
         if isinstance(schema, Reference) or name.split(".")[-1] not in request_names:
             continue
         schema.additional_properties = False
+        _defaults_in_words(schema)
         if name.split(".")[-1] in MOUNTED_REQUESTS:
             schema.all_of = [
                 _requires_together("checkpoint_id", OpenAPIType.STRING, "history_base_seq", OpenAPIType.INTEGER),
@@ -127,3 +156,88 @@ def add_links(app: Litestar) -> None:
                 links = LINKS.get((operation.operation_id or "", status))
                 if links and isinstance(response, OpenAPIResponse):
                     response.links = dict(links)
+
+
+_PAGE = re.compile(r"^Page_smriti\.[a-z_.]+\.([A-Za-z]+)_$")
+
+
+def name_pages_plainly(app: Litestar) -> None:
+    """`Page[Checkpoint]` as `CheckpointPage`, in the components and every reference to them."""
+    schemas = app.openapi_schema.components.schemas or {}
+    renamed = {old: f"{match.group(1)}Page" for old in schemas if (match := _PAGE.match(old))}
+    for old, new in renamed.items():
+        schema = schemas.pop(old)
+        if isinstance(schema, Schema):
+            schema.title = new
+        schemas[new] = schema
+    refs = {f"#/components/schemas/{old}": f"#/components/schemas/{new}" for old, new in renamed.items()}
+
+    def rename(node: object) -> None:
+        if isinstance(node, Reference) and node.ref in refs:
+            node.ref = refs[node.ref]
+
+    _visit(app.openapi_schema, rename)
+
+
+def document_if_none_match(app: Litestar) -> None:
+    """`getCheckpoint` reads `If-None-Match` from the raw headers (cheaper); say so here."""
+    item = (app.openapi_schema.paths or {}).get("/v4/commits/{ref}")
+    if item is None or item.get is None:
+        return
+    item.get.parameters = [
+        *(item.get.parameters or []),
+        Parameter(
+            name="If-None-Match",
+            param_in=ParamType.HEADER,
+            required=False,
+            schema=Schema(type=OpenAPIType.STRING),
+            description="A Checkpoint's `ETag` (its quoted hash): 304 with no body while it still matches.",
+        ),
+    ]
+    item.get.responses = {
+        **(item.get.responses or {}),
+        "304": OpenAPIResponse(description="Not modified: the Checkpoint is the one whose `ETag` was sent."),
+    }
+
+
+def open_health_check(app: Litestar) -> None:
+    """The health check answers without the token (a load balancer has none)."""
+    health = (app.openapi_schema.paths or {}).get("/health")
+    if health is not None and health.get is not None:
+        health.get.security = [{}]
+
+
+def _one_branch_as_itself(node: object) -> None:
+    if isinstance(node, Schema) and node.one_of and len(node.one_of) == 1 and isinstance(node.one_of[0], Schema):
+        branch = node.one_of[0]
+        node.one_of = None
+        for field in dataclasses.fields(branch):
+            value = getattr(branch, field.name)
+            if value is not None and getattr(node, field.name) is None:
+                setattr(node, field.name, value)
+
+
+def _defaults_in_words(schema: Schema) -> None:
+    for prop in (schema.properties or {}).values():
+        if isinstance(prop, Schema) and prop.default is not None:
+            said = f"Default: {json.dumps(prop.default)}."
+            prop.description = f"{prop.description} {said}" if prop.description else said
+            prop.default = None
+
+
+def _visit(node: Any, act: Any, seen: set[int] | None = None) -> None:
+    """Call `act` on every object of the OpenAPI document under `node`, depth first."""
+    seen = set() if seen is None else seen
+    if id(node) in seen:
+        return
+    seen.add(id(node))
+    act(node)
+    if isinstance(node, dict):
+        for value in node.values():
+            _visit(value, act, seen)
+    elif isinstance(node, (list, tuple)):
+        for value in node:
+            _visit(value, act, seen)
+    elif dataclasses.is_dataclass(node) and not isinstance(node, type):
+        for field in dataclasses.fields(node):
+            _visit(getattr(node, field.name), act, seen)

@@ -5,7 +5,7 @@
 from uuid import UUID
 
 from advanced_alchemy.extensions.litestar.providers import create_service_provider
-from litestar import Controller, get, patch, post
+from litestar import Controller, Response, get, patch, post
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, JSONBody
 
@@ -13,7 +13,7 @@ from smriti.core.errors import error_responses
 from smriti.core.pagination import PageParams, int_query, query_int
 from smriti.core.schemas import MAX_INT4, Page
 from smriti.providers.registry import ProviderRegistry
-from smriti.sessions.schemas import Session, SessionCreate, SessionUpdate, Turn
+from smriti.sessions.schemas import Session, SessionCreate, SessionUpdate, Turn, session_location
 from smriti.sessions.service import SessionService, to_session
 from smriti.sessions.turns import TurnStore
 
@@ -43,11 +43,12 @@ class SessionController(Controller):
         data: JSONBody[SessionCreate],
         sessions: NamedDependency[SessionService],
         providers: NamedDependency[ProviderRegistry],
-    ) -> Session:
+    ) -> Response[Session]:
         model = data.model
         if data.provider is not None:
             model = providers.choose(data.provider, data.model).model
-        return await sessions.add(repo_id, data, model=model)
+        session = await sessions.add(repo_id, data, model=model)
+        return Response(session, headers={"Location": session_location(session.id)})
 
     @get(
         "/repos/{repo_id:str}/sessions",

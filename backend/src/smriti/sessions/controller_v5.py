@@ -7,13 +7,13 @@ document then describes the fork's answer as anything).
 
 from uuid import UUID
 
-from litestar import post
+from litestar import Response, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
 from smriti.core.errors import error_responses
 from smriti.sessions.forks import SessionForks
-from smriti.sessions.schemas import ForkRequest, Session
+from smriti.sessions.schemas import ForkRequest, Session, session_location
 
 
 @post(
@@ -29,5 +29,6 @@ from smriti.sessions.schemas import ForkRequest, Session
 )
 async def fork_session(
     session_id: FromPath[UUID], data: JSONBody[ForkRequest], forks: NamedDependency[SessionForks]
-) -> Session:
-    return await forks.fork(session_id, data)
+) -> Response[Session]:
+    fork = await forks.fork(session_id, data)
+    return Response(fork, headers={"Location": session_location(fork.id)})

@@ -72,3 +72,8 @@ class Turn(msgspec.Struct, kw_only=True):
     output_tokens: int | None
     request_id: str | None
     created_at: datetime.datetime
+
+
+def session_location(session_id: UUID) -> str:
+    """Where a Session is read: the `Location` of a 201 that made one."""
+    return f"/v4/sessions/{session_id}"

@@ -3,7 +3,7 @@ from __future__ import annotations
 from uuid import UUID
 
 from advanced_alchemy.extensions.litestar.providers import create_service_provider
-from litestar import Controller, delete, get, patch, post
+from litestar import Controller, Response, delete, get, patch, post
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, JSONBody
 
@@ -20,8 +20,9 @@ class SpaceController(Controller):
     dependencies = {"spaces": Provide(create_service_provider(SpaceService))}
 
     @post("/", operation_id="createSpace", summary="Create a Space", responses=error_responses(409))
-    async def create_space(self, data: JSONBody[SpaceCreate], spaces: NamedDependency[SpaceService]) -> Space:
-        return await spaces.add(data)
+    async def create_space(self, data: JSONBody[SpaceCreate], spaces: NamedDependency[SpaceService]) -> Response[Space]:
+        space = await spaces.add(data)
+        return Response(space, headers={"Location": f"/v4/repos/{space.id}"})
 
     @get(
         "/",

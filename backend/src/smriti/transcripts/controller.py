@@ -1,10 +1,11 @@
 from __future__ import annotations
 
-from litestar import post
+from litestar import Response, post
 from litestar.di import NamedDependency
 from litestar.params import JSONBody
 
 from smriti.core.errors import error_responses
+from smriti.sessions.schemas import session_location
 from smriti.transcripts.schemas import TranscriptImport, TranscriptResult
 from smriti.transcripts.service import TranscriptService
 
@@ -23,5 +24,8 @@ from smriti.transcripts.service import TranscriptService
 )
 async def ingest_transcript(
     data: JSONBody[TranscriptImport], transcripts: NamedDependency[TranscriptService]
-) -> TranscriptResult:
-    return await transcripts.ingest(data)
+) -> Response[TranscriptResult]:
+    result = await transcripts.ingest(data)
+    # Without `repo_id` nothing is stored, so there is no new resource to point at.
+    headers = {"Location": session_location(result.session_id)} if result.session_id is not None else None
+    return Response(result, headers=headers)
