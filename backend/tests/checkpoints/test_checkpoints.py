@@ -230,9 +230,14 @@ async def test_unknown_refs(client: httpx.AsyncClient) -> None:
     space = await create_space(client)
     saved = await commit(client, space["id"], "one")
     missing_hash = "f" * 64 if not saved["commit_hash"].startswith("f") else "e" * 64
-    for ref in (str(uuid.uuid4()), missing_hash, "abc", "zzzzzzz", "0123456"):
+    for ref in (str(uuid.uuid4()), missing_hash, "0123456"):
         response = await client.get(f"/v4/commits/{ref}")
         assert response.status_code == 404, ref
+    # A ref that cannot name any Checkpoint is a bad request, naming the parameter.
+    for ref in ("abc", "zzzzzzz"):
+        response = await client.get(f"/v4/commits/{ref}")
+        assert response.status_code == 400, ref
+        assert response.json()["errors"][0]["field"] == "ref"
     assert (await client.get(f"/v4/repos/{space['id']}/head")).status_code == 200
 
 

@@ -146,20 +146,34 @@ def test_commit_from_flags_then_head_show_and_log(server: LiveServer, tmp_path: 
     shown = cli(server, "head", name)
     assert shown.code == 0
     assert "(HEAD)" in shown.stdout
-    assert second["commit_hash"][:12] in shown.stdout
+    assert second["commit_hash"][:7] in shown.stdout
+    assert f"Checkpoint {second['commit_hash'][:7]} " in shown.stdout  # the short form: 7, as the app shows
     assert "by agent reviewer" in shown.stdout
     text = cli(server, "show", first["commit_hash"][:10]).stdout
     for expected in ("Use PostgreSQL", "[ ] Benchmark HEAD", "[x] Write the migration", "schema  text/x-sql"):
         assert expected in text
     assert "(HEAD)" not in text
     lines = cli(server, "log", name).stdout.splitlines()
-    assert lines[0].startswith(second["commit_hash"][:12])
+    assert lines[0].startswith(second["commit_hash"][:7] + " ")
     assert lines[0].endswith("HEAD")
     assert "agent planner" in lines[1]
     saved = cli(server, "commit", name, "-m", "Third")
     assert saved.code == 0
     assert saved.stdout.startswith("Saved Checkpoint ")
-    assert f"its parent is {second['id']}" in saved.stdout
+    third = cli(server, "head", name, "--json").json()
+    assert f"its parent is {second['commit_hash'][:7]})" in saved.stdout
+    assert f"The HEAD of main is now {third['commit_hash'][:7]}." in saved.stdout
+    assert second["id"] not in saved.stdout  # hashes, as the log shows them, not UUIDs
+
+    # HEAD, HEAD~N and HEAD^ of a Space, as Git spells them.
+    for ref, expected in (("HEAD", third), ("HEAD~1", second), ("HEAD^", second), ("HEAD^^", first), ("HEAD~2", first)):
+        assert cli(server, "show", ref, "--space", name, "--json").json()["id"] == expected["id"], ref
+    assert (
+        cli(server, "diff", "HEAD~2", "HEAD", "--space", space["id"], "--json").json()["from_commit_id"] == first["id"]
+    )
+    too_far = cli(server, "show", "HEAD~3", "--space", name)
+    assert too_far.code == 3
+    assert too_far.error_line() == f"smriti: HEAD~3: line 'main' of {name!r} has 2 Checkpoint(s) before its HEAD."
 
 
 def test_commit_from_stdin_and_files(server: LiveServer, tmp_path: Path) -> None:
@@ -449,7 +463,14 @@ def test_not_found_usage_and_server_errors(server: LiveServer) -> None:
         result = cli(server, *args, "--json")
         assert result.code == 3, args
         assert "deadbeef00" in result.error_line()
-    assert cli(server, "show", "../repos").code == 3
+    # A ref that cannot name any Checkpoint is a usage error (2), not a missing one (3).
+    for bad in ("abc", "../repos", "HEAD~x"):
+        refused = cli(server, "show", bad)
+        assert refused.code == 2, bad
+        assert "hash prefix of at least 7 hex digits" in refused.error_line(), bad
+    needs_space = cli(server, "show", "HEAD")
+    assert needs_space.code == 2
+    assert needs_space.error_line() == "smriti: HEAD needs --space: HEAD is a Space's (or, with --line, one line's)."
     assert cli(server, "commit", name, "-m", "x", "--expect-head", "feedface99").code == 3
 
     missing = cli(server, "head")

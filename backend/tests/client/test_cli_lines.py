@@ -130,7 +130,7 @@ def test_commit_starts_from_the_parents_state(server: LiveServer, tmp_path: Path
     assert third.code == 0, third.stderr
     out = third.stdout
     assert out.startswith("Saved Checkpoint ")
-    assert f"on line main in {name} (its parent is {second['id']})" in out
+    assert f"on line main in {name} (its parent is {second['commit_hash'][:7]})" in out
     for expected in (
         "Changes against the parent:",
         "  - Where we are.",
@@ -209,7 +209,7 @@ def test_lines_list_create_rename_default_delete(server: LiveServer) -> None:
     history = cli(server, "log", name, "--line", "feature/idea", "--json").json()
     assert ([c["id"] for c in history["items"]], history["total"]) == ([on_line["id"], one["id"]], 2)
     everything = cli(server, "log", name).stdout.splitlines()
-    assert everything[0].startswith(on_line["commit_hash"][:12])
+    assert everything[0].startswith(on_line["commit_hash"][:7])
     assert everything[0].endswith("line feature/idea")
     assert everything[1].endswith("HEAD, line from-head")
     human = cli(server, "line", "list", name).stdout

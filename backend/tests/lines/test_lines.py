@@ -181,7 +181,7 @@ async def test_line_names_are_checked(client: httpx.AsyncClient) -> None:
         ({"name": "c/."}, 400, "name"),
         ({"name": "d/../e"}, 400, "name"),
         ({"name": "ok", "from_ref": "0000000"}, 404, "from_ref"),
-        ({"name": "ok", "from_ref": "xyz"}, 404, "from_ref"),
+        ({"name": "ok", "from_ref": "xyz"}, 400, "from_ref"),
     ]
     for body, status, field in cases:
         response = await client.post(url, json=body)

@@ -197,7 +197,8 @@ class CheckpointStore:
                 raise NotFound(f"No Checkpoint with id {ref}.")
             return row
         if not _HEX.match(ref):
-            raise NotFound(
+            # A malformed ref names nothing at all: the request is wrong (400), not the Checkpoint missing.
+            raise BadRequest(
                 f"{ref!r} is not a Checkpoint id, hash, or hash prefix of at least 7 hex digits.",
                 field="ref",
                 source="path",

@@ -57,7 +57,7 @@ def _ref(value: str) -> str:
     if not ref:
         raise InvalidInput("A Checkpoint id, hash or hash prefix is required.")
     if not _REF.match(ref):
-        raise MissingError(f"{ref!r} is not a Checkpoint id, hash, or hash prefix of at least 7 hex digits.")
+        raise InvalidInput(f"{ref!r} is not a Checkpoint id, hash, or hash prefix of at least 7 hex digits.")
     return quote(ref, safe="")
 
 

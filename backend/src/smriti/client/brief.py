@@ -22,7 +22,8 @@ OTHER_LINES_SHOWN = 10
 """Other lines named in the brief; a Space with more says how many there are."""
 ARTIFACT_CAP = 2000
 """Characters of each artifact shown in the brief: the same cap the chat context uses."""
-SHORT_HASH = 12
+SHORT_HASH = 7
+"""As the web app shows a hash, and the shortest prefix the API takes (it asks for more when one is ambiguous)."""
 
 Via = Literal["cli", "mcp"]
 

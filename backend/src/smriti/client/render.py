@@ -122,11 +122,11 @@ def log(page: Page[Checkpoint], space: Space, *, lines: Sequence[Line] = (), onl
 def saved(result: Saved, *, restored: str | None = None) -> str:
     """What a commit or a restore wrote, and what it changed against its parent."""
     cp, line = result.checkpoint, _one_line(result.line)
-    parent = f"its parent is {cp.parent_commit_id}" if cp.parent_commit_id else "it has no parent"
+    parent = f"its parent is {short(result.parent_hash)}" if result.parent_hash else "it has no parent"
     what = f"Restored {restored} as Checkpoint" if restored else "Saved Checkpoint"
     out = [
         f"{what} {short(cp.commit_hash)} “{_one_line(cp.message)}” on line {line} in "
-        f"{_one_line(result.space.name)} ({parent}). The HEAD of {line} is now {cp.id}."
+        f"{_one_line(result.space.name)} ({parent}). The HEAD of {line} is now {short(cp.commit_hash)}."
     ]
     if result.changes is None:
         out.append(f"It is the first Checkpoint of line {line}.")

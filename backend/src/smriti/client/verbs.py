@@ -53,6 +53,8 @@ class Saved:
     """The line's name as the server spells it."""
     changes: CheckpointDiff | None
     """Against the parent; None for the first Checkpoint of a line."""
+    parent_hash: str | None = None
+    """The parent's hash, to name it the way the log does."""
 
 
 def new_line_hint(space: Space, ref: str, via: Via) -> str:
@@ -80,6 +82,13 @@ async def changes_since_parent(client: SmritiClient, checkpoint: Checkpoint) -> 
     if checkpoint.parent_commit_id is None:
         return None
     return await client.diff(str(checkpoint.parent_commit_id), str(checkpoint.id))
+
+
+async def saved(client: SmritiClient, space: Space, checkpoint: Checkpoint, line: str) -> Saved:
+    if checkpoint.parent_commit_id is None:
+        return Saved(space, checkpoint, line, None)
+    parent = await client.get_checkpoint(str(checkpoint.parent_commit_id))
+    return Saved(space, checkpoint, line, await changes_since_parent(client, checkpoint), parent.commit_hash)
 
 
 def _check_parent_is_head(space: Space, line: Line, parent_id: UUID, parent_ref: str, via: Via) -> None:
@@ -153,7 +162,7 @@ async def save(
         raise _with_hint(exc, space, expected_ref, via) from None
     except InvalidInput as exc:
         raise _explained(exc, via) from None
-    return Saved(space, checkpoint, the_line.name, await changes_since_parent(client, checkpoint))
+    return await saved(client, space, checkpoint, the_line.name)
 
 
 def _explained(exc: InvalidInput, via: Via) -> InvalidInput:
@@ -229,7 +238,7 @@ async def restore(
         expected = await expected_head(client, expect_head)
     body = RestoreRequest(branch=the_line.name, message=message, expected_head_commit_id=expected)
     checkpoint = await client.restore(str(source.id), body)
-    return Saved(space, checkpoint, the_line.name, await changes_since_parent(client, checkpoint))
+    return await saved(client, space, checkpoint, the_line.name)
 
 
 async def fork(client: SmritiClient, session: str, checkpoint_ref: str, *, title: str | None = None) -> Session:

@@ -143,6 +143,13 @@ def agent_command(name: str, *, json_output: bool = True) -> Callable[[Callable[
     return decorate
 
 
+def space_option() -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """`--space NAME|ID`: the Space whose HEAD a `HEAD`, `HEAD~N` or `HEAD^` ref means."""
+    return click.option(
+        "--space", metavar="SPACE", default=None, help="The Space (name or id) that HEAD, HEAD~N, HEAD^ refer to."
+    )
+
+
 def line_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """`--line NAME` (also spelled `--branch`, the API's name for a line)."""
     return click.option("--line", "--branch", "line", metavar="NAME", default=None, help=help_text)

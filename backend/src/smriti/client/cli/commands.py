@@ -19,10 +19,11 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from smriti.client import render
-from smriti.client.cli.base import EXIT_CODES, Connection, agent_command, fail, line_option
+from smriti.client.cli.base import EXIT_CODES, Connection, agent_command, fail, line_option, space_option
 from smriti.client.cli.commit import commit
 from smriti.client.cli.lines import fork, line_group, restore
 from smriti.client.errors import EXIT_FAILED, ClientError
+from smriti.client.refs import resolve_ref
 
 if TYPE_CHECKING:
     from smriti.client.api import SmritiClient
@@ -69,11 +70,14 @@ def head(conn: Connection, space: str, line: str | None) -> None:
 
 @agent_command("show")
 @click.argument("ref")
-def show(conn: Connection, ref: str) -> None:
-    """Show one Checkpoint: REF is its id, its hash, or a unique hash prefix (7+ hex digits)."""
+@space_option()
+@line_option("With --space: HEAD is this line's (default: the Space's default line).")
+def show(conn: Connection, ref: str, space: str | None, line: str | None) -> None:
+    """Show one Checkpoint: REF is its id, its hash, a unique hash prefix (7+ hex digits), or
+    HEAD, HEAD~N, HEAD^ of --space."""
 
     async def work(client: SmritiClient) -> tuple[Any, Any]:
-        checkpoint = await client.get_checkpoint(ref)
+        checkpoint = await client.get_checkpoint(await resolve_ref(client, ref, space=space, line=line))
         owner = None if conn.as_json else await client.get_space(checkpoint.repo_id)
         return owner, checkpoint
 
@@ -108,9 +112,19 @@ def log(conn: Connection, space: str, limit: int, offset: int, line: str | None)
 @agent_command("diff")
 @click.argument("before")
 @click.argument("after")
-def diff(conn: Connection, before: str, after: str) -> None:
-    """What changed from Checkpoint BEFORE to AFTER (ids, hashes or prefixes; one Space)."""
-    result = conn.run(lambda client: client.diff(before, after))
+@space_option()
+@line_option("With --space: HEAD is this line's (default: the Space's default line).")
+def diff(conn: Connection, before: str, after: str, space: str | None, line: str | None) -> None:
+    """What changed from Checkpoint BEFORE to AFTER (ids, hashes, prefixes, or HEAD, HEAD~N of
+    --space; one Space)."""
+
+    async def work(client: SmritiClient) -> Any:
+        return await client.diff(
+            await resolve_ref(client, before, space=space, line=line),
+            await resolve_ref(client, after, space=space, line=line),
+        )
+
+    result = conn.run(work)
     conn.emit(result, lambda: render.diff(result, before, after))
 
 
@@ -118,11 +132,20 @@ def diff(conn: Connection, before: str, after: str) -> None:
 @click.argument("ref")
 @click.option("--provider", help="Provider for the model part of the review (default: the server's).")
 @click.option("--model", help="Model for the review.")
-def review(conn: Connection, ref: str, provider: str | None, model: str | None) -> None:
-    """Review Checkpoint REF for contradictions, hidden assumptions, answered questions, loose entities."""
+@space_option()
+@line_option("With --space: HEAD is this line's (default: the Space's default line).")
+def review(
+    conn: Connection, ref: str, *, provider: str | None, model: str | None, space: str | None, line: str | None
+) -> None:
+    """Review Checkpoint REF (or HEAD, HEAD~N of --space) for contradictions, hidden assumptions,
+    answered questions, loose entities."""
     from smriti.client import operations  # noqa: PLC0415
 
-    result = conn.run(lambda client: operations.review(client, ref, provider=provider, model=model))
+    async def work(client: SmritiClient) -> Any:
+        exact = await resolve_ref(client, ref, space=space, line=line)
+        return await operations.review(client, exact, provider=provider, model=model)
+
+    result = conn.run(work)
     conn.emit(result, lambda: render.review(result, ref))
 
 
