@@ -25,6 +25,7 @@ export type ProviderInfo = Schemas["ProviderInfo"];
 export type ProviderList = Schemas["ProviderList"];
 export type Session = Schemas["Session"];
 export type SessionCreate = Schemas["SessionCreate"];
+export type SessionUpdate = Schemas["SessionUpdate"];
 /** A line of Checkpoints (wire name: branch). */
 export type Line = Schemas["Line"];
 export type LineCreate = Schemas["LineCreate"];

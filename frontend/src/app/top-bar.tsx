@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { Link } from "wouter";
+import { ThemeToggle } from "@/components/theme-toggle";
 
 export function TopBar({ children }: { children?: ReactNode }) {
   return (
@@ -12,9 +13,10 @@ export function TopBar({ children }: { children?: ReactNode }) {
           <circle cx="21" cy="16" r="3" />
           <path d="M11 13v6M13.5 11.5l5 3" />
         </svg>
-        Smriti
+        <span className="brand-name">Smriti</span>
       </Link>
       {children}
+      <ThemeToggle />
     </header>
   );
 }

@@ -65,6 +65,13 @@ const marked = new Marked({
       const copy = '<button type="button" class="copy-code" aria-label="Copy code">Copy</button>';
       return `<pre class="code-block">${label}${copy}<code class="hljs">${highlight(text, language)}</code></pre>\n`;
     },
+    // Raw HTML is shown as the text it is, never interpreted: "an <a> tag" in a message must not
+    // turn the rest of it into a link, and "<script>" must stay visible in the author's own words.
+    // (DOMPurify below is the second line of defence, not the way HTML is handled.)
+    html({ text, block }: Tokens.HTML | Tokens.Tag): string {
+      if (!block) return escapeHtml(text);
+      return `<p>${escapeHtml(text.replace(/\n+$/, "")).replace(/\n/g, "<br>")}</p>\n`;
+    },
   },
 });
 

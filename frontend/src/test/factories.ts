@@ -1,4 +1,4 @@
-import type { Turn } from "@/api/models";
+import type { Checkpoint, Turn } from "@/api/models";
 import type { CheckpointDiff } from "@/api/v5";
 
 /** Turns 1..count of one Session, alternating user and assistant, like a real Session. */
@@ -39,6 +39,27 @@ export function makeDiff(patch: Partial<CheckpointDiff> = {}): CheckpointDiff {
     entities: { added: [], removed: [], changed: [] },
     artifacts: { added: [], removed: [], changed: [] },
     metadata_changed: false,
+    ...patch,
+  };
+}
+
+/** A Checkpoint with nothing in it but its message, patched by the test. */
+export function makeCheckpoint(id: string, patch: Partial<Checkpoint> = {}): Checkpoint {
+  return {
+    id,
+    repo_id: "space",
+    parent_commit_id: null,
+    commit_hash: `${id}${"0".repeat(Math.max(0, 64 - id.length))}`,
+    message: `Checkpoint ${id}`,
+    summary: "",
+    decisions: [],
+    assumptions: [],
+    tasks: [],
+    open_questions: [],
+    entities: [],
+    artifacts: [],
+    metadata: {},
+    created_at: "2026-01-01T00:00:00Z",
     ...patch,
   };
 }

@@ -14,7 +14,7 @@ const tabs: { id: PanelTab; label: string }[] = [
 
 /** The right-hand panel: the timeline of lines, a Checkpoint's detail, compare, the context. */
 export function SidePanel() {
-  const { spaceId, checkpoints, lines, panel, setPanel } = useWorkspace();
+  const { spaceId, checkpoints, lines, headId, panel, setPanel } = useWorkspace();
   const [restoreFrom, setRestoreFrom] = useState<Checkpoint | null>(null);
   return (
     <aside className="ws-panel" aria-label="Checkpoints and context">
@@ -42,6 +42,8 @@ export function SidePanel() {
             checkpoints={checkpoints}
             fromId={panel.from}
             toId={panel.to}
+            headId={headId}
+            selectedId={panel.selected}
             onChange={(from, to) => setPanel({ from, to })}
           />
         )}

@@ -1,4 +1,4 @@
-import { SessionOrigin, sessionTitle } from "@/features/sessions";
+import { SessionOrigin, SessionTitle } from "@/features/sessions";
 import { useChatSession } from "../lib/chat-session";
 import type { ContextStart } from "../lib/context-start";
 import { isInContext } from "../lib/history-base";
@@ -8,13 +8,12 @@ import { MountControl } from "./mount-control";
 export function ChatHeader({ start }: { start: ContextStart }) {
   const { session, turns, mount, checkpoints, headId, saveCheckpoint, draftCheckpoint } =
     useChatSession();
-  const title = sessionTitle(session);
   // Draft with AI works from the Turns in context: after the boundary when mounted.
   const draftable = turns?.some((t) => isInContext(t, mount.mount)) ?? false;
   return (
     <header className="chat-header">
       <div className="chat-title">
-        <h1 title={title}>{title}</h1>
+        <SessionTitle session={session} />
         <SessionOrigin session={session} />
       </div>
       <MountControl

@@ -61,9 +61,15 @@ export function MountControl({
           title="The model receives this Checkpoint plus only the Turns after the boundary"
         >
           <span className="mount-dot" aria-hidden="true" />
-          Mounted: Checkpoint <code>{mounted ? shortHash(mounted.commit_hash) : "…"}</code>
+          {/* On a phone the words in .wide-only are dropped: the hash and message matter. */}
+          <span className="mount-label">
+            Mounted<span className="wide-only">: Checkpoint</span>
+          </span>{" "}
+          <code>{mounted ? shortHash(mounted.commit_hash) : "…"}</code>
           {mounted && <span className="mount-message">“{mounted.message}”</span>}
-          <span className="muted">· after Turn #{mount.historyBaseSeq}</span>
+          <span className="muted mount-after">
+            · after <span className="wide-only">Turn </span>#{mount.historyBaseSeq}
+          </span>
         </span>
       ) : base ? (
         <span
@@ -71,10 +77,14 @@ export function MountControl({
           title="This Session is based on a Checkpoint: the model receives it plus every Turn of this Session"
         >
           <span className="mount-dot" aria-hidden="true" />
-          Based on Checkpoint{" "}
+          <span className="mount-label">
+            Based on<span className="wide-only"> Checkpoint</span>
+          </span>{" "}
           <code>{base.checkpoint ? shortHash(base.checkpoint.commit_hash) : "…"}</code>
           {base.checkpoint && <span className="mount-message">“{base.checkpoint.message}”</span>}
-          <span className="muted">· every Turn of this Session</span>
+          <span className="muted mount-after">
+            · every Turn<span className="wide-only"> of this Session</span>
+          </span>
         </span>
       ) : (
         <span

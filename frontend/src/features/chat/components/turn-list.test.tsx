@@ -1,4 +1,5 @@
 import { render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeTurns } from "@/test/factories";
 import { fakeLayout } from "@/test/layout";
@@ -81,5 +82,19 @@ describe("the mount boundary", () => {
     expect(rendered.length).toBeGreaterThan(0);
     expect(rendered.length).toBeLessThan(60);
     // (That a Session opens at its end needs real scrolling: the e2e budget test checks it.)
+  });
+});
+
+describe("a message's Copy button", () => {
+  it("copies the message's raw text (its Markdown source), and says so", async () => {
+    const user = userEvent.setup();
+    const turns = makeTurns(2);
+    const raw = "We decided on **Lisbon**.\n\n```py\nbudget = 2000\n```";
+    turns[1] = { ...(turns[1] as (typeof turns)[number]), content: raw };
+    render(<TurnList turns={turns} mount={null} mounted={null} pending={null} sessionId="s" />);
+    const button = screen.getByRole("button", { name: "Copy message 2" });
+    await user.click(button);
+    expect(await navigator.clipboard.readText()).toBe(raw);
+    expect(button).toHaveTextContent("Copied");
   });
 });

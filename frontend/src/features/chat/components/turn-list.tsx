@@ -1,10 +1,12 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { memo, useEffect, useLayoutEffect, useMemo, useRef } from "react";
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { Turn } from "@/api/models";
 import { CheckpointName } from "@/components/checkpoint-name";
+import { CopyButton } from "@/components/copy-button";
 import { Markdown } from "@/components/markdown";
 import { formatDateTime } from "@/lib/format";
 import { isInContext, type Mount } from "../lib/history-base";
+import { tailRoom } from "../lib/tail-room";
 
 export interface MountedCheckpoint {
   hash: string;
@@ -68,6 +70,8 @@ interface TurnListProps {
 export function TurnList({ turns, mount, mounted, pending, sessionId }: TurnListProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const rows = useMemo(() => buildRows(turns, mount, pending), [turns, mount, pending]);
+  // The row of the message last sent from this list, kept at the top with room below (tailRoom).
+  const [tailKey, setTailKey] = useState<string | null>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scroller.current,
@@ -75,18 +79,42 @@ export function TurnList({ turns, mount, mounted, pending, sessionId }: TurnList
     getItemKey: (index) => rows[index]?.key ?? index,
     overscan: 6,
   });
+  // Computed in render from this render's measurements, so the canvas never shrinks under the
+  // scroll position for a frame (the browser would clamp it, and the sent message would move).
+  const total = virtualizer.getTotalSize();
+  const measurements = virtualizer.measurementsCache;
+  const tailIndex = tailKey === null ? -1 : measurements.findLastIndex((m) => m.key === tailKey);
+  const room = tailRoom(
+    virtualizer.scrollRect?.height ?? 0,
+    total,
+    measurements[tailIndex]?.start ?? null,
+  );
 
-  // Open a Session at its end; follow a send in flight to the bottom (not the reply: no jump).
+  // Open a Session at its end.
   const lastIndex = rows.length - 1;
-  const pendingKey = pending ? pending.content : null;
   const opened = useRef<string | null>(null);
   useLayoutEffect(() => {
-    if (lastIndex < 0) return;
-    if (opened.current !== sessionId || pendingKey !== null) {
-      opened.current = sessionId;
-      virtualizer.scrollToIndex(lastIndex, { align: "end" });
-    }
-  }, [sessionId, lastIndex, pendingKey, virtualizer]);
+    if (lastIndex < 0 || opened.current === sessionId) return;
+    opened.current = sessionId;
+    virtualizer.scrollToIndex(lastIndex, { align: "end" });
+  }, [sessionId, lastIndex, virtualizer]);
+
+  // A send puts the message at the top, its reply below it in view. The reply then grows into the
+  // room kept for it, so nothing moves when it arrives; whoever scrolled up to read meanwhile
+  // stays where they are (the list never scrolls on a reply). A send in flight is the last two rows.
+  const sent = rows.at(-2);
+  const sentKey = sent?.kind === "pending-user" ? sent.key : null;
+  const scrollToTail = useRef(false);
+  useLayoutEffect(() => {
+    if (sentKey === null) return;
+    setTailKey(sentKey);
+    scrollToTail.current = true;
+  }, [sentKey]);
+  useLayoutEffect(() => {
+    if (!scrollToTail.current || tailIndex < 0) return;
+    scrollToTail.current = false;
+    virtualizer.scrollToIndex(tailIndex, { align: "start" });
+  }, [tailIndex, virtualizer]);
 
   useEffect(() => {
     if (turns.length > 0) {
@@ -99,7 +127,7 @@ export function TurnList({ turns, mount, mounted, pending, sessionId }: TurnList
   const items = virtualizer.getVirtualItems();
   return (
     <div className="turn-scroller" ref={scroller} data-testid="turn-list">
-      <div className="turn-canvas" style={{ height: virtualizer.getTotalSize() }}>
+      <div className="turn-canvas" style={{ height: total + room }}>
         <div
           className="turn-window"
           style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}
@@ -207,6 +235,11 @@ const TurnView = memo(function TurnView({ turn, outside }: { turn: Turn; outside
         <span className="turn-meta" title={formatDateTime(turn.created_at)}>
           #{turn.sequence_number}
         </span>
+        <CopyButton
+          text={() => turn.content}
+          label={`Copy message ${turn.sequence_number}`}
+          className="copy-turn"
+        />
       </header>
       <Markdown source={turn.content} className="turn-body" />
     </article>

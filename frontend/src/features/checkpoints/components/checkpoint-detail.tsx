@@ -1,13 +1,16 @@
 import { type ReactNode, useMemo } from "react";
 import type { Checkpoint } from "@/api/models";
-import type { Finding, ItemField } from "@/api/v5";
+import type { ItemField } from "@/api/v5";
 import { FailureNotice, Spinner } from "@/components/feedback";
 import { Markdown } from "@/components/markdown";
-import { formatBytes, formatDateTime, shortHash } from "@/lib/format";
-import { highlight } from "@/lib/markdown";
+import { formatDateTime, shortHash } from "@/lib/format";
 import { useReviewCheckpoint, useStoredReview } from "../api/review-checkpoint";
 import { authorOf, draftedByOf, sourceOf } from "../lib/metadata";
-import { findingLabels, indexFindings, itemKey } from "../lib/review";
+import { itemKey, placeFindings } from "../lib/review";
+import { ArtifactView } from "./artifact-view";
+import { Section } from "./detail-section";
+import { MetadataView } from "./metadata-view";
+import { FindingNote, ReviewSummary } from "./review-notes";
 
 interface CheckpointDetailProps {
   checkpoint: Checkpoint;
@@ -44,7 +47,17 @@ export function CheckpointDetail({
   const stored = useStoredReview(c.id);
   const review = useReviewCheckpoint();
   const findings = stored.data?.findings ?? null;
-  const byItem = useMemo(() => indexFindings(findings ?? []), [findings]);
+  const placed = useMemo(
+    () =>
+      placeFindings(findings ?? [], {
+        decisions: c.decisions.length,
+        assumptions: c.assumptions.length,
+        tasks: c.tasks.length,
+        open_questions: c.open_questions.length,
+        entities: c.entities.length,
+      }),
+    [findings, c],
+  );
   const author = authorOf(c);
   const draftedBy = draftedByOf(c);
   const source = sourceOf(c);
@@ -57,7 +70,7 @@ export function CheckpointDetail({
 
   const items = (field: ItemField, values: readonly ReactNode[]) =>
     values.map((value, index) => {
-      const here = byItem.get(itemKey(field, index)) ?? [];
+      const here = placed.byItem.get(itemKey(field, index)) ?? [];
       return (
         // biome-ignore lint/suspicious/noArrayIndexKey: Checkpoints are immutable; findings refer to items by index.
         <li key={index} className={here.length > 0 ? "item flagged" : "item"}>
@@ -121,6 +134,14 @@ export function CheckpointDetail({
               </dd>
             </>
           )}
+          {!draftedBy && source && (
+            <>
+              <dt>From</dt>
+              <dd>
+                Turns {source.from_seq}–{source.to_seq}
+              </dd>
+            </>
+          )}
         </dl>
         <div className="detail-actions">
           {onMount && (
@@ -172,31 +193,7 @@ export function CheckpointDetail({
         </p>
       )}
       <FailureNotice error={review.error} prefix="Review failed: " />
-      {findings && (
-        <section className="review-summary" data-testid="review-summary" aria-label="Review">
-          <h3>
-            Review{" "}
-            <span className="muted small">
-              by {stored.data?.reviewed_by.provider} · {stored.data?.reviewed_by.model}
-            </span>
-          </h3>
-          {findings.length === 0 ? (
-            <p className="ok">
-              No findings: no contradictions, hidden assumptions, resolved questions or disconnected
-              entities.
-            </p>
-          ) : (
-            <ul className="finding-list">
-              {findings.map((f, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: static list.
-                <li key={i}>
-                  <FindingNote finding={f} showRefs />
-                </li>
-              ))}
-            </ul>
-          )}
-        </section>
-      )}
+      {stored.data && <ReviewSummary review={stored.data} unplaced={placed.unplaced} />}
 
       <Section title="Summary" empty={!c.summary}>
         <Markdown source={c.summary} />
@@ -208,7 +205,8 @@ export function CheckpointDetail({
         <ol className="items">{items("assumptions", c.assumptions)}</ol>
       </Section>
       <Section title="Tasks" count={c.tasks.length}>
-        <ol className="items tasks">
+        {/* A list of checkboxes, not numbered: "1. ☐" showed two markers for one task. */}
+        <ul className="items tasks">
           {items(
             "tasks",
             c.tasks.map((t, i) => (
@@ -219,7 +217,7 @@ export function CheckpointDetail({
               </span>
             )),
           )}
-        </ol>
+        </ul>
       </Section>
       <Section title="Open questions" count={c.open_questions.length}>
         <ol className="items">{items("open_questions", c.open_questions)}</ol>
@@ -241,82 +239,17 @@ export function CheckpointDetail({
       </Section>
       <Section title="Artifacts" count={c.artifacts.length}>
         {c.artifacts.map((a) => (
-          <details key={a.name} className="artifact">
-            <summary>
-              <strong>{a.name}</strong>{" "}
-              <span className="muted small">
-                {a.media_type ?? "text/plain"} ·{" "}
-                {formatBytes(new TextEncoder().encode(a.content).length)}
-              </span>
-            </summary>
-            <pre className="code-block">
-              <code
-                className="hljs"
-                // biome-ignore lint/security/noDangerouslySetInnerHtml: highlight() escapes the text.
-                dangerouslySetInnerHTML={{ __html: highlight(a.content, languageOf(a.name)) }}
-              />
-            </pre>
-          </details>
+          <ArtifactView key={a.name} artifact={a} />
         ))}
       </Section>
       {Object.keys(c.metadata).length > 0 && (
         <Section title="Metadata">
-          <pre className="code-block small">{JSON.stringify(c.metadata, null, 2)}</pre>
+          <MetadataView metadata={c.metadata} />
         </Section>
       )}
       <p className="muted small hash-line">
         Hash <code>{c.commit_hash}</code>
       </p>
     </article>
-  );
-}
-
-function languageOf(name: string): string | undefined {
-  const ext = name.split(".").pop()?.toLowerCase();
-  return ext && ext !== name.toLowerCase() ? ext : undefined;
-}
-
-function Section({
-  title,
-  count,
-  empty,
-  children,
-}: {
-  title: string;
-  count?: number;
-  empty?: boolean;
-  children: ReactNode;
-}) {
-  const isEmpty = empty ?? count === 0;
-  return (
-    <section className="detail-section">
-      <h3>
-        {title} {count !== undefined && <span className="count">{count}</span>}
-      </h3>
-      {isEmpty ? <p className="muted small">None.</p> : children}
-    </section>
-  );
-}
-
-const refLabel: Record<ItemField, string> = {
-  decisions: "decision",
-  assumptions: "assumption",
-  tasks: "task",
-  open_questions: "open question",
-  entities: "entity",
-};
-
-function FindingNote({ finding, showRefs = false }: { finding: Finding; showRefs?: boolean }) {
-  return (
-    <div className={`finding ${finding.kind}`} data-testid="finding">
-      <span className="finding-kind">{findingLabels[finding.kind] ?? finding.kind}</span>{" "}
-      {finding.detail}
-      {showRefs && finding.refs.length > 0 && (
-        <span className="muted small">
-          {" "}
-          ({finding.refs.map((r) => `${refLabel[r.field]} ${r.index + 1}`).join(", ")})
-        </span>
-      )}
-    </div>
   );
 }

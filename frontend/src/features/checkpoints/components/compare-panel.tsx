@@ -2,17 +2,34 @@ import type { Checkpoint } from "@/api/models";
 import { FailureNotice, Loading } from "@/components/feedback";
 import { shortHash } from "@/lib/format";
 import { useCheckpointDiff } from "../api/diff-checkpoints";
+import { effectiveComparison } from "../lib/compare-default";
 import { DiffView } from "./diff-view";
 
 interface ComparePanelProps {
   checkpoints: readonly Checkpoint[];
   fromId: string | null;
   toId: string | null;
+  /** For the default comparison: HEAD's parent → HEAD, or the selected Checkpoint's parent → it. */
+  headId: string | null;
+  selectedId: string | null;
   onChange: (fromId: string | null, toId: string | null) => void;
 }
 
 /** Pick any two Checkpoints of the Space and see what changed from the first to the second. */
-export function ComparePanel({ checkpoints, fromId, toId, onChange }: ComparePanelProps) {
+export function ComparePanel({
+  checkpoints,
+  fromId: chosenFrom,
+  toId: chosenTo,
+  headId,
+  selectedId,
+  onChange,
+}: ComparePanelProps) {
+  const { fromId, toId } = effectiveComparison(
+    { fromId: chosenFrom, toId: chosenTo },
+    checkpoints,
+    headId,
+    selectedId,
+  );
   const diff = useCheckpointDiff(fromId, toId);
   const option = (c: Checkpoint) => (
     <option key={c.id} value={c.id}>

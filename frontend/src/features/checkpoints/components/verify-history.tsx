@@ -11,7 +11,7 @@ export function VerifyHistory({ spaceId }: { spaceId: string }) {
     <div className="verify" data-testid="verify">
       <button
         type="button"
-        className="btn small ghost"
+        className="btn small"
         onClick={() => verify.mutate(spaceId)}
         disabled={verify.isPending}
       >

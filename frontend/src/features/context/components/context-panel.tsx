@@ -1,7 +1,10 @@
-import type { ContextRequest } from "@/api/models";
+import type { ContextPreview, ContextRequest } from "@/api/models";
+import { CopyButton } from "@/components/copy-button";
 import { FailureNotice, Loading } from "@/components/feedback";
 import { plural } from "@/lib/format";
 import { useContextPreview } from "../api/preview-context";
+import { contextText } from "../lib/context-text";
+import { contextWindowFor, largeContextShare } from "../lib/context-window";
 
 interface ContextPanelProps {
   request: ContextRequest;
@@ -45,14 +48,18 @@ export function ContextPanel({ request, mountedLabel }: ContextPanelProps) {
               ? `Checkpoint ${mountedLabel} plus only the Turns after #${ctx.history_base_seq ?? 0}.`
               : "No Checkpoint mounted: every Turn of this Session."}
         </p>
-        <button
-          type="button"
-          className="btn small ghost"
-          onClick={() => void preview.refetch()}
-          disabled={preview.isFetching}
-        >
-          {preview.isFetching ? "Refreshing…" : "Refresh"}
-        </button>
+        <LargeContextWarning ctx={ctx} />
+        <div className="context-actions">
+          <button
+            type="button"
+            className="btn small"
+            onClick={() => void preview.refetch()}
+            disabled={preview.isFetching}
+          >
+            {preview.isFetching ? "Refreshing…" : "Refresh"}
+          </button>
+          <CopyButton text={() => contextText(ctx)} label="Copy context" />
+        </div>
       </header>
 
       <table className="context-sections">
@@ -114,5 +121,19 @@ export function ContextPanel({ request, mountedLabel }: ContextPanelProps) {
         </ol>
       </section>
     </div>
+  );
+}
+
+/** Says so when the context takes most of what the model can read. */
+function LargeContextWarning({ ctx }: { ctx: ContextPreview }) {
+  const share = largeContextShare(ctx.total_tokens, ctx.provider, ctx.model);
+  if (share === null) return null;
+  const window = contextWindowFor(ctx.provider, ctx.model);
+  return (
+    <p className="context-warning" role="status" data-testid="context-warning">
+      <strong>Large context:</strong> about {ctx.total_tokens.toLocaleString("en")} tokens,{" "}
+      {Math.round(share * 100)}% of the ~{window.toLocaleString("en")} tokens assumed for{" "}
+      {ctx.model}. Save a Checkpoint and mount it to send less.
+    </p>
   );
 }

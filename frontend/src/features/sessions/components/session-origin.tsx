@@ -1,7 +1,7 @@
 import { Link } from "wouter";
 import type { Session } from "@/api/models";
 import { useSession } from "../api/get-session";
-import { sessionTitle } from "./session-sidebar";
+import { sessionTitle } from "../lib/title";
 
 /** Beside a forked Session's title: a link back to the Session and Turn it was forked from. */
 export function SessionOrigin({ session }: { session: Session }) {

@@ -2,13 +2,10 @@ import { Link, useLocation } from "wouter";
 import type { Checkpoint, Session } from "@/api/models";
 import { FailureNotice, Loading } from "@/components/feedback";
 import { findById } from "@/lib/find-by-id";
-import { formatDateTime, plural, shortHash, timeAgo } from "@/lib/format";
+import { plural, shortHash, timeAgo } from "@/lib/format";
 import { useCreateSession } from "../api/create-session";
 import { useSessions } from "../api/list-sessions";
-
-export function sessionTitle(session: Pick<Session, "title" | "created_at">): string {
-  return session.title.trim() || `Session of ${formatDateTime(session.created_at)}`;
-}
+import { defaultSessionTitle, sessionTitle } from "../lib/title";
 
 interface SessionSidebarProps {
   spaceId: string;
@@ -31,7 +28,7 @@ export function SessionSidebar({
 
   const start = () =>
     create.mutate(
-      {},
+      { title: defaultSessionTitle(sessions.data?.items ?? []) },
       {
         onSuccess: (session) => {
           navigate(`/spaces/${spaceId}/sessions/${session.id}`);
@@ -68,7 +65,9 @@ export function SessionSidebar({
               aria-current={session.id === activeSessionId ? "page" : undefined}
               onClick={onNavigate}
             >
-              <span className="session-title">{sessionTitle(session)}</span>
+              <span className="session-title" title={sessionTitle(session)}>
+                {sessionTitle(session)}
+              </span>
               <span className="session-meta">
                 {plural(session.turn_count, "Turn")}
                 {session.provider ? ` · ${session.provider}` : ""} · {timeAgo(session.updated_at)}

@@ -1,0 +1,71 @@
+import { render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
+import type { ContextPreview } from "@/api/models";
+import { ContextPanel } from "./context-panel";
+
+let preview: ContextPreview;
+vi.mock("../api/preview-context", () => ({
+  useContextPreview: () => ({
+    isPending: false,
+    isError: false,
+    isFetching: false,
+    data: preview,
+    refetch: () => Promise.resolve(),
+  }),
+}));
+
+function context(total: number): ContextPreview {
+  return {
+    session_id: "s",
+    provider: "offline",
+    model: "offline-1",
+    checkpoint_from: null,
+    checkpoint_id: null,
+    history_base_seq: null,
+    system: "You are continuing a line of work.",
+    sections: [{ name: "history", part: "history", items: 2, tokens: total }],
+    messages: [
+      { sequence_number: 1, role: "user", content: "We decided on **Lisbon**." },
+      { sequence_number: 2, role: "assistant", content: "Noted." },
+    ],
+    total_tokens: total,
+    token_estimate: "about 4 characters per token",
+  };
+}
+
+const show = (total: number) => {
+  preview = context(total);
+  render(<ContextPanel request={{ session_id: "s" }} mountedLabel={null} />);
+};
+
+describe("the context panel", () => {
+  it("warns when the context is large for the model", () => {
+    show(7_000);
+    expect(screen.getByTestId("context-warning")).toHaveTextContent(
+      "Large context: about 7,000 tokens, 88% of the ~8,000 tokens assumed for offline-1.",
+    );
+  });
+
+  it("does not warn for a small context", () => {
+    show(232);
+    expect(screen.queryByTestId("context-warning")).toBeNull();
+  });
+
+  it("copies the exact context: the system text and the messages", async () => {
+    const user = userEvent.setup();
+    show(232);
+    await user.click(screen.getByRole("button", { name: "Copy context" }));
+    expect(await navigator.clipboard.readText()).toBe(
+      "System:\nYou are continuing a line of work.\n\n#1 You:\nWe decided on **Lisbon**.\n\n#2 Assistant:\nNoted.\n",
+    );
+  });
+
+  it("draws Refresh as a button, like the app's other buttons", () => {
+    show(232);
+    const refresh = screen.getByRole("button", { name: "Refresh" });
+    expect(refresh).toHaveClass("btn");
+    // A ghost button has no border or background: it read as plain text.
+    expect(refresh).not.toHaveClass("ghost");
+  });
+});

@@ -1,0 +1,34 @@
+import type { Session } from "@/api/models";
+
+const sameYear = new Intl.DateTimeFormat("en", {
+  month: "short",
+  day: "numeric",
+  hour: "numeric",
+  minute: "2-digit",
+});
+const otherYear = new Intl.DateTimeFormat("en", { dateStyle: "medium" });
+
+/** "Dec 1, 6:04 PM" this year, "Dec 1, 2025" before: short enough for the sidebar. */
+function shortDate(iso: string, now: Date): string {
+  const date = new Date(iso);
+  return date.getFullYear() === now.getFullYear() ? sameYear.format(date) : otherYear.format(date);
+}
+
+/** A Session's name; an untitled one (older Sessions, or renamed to "") is named by its date. */
+export function sessionTitle(
+  session: Pick<Session, "title" | "created_at">,
+  now: Date = new Date(),
+): string {
+  return session.title.trim() || `Untitled · ${shortDate(session.created_at, now)}`;
+}
+
+/**
+ * The name a new Session starts with: "Session 3" — short and readable, unlike the date it used
+ * to be named by ("Session of Dec 1, 2026, 6:04 PM", truncated in the sidebar). Rename it anytime.
+ */
+export function defaultSessionTitle(existing: readonly Pick<Session, "title">[]): string {
+  const taken = new Set(existing.map((s) => s.title.trim()));
+  let n = existing.length + 1;
+  while (taken.has(`Session ${n}`)) n += 1;
+  return `Session ${n}`;
+}
