@@ -355,12 +355,17 @@ async def test_each_space_head_is_a_resource(server: LiveServer, transport: str)
             assert content.mime_type == "application/json"
             assert json.loads(getattr(content, "text", "")) == checkpoint_of(head)
 
-        with pytest.raises(MCPError, match="No Space named"):
-            await client.read_resource("smriti://spaces/No%20such%20Space/head")
-        with pytest.raises(MCPError, match="no Checkpoint yet"):
-            await client.read_resource(f"smriti://spaces/{empty['id']}/head")
-        with pytest.raises(MCPError, match="Unknown resource"):
-            await client.read_resource("smriti://elsewhere/x")
+        # A missing resource answers what the negotiated revision specifies: 2026-07-28 retired
+        # -32002 for -32602 (a legacy handshake gets -32002: the in-process test below).
+        assert client.protocol_version == "2026-07-28"
+        for address, words in (
+            ("smriti://spaces/No%20such%20Space/head", "No Space named"),
+            (f"smriti://spaces/{empty['id']}/head", "no Checkpoint yet"),
+            ("smriti://elsewhere/x", "Unknown resource"),
+        ):
+            with pytest.raises(MCPError, match=words) as caught:
+                await client.read_resource(address)
+            assert caught.value.error.code == -32602, address
 
 
 async def test_stdio_server_reports_an_unreachable_api_and_stays_up(server: LiveServer) -> None:
@@ -451,6 +456,32 @@ async def test_in_process_tools_get_through_allowed_hosts_and_the_token(
     assert result.get("isError") is not True, result
     assert result["structuredContent"]["repo_id"] == created.json()["id"]
     assert result["structuredContent"]["metadata"]["author"] == {"kind": "agent", "name": "mcp-agent"}
+    # Stateless HTTP never sees a legacy client's `initialize`: the client names itself per request.
+    async with make_client(settings, api_token="in-process-token", allowed_hosts=allowed) as client:
+        named = await client.post(
+            "/mcp",
+            json=call,
+            headers={
+                **headers,
+                "Accept": "application/json, text/event-stream",
+                "Content-Type": "application/json",
+                "MCP-Protocol-Version": "2025-11-25",
+                "X-Smriti-Agent": "planner-http",
+            },
+        )
+        legacy_read = await client.post(
+            "/mcp",
+            json={"jsonrpc": "2.0", "id": 2, "method": "resources/read", "params": {"uri": "smriti://elsewhere/x"}},
+            headers={
+                **headers,
+                "Accept": "application/json, text/event-stream",
+                "Content-Type": "application/json",
+                "MCP-Protocol-Version": "2025-11-25",
+            },
+        )
+    author = named.json()["result"]["structuredContent"]["metadata"]["author"]
+    assert author == {"kind": "agent", "name": "planner-http"}
+    assert legacy_read.json()["error"]["code"] == -32002, legacy_read.text
 
 
 @pytest.mark.parametrize("transport", TRANSPORTS)

@@ -23,6 +23,7 @@ import mcp_types as types
 import msgspec
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from smriti import __version__
 from smriti.client import operations
@@ -130,14 +131,35 @@ def tool_error(text: str) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)
 
 
+AGENT_HEADER = "x-smriti-agent"
+"""Over HTTP the endpoint is stateless: a legacy client's `initialize` (and its name) is not seen
+by its later calls, so an HTTP client may name itself with this header instead."""
+
+
 def _client_name(ctx: ServerRequestContext[Any, Any]) -> str | None:
     try:
         params = ctx.session.client_params
     except (AttributeError, RuntimeError):
-        return None
+        params = None
     info = params.client_info if params is not None else None
     name = info.name.strip() if info is not None and info.name else ""
+    if not name:
+        headers = getattr(ctx.request, "headers", None)
+        name = str(headers.get(AGENT_HEADER, "")).strip()[:200] if headers is not None else ""
     return name or None
+
+
+RESOURCE_NOT_FOUND_LEGACY = -32002
+""""Resource not found" in every handshake revision (2024-11-05 to 2025-11-25); 2026-07-28 retired
+the code and answers -32602 (invalid params) instead."""
+
+
+def _not_found_code(ctx: ServerRequestContext[Any, Any]) -> int:
+    try:
+        version = str(ctx.session.protocol_version)
+    except (AttributeError, RuntimeError):
+        version = ""
+    return types.INVALID_PARAMS if version in MODERN_PROTOCOL_VERSIONS else RESOURCE_NOT_FOUND_LEGACY
 
 
 HEAD_URI = "smriti://spaces/{space}/head"
@@ -223,13 +245,17 @@ def build_server(clients: ClientSource, *, default_author: str | None = None) ->
         uri = str(params.uri)
         space_ref = _space_from_uri(uri)
         if space_ref is None:
-            raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown resource {uri!r}; expected {HEAD_URI}.")
+            raise MCPError(code=_not_found_code(ctx), message=f"Unknown resource {uri!r}; expected {HEAD_URI}.")
         try:
             client = clients()
             space = await client.resolve_space(space_ref)
             head = await client.head(space.id)
         except ClientError as exc:
-            code = types.INTERNAL_ERROR if isinstance(exc, Unreachable) else types.INVALID_PARAMS
+            code = types.INVALID_PARAMS
+            if isinstance(exc, Unreachable):
+                code = types.INTERNAL_ERROR
+            elif isinstance(exc, MissingError):
+                code = _not_found_code(ctx)
             raise MCPError(code=code, message=f"{_label(exc)}: {exc.one_line()}") from None
         return types.ReadResourceResult(
             contents=[
