@@ -18,7 +18,6 @@ from litestar import Litestar
 from litestar.config.cors import CORSConfig
 from litestar.datastructures import State
 from litestar.openapi.config import OpenAPIConfig
-from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.openapi.spec import Components, License
 from litestar.types import ControllerRouterHandler
 
@@ -33,6 +32,7 @@ from smriti.db.urls import sqlalchemy_url
 from smriti.providers.registry import ProviderRegistry
 from smriti.server.api import api_routers
 from smriti.server.body_limit import drain_rejected_bodies
+from smriti.server.docs_ui import OfflineSwaggerRenderPlugin
 from smriti.server.errors import to_error_response
 from smriti.server.guard import protection_for
 from smriti.server.health import health
@@ -130,7 +130,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             # `{}`: the token is the server's choice (SMRITI_API_TOKEN); without one, no scheme applies.
             security=[{BEARER: []}, {}],
             path=OPENAPI_PATH,
-            render_plugins=[SwaggerRenderPlugin()],
+            render_plugins=[OfflineSwaggerRenderPlugin(OPENAPI_PATH)],  # its files are the app's own
         ),
         request_max_body_size=settings.max_body_bytes,
         middleware=_middleware(settings),
