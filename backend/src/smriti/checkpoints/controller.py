@@ -78,7 +78,8 @@ class CheckpointController(Controller):
         )
         # Named by its id or full hash, a Checkpoint never changes; a prefix may name another one
         # later (or be ambiguous), so that answer is revalidated every time.
-        exact = len(ref.strip()) in (36, 64)
+        named = ref.strip()
+        exact = len(named) == 64 or "-" in named  # a full hash, or an id (hash prefixes have no dash)
         return encoded_or_not_modified(body, commit_hash, if_none_match, immutable=exact)
 
     @post(
