@@ -433,6 +433,12 @@ async def test_in_process_tools_get_through_allowed_hosts_and_the_token(
         headers = {"Authorization": "Bearer in-process-token", "Host": "api.example.com"}
         if allowed[0] == "smriti.example.com":
             headers["Host"] = "smriti.example.com"
+        legacy = {
+            **headers,
+            "Accept": "application/json, text/event-stream",
+            "Content-Type": "application/json",
+            "MCP-Protocol-Version": "2025-11-25",
+        }
         created = await client.post("/v4/repos", json={"name": "In process"}, headers=headers)
         assert created.status_code == 201, created.text
         call = {
@@ -444,12 +450,7 @@ async def test_in_process_tools_get_through_allowed_hosts_and_the_token(
         answer = await client.post(
             "/mcp",
             json=call,
-            headers={
-                **headers,
-                "Accept": "application/json, text/event-stream",
-                "Content-Type": "application/json",
-                "MCP-Protocol-Version": "2025-11-25",
-            },
+            headers=legacy,
         )
     assert answer.status_code == 200, answer.text
     result = answer.json()["result"]
@@ -461,23 +462,12 @@ async def test_in_process_tools_get_through_allowed_hosts_and_the_token(
         named = await client.post(
             "/mcp",
             json=call,
-            headers={
-                **headers,
-                "Accept": "application/json, text/event-stream",
-                "Content-Type": "application/json",
-                "MCP-Protocol-Version": "2025-11-25",
-                "X-Smriti-Agent": "planner-http",
-            },
+            headers={**legacy, "X-Smriti-Agent": "planner-http"},
         )
         legacy_read = await client.post(
             "/mcp",
             json={"jsonrpc": "2.0", "id": 2, "method": "resources/read", "params": {"uri": "smriti://elsewhere/x"}},
-            headers={
-                **headers,
-                "Accept": "application/json, text/event-stream",
-                "Content-Type": "application/json",
-                "MCP-Protocol-Version": "2025-11-25",
-            },
+            headers=legacy,
         )
     author = named.json()["result"]["structuredContent"]["metadata"]["author"]
     assert author == {"kind": "agent", "name": "planner-http"}

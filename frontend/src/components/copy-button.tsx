@@ -1,8 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-
-type Status = "idle" | "copied" | "failed";
-
-const labels: Record<Status, string> = { idle: "Copy", copied: "Copied", failed: "Copy failed" };
+import { type CopyStatus, copyLabels, copyText } from "@/lib/clipboard";
 
 /** Copies `text()` to the clipboard and says so for a moment. */
 export function CopyButton({
@@ -16,25 +13,20 @@ export function CopyButton({
   label: string;
   className?: string;
 }) {
-  const [status, setStatus] = useState<Status>("idle");
+  const [status, setStatus] = useState<CopyStatus>("idle");
   const timer = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(timer.current), []);
-  const show = (next: Status) => {
+  const show = (next: CopyStatus) => {
     setStatus(next);
     window.clearTimeout(timer.current);
     timer.current = window.setTimeout(() => setStatus("idle"), 1500);
   };
   const copy = () => {
-    const clipboard = navigator.clipboard;
-    if (!clipboard) return show("failed");
-    clipboard.writeText(text()).then(
-      () => show("copied"),
-      () => show("failed"),
-    );
+    copyText(text()).then(show);
   };
   return (
     <button type="button" className={className} aria-label={label} onClick={copy}>
-      {labels[status]}
+      {copyLabels[status]}
     </button>
   );
 }

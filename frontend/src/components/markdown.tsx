@@ -1,4 +1,5 @@
 import { type MouseEvent, memo } from "react";
+import { copyLabels, copyText } from "@/lib/clipboard";
 import { renderMarkdown } from "@/lib/markdown";
 
 /** Renders Markdown (sanitised by DOMPurify) with highlighted code blocks. */
@@ -26,14 +27,10 @@ function copyCode(event: MouseEvent<HTMLDivElement>) {
   const button = (event.target as Element).closest?.("button.copy-code");
   if (!(button instanceof HTMLButtonElement)) return;
   const code = button.parentElement?.querySelector("code")?.textContent ?? "";
-  const done = (label: string) => {
-    button.textContent = label;
+  copyText(code).then((status) => {
+    button.textContent = copyLabels[status];
     window.setTimeout(() => {
-      button.textContent = "Copy";
+      button.textContent = copyLabels.idle;
     }, 1500);
-  };
-  navigator.clipboard?.writeText(code).then(
-    () => done("Copied"),
-    () => done("Copy failed"),
-  );
+  });
 }

@@ -5,6 +5,7 @@ import type { ReactNode } from "react";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { Checkpoint, CommitCreate, Line } from "@/api/models";
 import type { CheckpointDraft } from "@/api/v5";
+import { makeCheckpoint } from "@/test/factories";
 import { CheckpointFormDialog } from "./checkpoint-form";
 
 const draftFn = vi.fn<(body: unknown) => Promise<CheckpointDraft>>();
@@ -32,23 +33,7 @@ beforeAll(() => {
   };
 });
 
-const checkpoint = (id: string, patch: Partial<Checkpoint> = {}): Checkpoint => ({
-  id,
-  repo_id: "space",
-  parent_commit_id: null,
-  commit_hash: `${id}${"0".repeat(64 - id.length)}`,
-  message: `Checkpoint ${id}`,
-  summary: "",
-  decisions: [],
-  assumptions: [],
-  tasks: [],
-  open_questions: [],
-  entities: [],
-  artifacts: [],
-  metadata: {},
-  created_at: "2026-01-01T00:00:00Z",
-  ...patch,
-});
+const checkpoint = makeCheckpoint;
 const old = checkpoint("aaa1111", {
   summary: "Lisbon in May",
   decisions: ["Fly on Friday"],
