@@ -34,11 +34,12 @@ def head_and_options(app: ASGIApp) -> ASGIApp:
             await app(scope, receive, _with_allow(send, _allow(allowed)))
         elif "GET" in allowed:
             # In place, not a copy: Litestar's send hooks (the ORM session's close) look the
-            # request's state up in this very scope.
+            # request's state up in this very scope. It is a HEAD again before the response
+            # leaves: the server reads the same scope to know no body follows.
             http["method"] = "GET"
-            await app(scope, receive, _without_body(send))
+            await app(scope, receive, _without_body(send, http))
         else:
-            await app(scope, receive, _without_body(send))  # a 405 with the path's `Allow`
+            await app(scope, receive, _without_body(send, http))  # a 405 with the path's `Allow`
 
     return handle
 
@@ -58,9 +59,11 @@ def _with_allow(send: Send, allow: bytes) -> Send:
     return send_options
 
 
-def _without_body(send: Send) -> Send:
+def _without_body(send: Send, scope: Any) -> Send:
     async def send_head(message: Any) -> None:
-        if message["type"] == "http.response.body":
+        if message["type"] == "http.response.start":
+            scope["method"] = "HEAD"
+        elif message["type"] == "http.response.body":
             if message.get("more_body", False):
                 return
             message = {"type": "http.response.body", "body": b"", "more_body": False}
