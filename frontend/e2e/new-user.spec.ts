@@ -4,7 +4,7 @@ import { guardConsole, sendMessage, turn } from "./helpers";
 /**
  * What a new user hit (issue 21), at a laptop's width and a phone's: raw HTML in a message,
  * Compare overflowing its panel, a reply below the fold, Sessions that could not be renamed, no
- * Copy per message, and a mount chip cut to "Mounted: Checkpoint f0…".
+ * Copy or Retry per message, and a mount chip cut to "Mounted: Checkpoint f0…".
  */
 const viewports = [
   { name: "1366 px", width: 1366, height: 800 },
@@ -40,7 +40,7 @@ for (const vp of viewports) {
   test.describe(`a new user at ${vp.name}`, () => {
     test.use({ viewport: { width: vp.width, height: vp.height } });
 
-    test("raw HTML stays text, Copy copies a message, the reply is in view, Sessions have a name and can be renamed", async ({
+    test("raw HTML stays text, Copy and Retry per message, the reply is in view, Sessions have a name and can be renamed", async ({
       page,
       request,
     }) => {
@@ -120,6 +120,29 @@ for (const vp of viewports) {
       await expect(page.getByText("Reply 14 from openai received.")).toBeAttached();
       await page.waitForTimeout(300);
       expect(await list.evaluate((el) => el.scrollTop)).toBeLessThan(50);
+
+      // Item 5: Retry asks the last exchange again; the old pair stays, marked, out of the context.
+      await list.evaluate((el) => {
+        el.scrollTop = el.scrollHeight;
+      });
+      await page.getByRole("button", { name: "Retry: ask Turn 13 again" }).click();
+      await expect(turn(page, 16)).toBeVisible();
+      await expect(turn(page, 15)).toContainText("retry of #13");
+      await expect(turn(page, 15)).toContainText("And the budget?");
+      await expect(page.getByRole("button", { name: "Retry: ask Turn 15 again" })).toBeVisible();
+      await list.evaluate((el) => {
+        el.scrollTop = el.scrollHeight - el.clientHeight - 900;
+      });
+      await expect(turn(page, 13)).toHaveAttribute(
+        "aria-label",
+        "Turn 13, retried: not in the context",
+      );
+      const context = await post<{ messages: { sequence_number: number }[] }>(
+        request,
+        "/v4/chat/context",
+        { session_id: sessionId },
+      );
+      expect(context.messages.map((m) => m.sequence_number).slice(-4)).toEqual([11, 12, 15, 16]);
 
       // The new name is in the Session list too, after a reload.
       await page.reload();

@@ -807,6 +807,7 @@ export interface components {
             model?: string | null;
             provider?: string | null;
             request_id?: string | null;
+            retry_of?: number | null;
             /** Format: uuid */
             session_id: string;
         } & (unknown & unknown);
@@ -942,6 +943,7 @@ export interface components {
             output_tokens: number | null;
             provider: string | null;
             request_id: string | null;
+            retry_of?: number | null;
             /** @enum {string} */
             role: "user" | "assistant";
             sequence_number: number;

@@ -23,6 +23,13 @@ export function makeTurns(count: number, start = 1, extra: Partial<Turn> = {}): 
   });
 }
 
+/** One Turn, patched by the test. */
+export function makeTurn(extra: Partial<Turn> & { sequence_number: number }): Turn {
+  const [turn] = makeTurns(1, extra.sequence_number);
+  if (!turn) throw new Error("makeTurns(1) made no Turn");
+  return { ...turn, ...extra };
+}
+
 /** A diff with nothing changed, patched by the test. */
 export function makeDiff(patch: Partial<CheckpointDiff> = {}): CheckpointDiff {
   const list = { added: [], removed: [] };

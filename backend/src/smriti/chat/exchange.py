@@ -7,7 +7,7 @@ import contextlib
 from dataclasses import dataclass, field
 from uuid import UUID
 
-from smriti.chat.context import AssembledContext, assemble
+from smriti.chat.context import AssembledContext, HistoryTurn, assemble
 from smriti.chat.nudge import suggest
 from smriti.chat.schemas import (
     ContextMessage,
@@ -19,7 +19,7 @@ from smriti.chat.schemas import (
     Suggestion,
 )
 from smriti.chat.store import ChatStore, SessionContext
-from smriti.core.errors import BadRequest, NotFound, ProviderFailure
+from smriti.core.errors import BadRequest, Conflict, NotFound, ProviderFailure
 from smriti.providers.base import ProviderReply, ProviderRequest
 from smriti.providers.registry import ProviderChoice, ProviderRegistry
 from smriti.sessions.claims import InFlight, Outcome, SendClaims
@@ -43,7 +43,7 @@ class ChatService:
         request_id = data.request_id
         # One provider call per key, whatever the number of retries in flight (sessions/claims.py).
         return await self.in_flight.one_at_a_time(
-            (data.session_id, request_id), data.content, lambda: self._send(data, request_id)
+            (data.session_id, request_id), _fingerprint(data), lambda: self._send(data, request_id)
         )
 
     async def _send(self, data: SendRequest, request_id: str | None) -> SendResponse:
@@ -60,7 +60,7 @@ class ChatService:
         The claim comes first and the context is read after it, in a statement of its own: a
         claim can be won in the instant another send stores the pair (the claim's statement
         looked at the Turns before that commit), and the read after it then sees the pair."""
-        outcome = await self.claims.claim(data.session_id, request_id, data.content)
+        outcome = await self.claims.claim(data.session_id, request_id, _fingerprint(data))
         if outcome is Outcome.GONE:
             raise NotFound(f"No Session with id {data.session_id}.", field="session_id")
         if outcome is Outcome.CLAIMED:
@@ -76,12 +76,12 @@ class ChatService:
         else:
             context = await self._read(data, request_id=request_id)
         self._choose(data, context)  # the same refusals as a first send (an unknown provider, say)
-        user, assistant = await self.turns.replay(data.session_id, request_id, data.content)
+        user, assistant = await self.turns.replay(data.session_id, request_id, data.content, data.retry_of)
         return self._response(data, context, user, assistant)
 
     async def _release(self, data: SendRequest, request_id: str) -> None:
         with contextlib.suppress(Exception):  # best effort: a claim left behind expires and is taken over
-            await asyncio.shield(self.claims.release(data.session_id, request_id, data.content))
+            await asyncio.shield(self.claims.release(data.session_id, request_id, _fingerprint(data)))
 
     def _response(self, data: SendRequest, context: SessionContext, user: Turn, assistant: Turn) -> SendResponse:
         return SendResponse(
@@ -92,7 +92,7 @@ class ChatService:
 
     async def _exchange(self, data: SendRequest, context: SessionContext, choice: ProviderChoice) -> tuple[Turn, Turn]:
         """Ask the provider, then store both Turns (nothing is stored when it fails)."""
-        assembled = assemble(context.mounted, context.history, data.content)
+        assembled = assemble(context.mounted, _history_for(data, context), data.content)
         request = ProviderRequest(model=choice.model, system=assembled.system, messages=assembled.messages)
         reply = await complete_remembered(self.turns, choice, request, data.session_id, asked=data.model)
         return await self.turns.write_exchange(
@@ -107,6 +107,7 @@ class ChatService:
                 input_tokens=reply.input_tokens,
                 output_tokens=reply.output_tokens,
                 request_id=data.request_id,
+                retry_of=data.retry_of,
             ),
         )
 
@@ -156,6 +157,43 @@ async def complete_remembered(
         if asked is None and any(error.field == "model" for error in exc.errors):
             await turns.forget_model(session_id, choice.model)
         raise
+
+
+def _fingerprint(data: SendRequest) -> str:
+    """What a `request_id` is claimed for: the message, and which exchange it retries (NUL
+    cannot occur in a message, so no message can pass for a retry)."""
+    return data.content if data.retry_of is None else f"{data.content}\x00retry_of={data.retry_of}"
+
+
+def _history_for(data: SendRequest, context: SessionContext) -> list[HistoryTurn]:
+    """The Turns in context for this send; for a retry, those before the exchange it asks again,
+    once that exchange is found to be the Session's last, in context, and this message."""
+    if data.retry_of is None:
+        return context.history
+    seq, last = data.retry_of, context.last_seq
+    if seq >= last:
+        raise BadRequest(
+            f"retry_of {seq} names no exchange to ask again: the Session's last Turn is {last}.", field="retry_of"
+        )
+    if seq != last - 1:
+        raise Conflict(
+            f"Only the last exchange can be retried; Turn {seq} is not its message (the last Turn is {last}).",
+            field="retry_of",
+        )
+    pair = context.history[-2:]
+    if len(pair) < 2 or pair[0].sequence_number != seq:
+        raise BadRequest(
+            f"Turn {seq} is at or below the mount's boundary (history_base_seq), so it is not in this "
+            "context: retry it with the mount it was sent under, or send it as a new message.",
+            field="retry_of",
+        )
+    if pair[0].role != "user" or pair[1].role != "assistant":
+        raise BadRequest(f"Turns {seq} and {last} are not a message and its reply.", field="retry_of")
+    if pair[0].content != data.content:
+        raise BadRequest(
+            f"A retry asks the same message again: content must be the text of Turn {seq}.", field="content"
+        )
+    return context.history[:-2]
 
 
 def _check_mount(data: ContextRequest) -> None:

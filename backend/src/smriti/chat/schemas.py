@@ -1,11 +1,11 @@
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 from uuid import UUID
 
 import msgspec
 
-from smriti.core.schemas import NonEmptyText, Request, RequestId, SequenceNumber, ShortName
+from smriti.core.schemas import MAX_INT4, NonEmptyText, Request, RequestId, SequenceNumber, ShortName
 from smriti.sessions.schemas import Turn
 
 
@@ -25,6 +25,12 @@ class SendRequest(ContextRequest, kw_only=True):
     content: NonEmptyText
     request_id: RequestId | None = None
     """Makes a resend idempotent: the same key in the same Session returns the stored pair."""
+    retry_of: Annotated[int, msgspec.Meta(ge=1, le=MAX_INT4)] | None = None
+    """Ask the last exchange again: the `sequence_number` of its user Turn, whose text `content`
+    must be. The model gets the context that exchange had, without the exchange itself; the new
+    pair is stored after it, and the retried pair stays in the history, out of every later
+    context. Only the Session's last exchange can be retried (409 otherwise, and if another
+    exchange is stored while the retry is being answered: nothing is stored then)."""
 
 
 class Suggestion(msgspec.Struct):

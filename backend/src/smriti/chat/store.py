@@ -12,12 +12,15 @@ import datetime
 from dataclasses import dataclass
 from uuid import UUID
 
+import asyncpg
+
 from smriti.chat.context import HistoryTurn, MountedCheckpoint
 from smriti.checkpoints.schemas import CHECKPOINT_FIELDS
 from smriti.checkpoints.store import to_checkpoint
 from smriti.core.errors import BadRequest, NotFound
 from smriti.core.lru import SizedLru
 from smriti.db.pool import Pool
+from smriti.sessions.turns import retried_pairs
 
 _CHECKPOINT_PREFIXED = ", ".join(f"c.{name} AS c_{name}" for name in CHECKPOINT_FIELDS)
 
@@ -63,7 +66,7 @@ SELECT s.repo_id, s.last_seq, s.provider, s.model, s.base_commit_id, {head_time}
        (SELECT t.sequence_number FROM turns t
          WHERE t.session_id = s.id AND t.request_id = $3 AND t.role = 'user') AS replay_seq,
        {checkpoint_columns},
-       history.seqs, history.roles, history.contents, history.after_head
+       history.seqs, history.roles, history.contents, history.after_head, history.retried
 FROM sessions s
 {head_join}
 LEFT JOIN commits c ON c.id = {checkpoint}
@@ -71,7 +74,8 @@ LEFT JOIN LATERAL (
     SELECT array_agg(t.sequence_number ORDER BY t.sequence_number) AS seqs,
            array_agg(t.role ORDER BY t.sequence_number) AS roles,
            array_agg(t.content ORDER BY t.sequence_number) AS contents,
-           {after_head} AS after_head
+           {after_head} AS after_head,
+           array_agg(t.retry_of) FILTER (WHERE t.retry_of IS NOT NULL) AS retried
     FROM turns t WHERE t.session_id = s.id AND t.sequence_number > $4
 ) history ON true
 WHERE s.id = $1
@@ -86,6 +90,16 @@ _MOUNTED_SQL = _context_sql(_CHECKPOINT_ID_ONLY, since_head=False)
 # An unmounted send to a Session whose base this process does not know yet: the base, if it has
 # one, comes in the same statement (every Turn is after it, and $4 is 0).
 _FIRST_SQL = _context_sql(_CHECKPOINT_PREFIXED, since_head=True, checkpoint="coalesce($2::uuid, s.base_commit_id)")
+
+
+def _history(row: asyncpg.Record) -> list[HistoryTurn]:
+    """The Turns in scope, less the pairs that were asked again (sessions/turns.py)."""
+    # array_agg over no rows is NULL, not an empty array.
+    history = list(map(HistoryTurn, row["roles"] or [], row["contents"] or [], row["seqs"] or []))
+    if row["retried"]:
+        retried = retried_pairs(row["retried"])
+        return [turn for turn in history if turn.sequence_number not in retried]
+    return history
 
 
 # The cache's mark for a Session known to have no base.
@@ -151,8 +165,6 @@ class ChatStore:
                 f"history_base_seq {history_base_seq} is above this Session's last Turn ({last_seq}).",
                 field="history_base_seq",
             )
-        # array_agg over no rows is NULL, not an empty array.
-        seqs, roles, contents = row["seqs"] or [], row["roles"] or [], row["contents"] or []
         return SessionContext(
             session_id=session_id,
             repo_id=row["repo_id"],
@@ -161,7 +173,7 @@ class ChatStore:
             model=row["model"],
             mounted=mounted,
             head_created_at=row["head_created_at"],
-            history=list(map(HistoryTurn, roles, contents, seqs)),
+            history=_history(row),
             turns_after_head=row["after_head"] or 0,
             replay_seq=row["replay_seq"],
             checkpoint_id=checkpoint_id,

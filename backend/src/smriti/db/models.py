@@ -182,6 +182,9 @@ class TurnModel(DefaultBase):
     __table_args__ = (
         CheckConstraint("role IN ('user', 'assistant')", name="role"),
         CheckConstraint("sequence_number > 0", name="sequence_number_positive"),
+        CheckConstraint(
+            "retry_of IS NULL OR (role = 'user' AND retry_of BETWEEN 1 AND sequence_number - 1)", name="retry_of"
+        ),
         Index(
             "uq_turns_session_id_request_id",
             "session_id",
@@ -207,6 +210,9 @@ class TurnModel(DefaultBase):
     created_at: Mapped[datetime.datetime] = mapped_column(
         DateTimeUTC(timezone=True), server_default=text("clock_timestamp()")
     )
+    # On the user Turn of a retry: the user Turn it asks again (migration 0005). That pair stays
+    # in the history and leaves every later context.
+    retry_of: Mapped[int | None] = mapped_column(Integer, default=None)
 
 
 class SendClaimModel(DefaultBase):

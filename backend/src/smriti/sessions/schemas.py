@@ -72,6 +72,9 @@ class Turn(msgspec.Struct, kw_only=True):
     output_tokens: int | None
     request_id: str | None
     created_at: datetime.datetime
+    retry_of: int | None = None
+    """On the user Turn of a retry: the `sequence_number` of the user Turn it asks again. That
+    earlier pair stays in the history and is left out of every later context."""
 
 
 def session_location(session_id: UUID) -> str:

@@ -8,6 +8,7 @@ there; every write is here.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from operator import itemgetter
 from uuid import UUID
@@ -29,6 +30,12 @@ def to_turn(row: asyncpg.Record) -> Turn:
     return Turn(**{name: row[name] for name in TURN_FIELDS})
 
 
+def retried_pairs(retry_ofs: Iterable[int]) -> frozenset[int]:
+    """The sequence numbers of the pairs that retries asked again (`Turn.retry_of` names each
+    pair's user Turn; its answer is the next Turn): they stay in the history and out of context."""
+    return frozenset(seq + k for seq in retry_ofs for k in (0, 1))
+
+
 @dataclass(frozen=True, slots=True)
 class Exchange:
     user_content: str
@@ -40,11 +47,15 @@ class Exchange:
     input_tokens: int | None
     output_tokens: int | None
     request_id: str | None
+    retry_of: int | None = None
+    """The user Turn this pair asks again; the pair is stored only while that one's answer is
+    still the Session's last Turn."""
 
 
 @dataclass(frozen=True, slots=True)
 class TurnsInScope:
-    """What a draft reads: the Session's remembered provider and model, and its Turns after a boundary."""
+    """What a draft reads: the Session's remembered provider and model, and its Turns after a
+    boundary, less the pairs that were retried (they are in no context)."""
 
     provider: str | None
     model: str | None
@@ -52,20 +63,23 @@ class TurnsInScope:
 
 
 # Both Turns and the Session's counter in one statement. A send with a `request_id` also gives
-# up its claim on that key (`sessions/claims.py`) in the same statement.
+# up its claim on that key (`sessions/claims.py`) in the same statement. A retry ($11) is stored
+# only while the pair it retries is still the last: another exchange stored in the meantime was
+# answered with that pair in its context, so replacing the pair now would leave it stranded.
 def _write_sql(*, release_claim: bool) -> str:
     release = (
         "released AS (DELETE FROM send_claims WHERE session_id = $1 AND request_id = $7), " if release_claim else ""
     )
     return (
         f"WITH {release}s AS (UPDATE sessions SET last_seq = last_seq + 2, provider = $2, model = $3, "
-        f"updated_at = clock_timestamp() WHERE id = $1 RETURNING last_seq) "
+        f"updated_at = clock_timestamp() WHERE id = $1 AND ($11::int IS NULL OR last_seq = $11::int + 1) "
+        f"RETURNING last_seq) "
         f"INSERT INTO turns ({TURN_COLUMNS}) "
         f"SELECT $1, s.last_seq - 1, 'user', $4::text, $2::text, $3::text, $5::uuid, $6::int, "
-        f"NULL::int, NULL::int, $7::text, clock_timestamp() FROM s "
+        f"NULL::int, NULL::int, $7::text, clock_timestamp(), $11::int FROM s "
         f"UNION ALL "
         f"SELECT $1, s.last_seq, 'assistant', $8::text, $2, $3, $5, $6, $9::int, $10::int, $7, "
-        f"clock_timestamp() FROM s "
+        f"clock_timestamp(), NULL::int FROM s "
         f"RETURNING sequence_number, created_at"
     )
 
@@ -114,7 +128,11 @@ class TurnStore:
                 session_id,
                 after_seq,
             )
-        return TurnsInScope(session["provider"], session["model"], [to_turn(row) for row in rows])
+        turns = [to_turn(row) for row in rows]
+        retried = retried_pairs(turn.retry_of for turn in turns if turn.retry_of is not None)
+        if retried:
+            turns = [turn for turn in turns if turn.sequence_number not in retried]
+        return TurnsInScope(session["provider"], session["model"], turns)
 
     async def import_session(self, repo_id: UUID, title: str, provider: str, turns: list[tuple[str, str]]) -> UUID:
         """One new Session holding these (role, content) Turns numbered 1..n, in one transaction."""
@@ -163,6 +181,7 @@ class TurnStore:
                 exchange.assistant_content,
                 exchange.input_tokens,
                 exchange.output_tokens,
+                exchange.retry_of,
             )
         except asyncpg.UniqueViolationError:
             if exchange.request_id is None:
@@ -172,19 +191,33 @@ class TurnStore:
             await self._pool.fetchval(
                 "DELETE FROM send_claims WHERE session_id = $1 AND request_id = $2", session_id, exchange.request_id
             )
-            return await self.replay(session_id, exchange.request_id, exchange.user_content)
+            return await self.replay(session_id, exchange.request_id, exchange.user_content, exchange.retry_of)
         if not rows:
-            raise NotFound(f"Session {session_id} was deleted while the provider was answering.")
+            await self._nothing_stored(session_id, exchange)
         user_row, assistant_row = sorted(rows, key=itemgetter(0))  # by sequence_number
         user = _stored(session_id, exchange, user_row, user=True)
         return user, _stored(session_id, exchange, assistant_row, user=False)
+
+    async def _nothing_stored(self, session_id: UUID, exchange: Exchange) -> None:
+        """Why an exchange's statement stored nothing: the Session is gone, or a retry's pair is
+        no longer the last."""
+        last_seq = await self._pool.fetchval("SELECT last_seq FROM sessions WHERE id = $1", session_id)
+        if last_seq is None:
+            raise NotFound(f"Session {session_id} was deleted while the provider was answering.")
+        raise Conflict(
+            f"Turn {last_seq} was stored while the retry of Turn {exchange.retry_of} was being answered, so "
+            "that exchange is no longer the last and nothing was stored. Retry the last exchange instead.",
+            field="retry_of",
+        )
 
     async def forget_model(self, session_id: UUID, model: str) -> None:
         """The Session stops remembering a model its provider says it does not know (one it was
         created with, say): it never remembers a model that did not answer."""
         await self._pool.fetchval("UPDATE sessions SET model = NULL WHERE id = $1 AND model = $2", session_id, model)
 
-    async def replay(self, session_id: UUID, request_id: str, content: str) -> tuple[Turn, Turn]:
+    async def replay(
+        self, session_id: UUID, request_id: str, content: str, retry_of: int | None = None
+    ) -> tuple[Turn, Turn]:
         rows = await self._pool.fetch(
             f"SELECT {TURN_COLUMNS} FROM turns WHERE session_id = $1 AND sequence_number IN "
             f"(SELECT u.sequence_number + k FROM turns u, (VALUES (0), (1)) AS o(k) "
@@ -196,7 +229,7 @@ class TurnStore:
         if len(rows) != 2:
             raise NotFound(f"No stored exchange for request_id {request_id!r}.", field="request_id")
         user, assistant = to_turn(rows[0]), to_turn(rows[1])
-        if user.content != content:
+        if user.content != content or user.retry_of != retry_of:
             raise Conflict(
                 f"request_id {request_id!r} was already used for a different message in this Session.",
                 field="request_id",
@@ -220,4 +253,5 @@ def _stored(session_id: UUID, exchange: Exchange, row: asyncpg.Record, *, user: 
         output_tokens=None if user else exchange.output_tokens,
         request_id=exchange.request_id,
         created_at=row[1],
+        retry_of=exchange.retry_of if user else None,
     )

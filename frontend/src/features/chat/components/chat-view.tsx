@@ -25,11 +25,12 @@ function Chat() {
   const { mount } = chat.mount;
   const deliver = useSendMessage(spaceId);
   const send = useSend({
-    send: ({ content, requestId }) =>
+    send: ({ content, requestId, retryOf }) =>
       deliver({
         session_id: sessionId,
         content,
         request_id: requestId,
+        ...(retryOf === null ? {} : { retry_of: retryOf }),
         ...(choice ? { provider: choice.provider, model: choice.model } : {}),
         ...mountFields(mount),
       }),
@@ -68,6 +69,7 @@ function Chat() {
             }
             pending={pending}
             sessionId={sessionId}
+            onRetry={send.busy ? null : send.askAgain}
           />
         )}
       </div>

@@ -39,7 +39,11 @@ describe("Composer", () => {
     expect(box).toHaveValue("first line\nsecond line");
 
     await user.keyboard("{Enter}");
-    expect(send).toHaveBeenCalledWith({ content: "first line\nsecond line", requestId: "req-1" });
+    expect(send).toHaveBeenCalledWith({
+      content: "first line\nsecond line",
+      requestId: "req-1",
+      retryOf: null,
+    });
     expect(box).toBeDisabled();
     expect(screen.getByRole("button", { name: "Sending…" })).toBeDisabled();
 
@@ -70,8 +74,16 @@ describe("Composer", () => {
 
     await user.click(screen.getByRole("button", { name: "Retry" }));
     await waitFor(() => expect(send).toHaveBeenCalledTimes(2));
-    expect(send.mock.calls[0]?.[0]).toEqual({ content: "Plan the trip", requestId: "req-A" });
-    expect(send.mock.calls[1]?.[0]).toEqual({ content: "Plan the trip", requestId: "req-A" });
+    expect(send.mock.calls[0]?.[0]).toEqual({
+      content: "Plan the trip",
+      requestId: "req-A",
+      retryOf: null,
+    });
+    expect(send.mock.calls[1]?.[0]).toEqual({
+      content: "Plan the trip",
+      requestId: "req-A",
+      retryOf: null,
+    });
     await waitFor(() => expect(box).toHaveValue(""));
     expect(screen.queryByRole("alert")).not.toBeInTheDocument();
   });
@@ -93,6 +105,10 @@ describe("Composer", () => {
 
     await user.type(box, " there{Enter}");
     await waitFor(() => expect(send).toHaveBeenCalledTimes(3));
-    expect(send.mock.calls[2]?.[0]).toEqual({ content: "hello there", requestId: "req-2" });
+    expect(send.mock.calls[2]?.[0]).toEqual({
+      content: "hello there",
+      requestId: "req-2",
+      retryOf: null,
+    });
   });
 });

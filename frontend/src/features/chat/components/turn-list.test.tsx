@@ -98,3 +98,73 @@ describe("a message's Copy button", () => {
     expect(button).toHaveTextContent("Copied");
   });
 });
+
+describe("retrying the last exchange", () => {
+  const retriedOnce = () => [
+    ...makeTurns(4),
+    ...makeTurns(2, 5).map((turn) => (turn.role === "user" ? { ...turn, retry_of: 3 } : turn)),
+  ];
+
+  it("offers Retry on the last reply only, and asks its message again", async () => {
+    const asked: number[] = [];
+    render(
+      <TurnList
+        turns={makeTurns(4)}
+        mount={null}
+        mounted={null}
+        pending={null}
+        sessionId="s"
+        onRetry={(message) => asked.push(message.sequence_number)}
+      />,
+    );
+    const buttons = screen.getAllByRole("button", { name: /^Retry/ });
+    expect(buttons).toHaveLength(1);
+    expect(buttons[0]).toHaveAccessibleName("Retry: ask Turn 3 again");
+    await userEvent.click(buttons[0] as HTMLElement);
+    expect(asked).toEqual([3]);
+  });
+
+  it("is disabled while a send is on its way and absent when the exchange is outside the context", () => {
+    const { rerender } = render(
+      <TurnList
+        turns={makeTurns(4)}
+        mount={null}
+        mounted={null}
+        pending={null}
+        sessionId="s"
+        onRetry={null}
+      />,
+    );
+    expect(screen.getByRole("button", { name: /^Retry/ })).toBeDisabled();
+    rerender(
+      <TurnList
+        turns={makeTurns(4)}
+        mount={{ checkpointId: "cp", historyBaseSeq: 4 }}
+        mounted={mounted}
+        pending={null}
+        sessionId="s"
+        onRetry={() => {}}
+      />,
+    );
+    expect(screen.queryByRole("button", { name: /^Retry/ })).not.toBeInTheDocument();
+  });
+
+  it("keeps a retried pair in the list, marked as not in the context, and names what a retry asks again", () => {
+    render(
+      <TurnList turns={retriedOnce()} mount={null} mounted={null} pending={null} sessionId="s" />,
+    );
+    const dimmed = screen
+      .getAllByTestId("turn")
+      .filter((t) => t.classList.contains("outside"))
+      .map((t) => t.dataset.seq);
+    expect(dimmed).toEqual(["3", "4"]);
+    expect(screen.getByLabelText("Turn 3, retried: not in the context")).toHaveTextContent(
+      "retried",
+    );
+    expect(screen.getByLabelText("Turn 5")).toHaveTextContent("retry of #3");
+    // The retry's own reply is now the last exchange, so Retry moves there.
+    expect(screen.getByRole("button", { name: /^Retry/ })).toHaveAccessibleName(
+      "Retry: ask Turn 5 again",
+    );
+  });
+});

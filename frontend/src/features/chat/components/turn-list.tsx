@@ -6,6 +6,7 @@ import { CopyButton } from "@/components/copy-button";
 import { Markdown } from "@/components/markdown";
 import { formatDateTime } from "@/lib/format";
 import { isInContext, type Mount } from "../lib/history-base";
+import { retriedSeqs, retryableExchange } from "../lib/retries";
 import { tailRoom } from "../lib/tail-room";
 
 export interface MountedCheckpoint {
@@ -20,7 +21,16 @@ export interface PendingSend {
 }
 
 type Row =
-  | { kind: "turn"; key: string; turn: Turn; outside: boolean }
+  | {
+      kind: "turn";
+      key: string;
+      turn: Turn;
+      outside: boolean;
+      /** Asked again by a later retry: kept in the history, out of the context. */
+      retried: boolean;
+      /** The reply of the exchange a retry can ask again (the last one, in context). */
+      retryable: Turn | null;
+    }
   | { kind: "boundary"; key: string }
   | { kind: "pending-user"; key: string; content: string }
   | { kind: "pending-reply"; key: string; provider: string | null; model: string | null };
@@ -33,6 +43,9 @@ export function buildRows(
 ): Row[] {
   const rows: Row[] = [];
   if (mount && mount.historyBaseSeq === 0) rows.push({ kind: "boundary", key: "boundary" });
+  const retried = retriedSeqs(turns);
+  const retryable = pending ? null : retryableExchange(turns, mount);
+  const lastTurn = turns.at(-1);
   let lastSeq = 0;
   for (const turn of turns) {
     rows.push({
@@ -40,6 +53,8 @@ export function buildRows(
       key: `t${turn.sequence_number}`,
       turn,
       outside: !isInContext(turn, mount),
+      retried: retried.has(turn.sequence_number),
+      retryable: turn === lastTurn ? retryable : null,
     });
     if (mount && turn.sequence_number === mount.historyBaseSeq)
       rows.push({ kind: "boundary", key: "boundary" });
@@ -64,10 +79,19 @@ interface TurnListProps {
   mounted: MountedCheckpoint | null;
   pending: PendingSend | null;
   sessionId: string;
+  /** Asks the last exchange again, given its message; null while that cannot be done (a send is on its way). */
+  onRetry?: ((message: Turn) => void) | null;
 }
 
 /** The Turns of a Session, virtualised: only the rows on screen are in the DOM. */
-export function TurnList({ turns, mount, mounted, pending, sessionId }: TurnListProps) {
+export function TurnList({
+  turns,
+  mount,
+  mounted,
+  pending,
+  sessionId,
+  onRetry = null,
+}: TurnListProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const rows = useMemo(() => buildRows(turns, mount, pending), [turns, mount, pending]);
   // The row of the message last sent from this list, kept at the top with room below (tailRoom).
@@ -145,7 +169,7 @@ export function TurnList({ turns, mount, mounted, pending, sessionId }: TurnList
                 ref={virtualizer.measureElement}
                 className="turn-row"
               >
-                <RowView row={row} mounted={mounted} mount={mount} />
+                <RowView row={row} mounted={mounted} mount={mount} onRetry={onRetry} />
               </div>
             );
           })}
@@ -159,14 +183,24 @@ function RowView({
   row,
   mounted,
   mount,
+  onRetry,
 }: {
   row: Row;
   mounted: MountedCheckpoint | null;
   mount: Mount | null;
+  onRetry: ((message: Turn) => void) | null;
 }) {
   switch (row.kind) {
     case "turn":
-      return <TurnView turn={row.turn} outside={row.outside} />;
+      return (
+        <TurnView
+          turn={row.turn}
+          outside={row.outside}
+          retried={row.retried}
+          retryable={row.retryable}
+          onRetry={onRetry}
+        />
+      );
     case "boundary":
       return <Boundary mounted={mounted} base={mount?.historyBaseSeq ?? 0} />;
     case "pending-user":
@@ -215,14 +249,32 @@ export function Boundary({ mounted, base }: { mounted: MountedCheckpoint | null;
   );
 }
 
-const TurnView = memo(function TurnView({ turn, outside }: { turn: Turn; outside: boolean }) {
+interface TurnViewProps {
+  turn: Turn;
+  outside: boolean;
+  retried: boolean;
+  /** The message of the exchange that ends with this reply, when it can be asked again. */
+  retryable: Turn | null;
+  onRetry: ((message: Turn) => void) | null;
+}
+
+const TurnView = memo(function TurnView({
+  turn,
+  outside,
+  retried,
+  retryable,
+  onRetry,
+}: TurnViewProps) {
   const roleClass = turn.role === "user" ? "user" : "assistant";
+  const notSent = outside || retried;
   return (
     <article
-      className={outside ? `turn ${roleClass} outside` : `turn ${roleClass}`}
+      className={notSent ? `turn ${roleClass} outside` : `turn ${roleClass}`}
       data-seq={turn.sequence_number}
       data-testid="turn"
-      aria-label={`Turn ${turn.sequence_number}${outside ? ", outside the context" : ""}`}
+      aria-label={`Turn ${turn.sequence_number}${
+        outside ? ", outside the context" : retried ? ", retried: not in the context" : ""
+      }`}
     >
       <header className="turn-head">
         <span className="turn-role">{turn.role === "user" ? "You" : "Assistant"}</span>
@@ -232,14 +284,39 @@ const TurnView = memo(function TurnView({ turn, outside }: { turn: Turn; outside
           </span>
         )}
         {outside && <span className="badge muted-badge">outside the context</span>}
+        {retried && !outside && (
+          <span
+            className="badge muted-badge"
+            title="Asked again below: kept in the history, not sent to the model"
+          >
+            retried
+          </span>
+        )}
+        {turn.retry_of != null && (
+          <span className="badge muted-badge" title={`Asks Turn ${turn.retry_of} again`}>
+            retry of #{turn.retry_of}
+          </span>
+        )}
         <span className="turn-meta" title={formatDateTime(turn.created_at)}>
           #{turn.sequence_number}
         </span>
         <CopyButton
           text={() => turn.content}
           label={`Copy message ${turn.sequence_number}`}
-          className="copy-turn"
+          className="turn-action"
         />
+        {retryable && (
+          <button
+            type="button"
+            className="turn-action"
+            disabled={onRetry === null}
+            onClick={() => onRetry?.(retryable)}
+            aria-label={`Retry: ask Turn ${retryable.sequence_number} again`}
+            title="Ask the same message again with the same context; this exchange stays in the history"
+          >
+            Retry
+          </button>
+        )}
       </header>
       <Markdown source={turn.content} className="turn-body" />
     </article>

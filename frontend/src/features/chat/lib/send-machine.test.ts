@@ -4,6 +4,7 @@ import { idle, isInFlight, type OutgoingMessage, type SendState, transition } fr
 const message = (requestId: string, content = "hello"): OutgoingMessage => ({
   content,
   requestId,
+  retryOf: null,
   provider: "offline",
   model: "offline-1",
 });

@@ -15,6 +15,8 @@ export interface OutgoingMessage {
   content: string;
   /** Kept across a retry, so a send that did reach the server is not stored twice. */
   requestId: string;
+  /** The user Turn of the exchange this message asks again, or null for a new message. */
+  retryOf: number | null;
   provider: string | null;
   model: string | null;
 }

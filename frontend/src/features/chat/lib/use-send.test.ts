@@ -36,10 +36,14 @@ describe("useSend", () => {
       settled = hook.result.current.submit();
     });
     expect(settled).not.toBeNull();
-    expect(send).toHaveBeenCalledWith({ content: "Plan the trip", requestId: "req-1" });
+    expect(send).toHaveBeenCalledWith({
+      content: "Plan the trip",
+      requestId: "req-1",
+      retryOf: null,
+    });
     expect(hook.result.current.state).toEqual({
       status: "sending",
-      message: { content: "Plan the trip", requestId: "req-1", ...via },
+      message: { content: "Plan the trip", requestId: "req-1", retryOf: null, ...via },
     });
     expect(hook.result.current.busy).toBe(true);
     // The text stays in the box while the message is on its way.
@@ -51,7 +55,7 @@ describe("useSend", () => {
     });
     expect(hook.result.current.state).toEqual({
       status: "done",
-      message: { content: "Plan the trip", requestId: "req-1", ...via },
+      message: { content: "Plan the trip", requestId: "req-1", retryOf: null, ...via },
       reply: "stored",
     });
     expect(hook.result.current.busy).toBe(false);
@@ -72,7 +76,7 @@ describe("useSend", () => {
     });
     expect(hook.result.current.state).toEqual({
       status: "failed",
-      message: { content: "Plan the trip", requestId: "req-1", ...via },
+      message: { content: "Plan the trip", requestId: "req-1", retryOf: null, ...via },
       error,
     });
     expect(hook.result.current.draft).toBe("Plan the trip");
@@ -82,7 +86,11 @@ describe("useSend", () => {
       await hook.result.current.retry();
     });
     expect(send).toHaveBeenCalledTimes(2);
-    expect(send.mock.calls[1]?.[0]).toEqual({ content: "Plan the trip", requestId: "req-1" });
+    expect(send.mock.calls[1]?.[0]).toEqual({
+      content: "Plan the trip",
+      requestId: "req-1",
+      retryOf: null,
+    });
     expect(createRequestId).toHaveBeenCalledTimes(1);
     expect(hook.result.current.state.status).toBe("done");
     expect(hook.result.current.draft).toBe("");
@@ -155,9 +163,52 @@ describe("useSend", () => {
       await hook.result.current.submit();
     });
     expect(send.mock.calls.map(([input]) => input)).toEqual([
-      { content: "hello", requestId: "req-1" },
-      { content: "hello", requestId: "req-1" },
-      { content: "hello there", requestId: "req-2" },
+      { content: "hello", requestId: "req-1", retryOf: null },
+      { content: "hello", requestId: "req-1", retryOf: null },
+      { content: "hello there", requestId: "req-2", retryOf: null },
     ]);
+  });
+
+  it("asks the last exchange again with a new request_id, leaving the draft alone", async () => {
+    const error = new ApiError(502, "The provider failed.", [], "openai");
+    const send = vi
+      .fn<(input: SendInput) => Promise<string>>()
+      .mockRejectedValueOnce(error)
+      .mockResolvedValue("stored");
+    const { hook, type } = setup(send);
+    await type("half-written next message");
+    await act(async () => {
+      await hook.result.current.askAgain({ content: "Plan the trip", sequence_number: 3 });
+    });
+    expect(hook.result.current.state).toMatchObject({
+      status: "failed",
+      message: { content: "Plan the trip", requestId: "req-1", retryOf: 3 },
+    });
+    // Resending the failed retry keeps its key and what it retries.
+    await act(async () => {
+      await hook.result.current.retry();
+    });
+    expect(send.mock.calls.map(([input]) => input)).toEqual([
+      { content: "Plan the trip", requestId: "req-1", retryOf: 3 },
+      { content: "Plan the trip", requestId: "req-1", retryOf: 3 },
+    ]);
+    expect(hook.result.current.state.status).toBe("done");
+    expect(hook.result.current.draft).toBe("half-written next message");
+  });
+
+  it("refuses a retry while a message is on its way", () => {
+    const reply = deferred<string>();
+    const send = vi.fn((_: SendInput) => reply.promise);
+    const { hook } = setup(send);
+    act(() => hook.result.current.setDraft("hello"));
+    act(() => {
+      hook.result.current.submit();
+    });
+    let again: Promise<void> | null = Promise.resolve();
+    act(() => {
+      again = hook.result.current.askAgain({ content: "hello", sequence_number: 1 });
+    });
+    expect(again).toBeNull();
+    expect(send).toHaveBeenCalledTimes(1);
   });
 });

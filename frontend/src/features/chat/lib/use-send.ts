@@ -13,6 +13,8 @@ import {
 export interface SendInput {
   content: string;
   requestId: string;
+  /** The user Turn of the last exchange this send asks again, or null for a new message. */
+  retryOf: number | null;
 }
 
 interface UseSendOptions<Reply> {
@@ -34,6 +36,8 @@ export interface SendController<Reply> {
   submit: () => Promise<void> | null;
   /** Sends the failed message again with its request_id; null when there is none to retry. */
   retry: () => Promise<void> | null;
+  /** Asks the last exchange again (a new pair; the old one stays in the history); null when busy. */
+  askAgain: (message: { content: string; sequence_number: number }) => Promise<void> | null;
 }
 
 /**
@@ -58,20 +62,26 @@ export function useSend<Reply>({
     return true;
   };
 
-  const deliver = (content: string, requestId: string): Promise<void> | null => {
+  const deliver = (
+    content: string,
+    requestId: string,
+    retryOf: number | null,
+  ): Promise<void> | null => {
     const message: OutgoingMessage = {
       content,
       requestId,
+      retryOf,
       provider: via?.provider ?? null,
       model: via?.model ?? null,
     };
     if (!dispatch({ type: "send", message })) return null;
     const settle = async () => {
       try {
-        const reply = await send({ content, requestId });
+        const reply = await send({ content, requestId, retryOf });
         dispatch({ type: "succeed", requestId, reply });
-        // Clear the box only if it still holds what was sent.
-        setDraft((text) => (text === content || text.trim() === content ? "" : text));
+        // Clear the box only if it still holds what was sent (a retry was not sent from it).
+        if (retryOf === null)
+          setDraft((text) => (text === content || text.trim() === content ? "" : text));
       } catch (error) {
         dispatch({ type: "fail", requestId, error });
       }
@@ -85,17 +95,22 @@ export function useSend<Reply>({
     if (!content || isInFlight(now)) return null;
     // The same text after a failure is the same message: keep its request_id.
     const requestId =
-      now.status === "failed" && now.message.content === content
+      now.status === "failed" && now.message.content === content && now.message.retryOf === null
         ? now.message.requestId
         : createRequestId();
-    return deliver(content, requestId);
+    return deliver(content, requestId, null);
   };
 
   const retry = () => {
     const now = current.current;
     if (now.status !== "failed") return null;
-    return deliver(now.message.content, now.message.requestId);
+    return deliver(now.message.content, now.message.requestId, now.message.retryOf);
   };
 
-  return { state, busy: isInFlight(state), draft, setDraft, submit, retry };
+  const askAgain = (message: { content: string; sequence_number: number }) =>
+    isInFlight(current.current)
+      ? null
+      : deliver(message.content, createRequestId(), message.sequence_number);
+
+  return { state, busy: isInFlight(state), draft, setDraft, submit, retry, askAgain };
 }
