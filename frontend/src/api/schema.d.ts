@@ -432,6 +432,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v5/repos/{repo_id}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Merge theirs into ours, three-way, without saving anything
+         * @description Against the nearest common ancestor over both parent links. Items are keyed by text (tasks by text, entities and artifacts by name): a change made on one side only is taken, the same change on both sides once; an item changed differently on both sides, or removed on one and changed on the other, and a summary changed differently on both, are conflicts, for which `merged` keeps ours. Save the resolved state with `POST /v4/chat/commit` and `merge_parent_id` = `theirs_commit_id` (docs/merge.md).
+         */
+        get: operations["previewMerge"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v5/sessions/{session_id}/fork": {
         parameters: {
             query?: never;
@@ -462,6 +482,7 @@ export interface components {
             branch?: string | null;
             complete_tasks?: string[];
             expected_head_commit_id?: string | null;
+            merge_parent_id?: string | null;
             message: string;
             metadata?: {
                 [key: string]: unknown;
@@ -509,6 +530,7 @@ export interface components {
             entities: components["schemas"]["Entity"][];
             /** Format: uuid */
             id: string;
+            merge_parent_id: string | null;
             message: string;
             metadata: {
                 [key: string]: unknown;
@@ -564,6 +586,7 @@ export interface components {
             decisions?: string[];
             entities?: components["schemas"]["Entity"][];
             expected_head_commit_id?: string | null;
+            merge_parent_id?: string | null;
             message: string;
             metadata?: {
                 [key: string]: unknown;
@@ -575,6 +598,21 @@ export interface components {
             /** @description Default: "". */
             summary?: string;
             tasks?: components["schemas"]["Task"][];
+        };
+        /** Conflict */
+        Conflict: {
+            base: string | {
+                [key: string]: unknown;
+            } | null;
+            field: string;
+            key: string | null;
+            occurrence: number;
+            ours: string | {
+                [key: string]: unknown;
+            } | null;
+            theirs: string | {
+                [key: string]: unknown;
+            } | null;
         };
         /** ContextMessage */
         ContextMessage: {
@@ -759,6 +797,31 @@ export interface components {
         ListChange: {
             added: string[];
             removed: string[];
+        };
+        /** MergePreview */
+        MergePreview: {
+            base_candidates: string[];
+            base_commit_id: string | null;
+            clean: boolean;
+            conflicts: components["schemas"]["Conflict"][];
+            merged: components["schemas"]["MergeState"];
+            /** Format: uuid */
+            ours_commit_id: string;
+            /** @enum {string} */
+            relation: "diverged" | "up_to_date" | "fast_forward";
+            /** Format: uuid */
+            theirs_commit_id: string;
+        };
+        /** MergeState */
+        MergeState: {
+            artifacts?: components["schemas"]["Artifact"][];
+            assumptions?: string[];
+            decisions?: string[];
+            entities?: components["schemas"]["Entity"][];
+            open_questions?: string[];
+            /** @default  */
+            summary?: string;
+            tasks?: components["schemas"]["Task"][];
         };
         /** ProviderInfo */
         ProviderInfo: {
@@ -2510,6 +2573,51 @@ export interface operations {
             };
             /** @description The body is not declared as JSON (Content-Type: application/json). */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    previewMerge: {
+        parameters: {
+            query: {
+                /** @description The side merged into. A line's name (matched ignoring case), else a Checkpoint id, full hash or unique prefix of this Space. */
+                ours: string;
+                /** @description The side merged in. A line's name (matched ignoring case), else a Checkpoint id, full hash or unique prefix of this Space. */
+                theirs: string;
+            };
+            header?: never;
+            path: {
+                repo_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MergePreview"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -56,6 +56,7 @@ export function makeCheckpoint(id: string, patch: Partial<Checkpoint> = {}): Che
     id,
     repo_id: "space",
     parent_commit_id: null,
+    merge_parent_id: null,
     commit_hash: `${id}${"0".repeat(Math.max(0, 64 - id.length))}`,
     message: `Checkpoint ${id}`,
     summary: "",

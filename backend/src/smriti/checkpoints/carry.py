@@ -69,6 +69,8 @@ class ApplyRequest(Request, kw_only=True):
     branch: LineRef | None = None
     parent_commit_id: UUID | None = None
     expected_head_commit_id: UUID | msgspec.UnsetType | None = msgspec.UNSET
+    merge_parent_id: UUID | None = None
+    """Makes the new Checkpoint a merge, as on a commit: the changes describe the merged state."""
     set_: SetFields = msgspec.field(default_factory=SetFields, name="set")
     add: ItemAdditions = msgspec.field(default_factory=ItemAdditions)
     remove: ItemRemovals = msgspec.field(default_factory=ItemRemovals)

@@ -8,9 +8,10 @@ statement that locks the Space and moves HEAD:
    in Python from the values as the client sent them (defaults filled in), never from JSONB that
    PostgreSQL re-serialised.
 2. `commit_hash` = SHA-256 of the canonical JSON of `{content_sha256, created_at, id,
-   parent_hash, repo_id}`. Every value there is a hex digest, a UUID, a fixed-format timestamp or
-   null, so its canonical form is plain string concatenation, which SQL reproduces exactly
-   (`CHAIN_HASH_SQL`).
+   parent_hash, repo_id}`, and on a merge also `merge_parent_hash` (the second parent's hash; the
+   key is left out otherwise, so no other hash changed when merges came). Every value there is a
+   hex digest, a UUID, a fixed-format timestamp or null, so its canonical form is plain string
+   concatenation, which SQL reproduces exactly (`chain_hash_sql`).
 
 JSONB reorders keys and re-spells numbers; canonicalisation undoes both, so `verify`, recomputing
 from the stored values, gets the same hashes as long as nothing was changed.
@@ -267,7 +268,13 @@ def format_timestamp(moment: datetime.datetime) -> str:
 
 
 def chain_hash(
-    *, commit_id: UUID, repo_id: UUID, parent_hash: str | None, created_at: datetime.datetime, content_digest: str
+    *,
+    commit_id: UUID,
+    repo_id: UUID,
+    parent_hash: str | None,
+    created_at: datetime.datetime,
+    content_digest: str,
+    merge_parent_hash: str | None = None,
 ) -> str:
     document = {
         "content_sha256": content_digest,
@@ -276,6 +283,8 @@ def chain_hash(
         "parent_hash": parent_hash,
         "repo_id": str(repo_id),
     }
+    if merge_parent_hash is not None:
+        document["merge_parent_hash"] = merge_parent_hash
     # Digests, UUIDs, a timestamp and null: msgspec's sorted encoding is exactly RFC 8785 here.
     return hashlib.sha256(_sorted_json(document)).hexdigest()
 
@@ -287,6 +296,7 @@ def compute_commit_hash(
     parent_hash: str | None,
     created_at: datetime.datetime,
     content: Mapping[str, Any],
+    merge_parent_hash: str | None = None,
 ) -> str:
     """The whole chain step in Python: what `verify` recomputes from stored values."""
     return chain_hash(
@@ -295,16 +305,21 @@ def compute_commit_hash(
         parent_hash=parent_hash,
         created_at=created_at,
         content_digest=content_sha256(content),
+        merge_parent_hash=merge_parent_hash,
     )
 
 
-def chain_hash_sql(digest: str, created_at: str, commit_id: str, parent_hash: str, repo_id: str) -> str:
-    """The same canonical document as `chain_hash`, spelled in SQL from column expressions."""
+def chain_hash_sql(  # noqa: PLR0917 (the document's fields, in its order)
+    digest: str, created_at: str, commit_id: str, parent_hash: str, repo_id: str, merge_parent_hash: str | None = None
+) -> str:
+    """The same canonical document as `chain_hash`, spelled in SQL from column expressions.
+    `merge_parent_hash` (sorted between `id` and `parent_hash`) only for a merge's statement."""
+    merge = "" if merge_parent_hash is None else f"""'","merge_parent_hash":"' || {merge_parent_hash} || """
     return (
         "encode(sha256(convert_to("
         f"""'{{"content_sha256":"' || {digest} || '","created_at":"' || """
         f"""to_char({created_at} AT TIME ZONE 'UTC', '{TIMESTAMP_FORMAT_SQL}') || """
-        f"""'","id":"' || {commit_id}::text || '","parent_hash":' || """
+        f"""'","id":"' || {commit_id}::text || {merge}'","parent_hash":' || """
         f"""COALESCE('"' || {parent_hash} || '"', 'null') || """
         f"""',"repo_id":"' || {repo_id}::text || '"}}', 'UTF8')), 'hex')"""
     )

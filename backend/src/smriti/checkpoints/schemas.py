@@ -61,12 +61,18 @@ class CommitCreate(CheckpointContent, Request, kw_only=True):
     branch: LineRef | None = None
     parent_commit_id: UUID | None = None
     expected_head_commit_id: UUID | msgspec.UnsetType | None = msgspec.UNSET
+    merge_parent_id: UUID | None = None
+    """Makes this a merge: the Checkpoint merged in (the line's HEAD, or `parent_commit_id`, is
+    the first parent). A Checkpoint of this Space other than the first parent; `commit_hash`
+    covers both parents' hashes."""
 
 
 class Checkpoint(msgspec.Struct, kw_only=True):
     id: UUID
     repo_id: UUID
     parent_commit_id: UUID | None
+    merge_parent_id: UUID | None
+    """The second parent of a merge Checkpoint; null otherwise."""
     commit_hash: str
     message: str
     summary: str
@@ -90,7 +96,8 @@ class VerifyProblem(msgspec.Struct):
     commit_id: UUID | None
     """The Checkpoint the problem is about; null for a problem of the Space as a whole."""
     kind: str
-    """`hash_mismatch`, `unreadable`, `missing_parent`, `foreign_parent`, `depth_mismatch`,
+    """`hash_mismatch`, `unreadable`, `missing_parent`, `foreign_parent`, `missing_merge_parent`,
+    `foreign_merge_parent`, `depth_mismatch`,
     `head_missing`, `head_hash_mismatch`, `head_depth_mismatch`, `head_mismatch`,
     `default_line_missing`, `count_mismatch` or `anchor_missing`."""
     detail: str

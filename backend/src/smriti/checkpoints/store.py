@@ -15,6 +15,7 @@ from uuid import UUID
 import asyncpg
 import msgspec
 
+from smriti.checkpoints.commit_sql import COLUMNS
 from smriti.checkpoints.hashing import (
     CONTENT_FIELDS,
     TIMESTAMP_FORMAT_SQL,
@@ -23,7 +24,7 @@ from smriti.checkpoints.hashing import (
 )
 from smriti.checkpoints.schemas import CHECKPOINT_FIELDS, Checkpoint, CommitCreate, VerifyReport
 from smriti.checkpoints.verify import verify_space
-from smriti.checkpoints.writes import COLUMNS, CommitWriter, PendingCommit, write_on
+from smriti.checkpoints.writes import CommitWriter, PendingCommit, write_on
 from smriti.core.errors import BadRequest, Conflict, NotFound
 from smriti.core.ids import uuid7
 from smriti.core.lru import SizedLru
@@ -32,7 +33,7 @@ from smriti.db.pool import Pool
 
 _NAMES = CHECKPOINT_FIELDS
 # A commit's answer is written out as a literal (`commit`); it must keep the Struct's order.
-if ("id", "repo_id", "parent_commit_id", "commit_hash", *CONTENT_FIELDS, "created_at") != _NAMES:
+if ("id", "repo_id", "parent_commit_id", "merge_parent_id", "commit_hash", *CONTENT_FIELDS, "created_at") != _NAMES:
     raise RuntimeError("Checkpoint's fields and the commit answer's order disagree (checkpoints/store.py)")
 _PREFIXED = ", ".join(f"c.{name}" for name in _NAMES)
 
@@ -128,7 +129,16 @@ def _refuse(data: CommitCreate, row: asyncpg.Record) -> NoReturn:
         )
     if row["parent_missing"]:
         raise NotFound(f"No Checkpoint with id {data.parent_commit_id}.", field="parent_commit_id")
-    raise BadRequest("parent_commit_id belongs to another Space.", field="parent_commit_id")
+    if row["parent_foreign"]:
+        raise BadRequest("parent_commit_id belongs to another Space.", field="parent_commit_id")
+    if row["merge_missing"]:
+        raise NotFound(f"No Checkpoint with id {data.merge_parent_id}.", field="merge_parent_id")
+    if row["merge_foreign"]:
+        raise BadRequest("merge_parent_id belongs to another Space.", field="merge_parent_id")
+    raise BadRequest(
+        "merge_parent_id is the first parent of this commit: a merge joins two different Checkpoints.",
+        field="merge_parent_id",
+    )
 
 
 class CheckpointStore:
@@ -292,6 +302,7 @@ class CheckpointStore:
                 "id": row["id"],
                 "repo_id": data.repo_id,
                 "parent_commit_id": row["parent_commit_id"],
+                "merge_parent_id": data.merge_parent_id,
                 "commit_hash": row["commit_hash"],
                 **content.fields,
                 "created_at": format_timestamp(row["created_at"]),

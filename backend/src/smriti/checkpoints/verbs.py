@@ -10,9 +10,9 @@ import asyncpg
 import msgspec
 
 from smriti.checkpoints.carry import ApplyRequest, apply_changes, check_request_text, restored_content
+from smriti.checkpoints.commit_sql import COLUMNS
 from smriti.checkpoints.schemas import CheckpointContent, CommitCreate
 from smriti.checkpoints.store import CheckpointStore, to_checkpoint
-from smriti.checkpoints.writes import COLUMNS
 from smriti.core.errors import Conflict, NotFound
 from smriti.core.schemas import DocumentedNonEmptyText as NonEmptyText
 from smriti.core.schemas import LineRef, Request
@@ -65,6 +65,7 @@ class CheckpointVerbs:
                     branch=data.branch,
                     parent=parent.id,
                     expected=parent.id if expected is msgspec.UNSET else expected,
+                    merge_parent=data.merge_parent_id,
                 )
             )
         # The changes apply to the line's HEAD as it is under the line's lock, held until the
@@ -89,7 +90,14 @@ class CheckpointVerbs:
                 )
             content = apply_changes(head, data)
             return await self.checkpoints.commit(
-                _commit_of(content, repo_id=data.repo_id, branch=data.branch, parent=head_id, expected=head_id),
+                _commit_of(
+                    content,
+                    repo_id=data.repo_id,
+                    branch=data.branch,
+                    parent=head_id,
+                    expected=head_id,
+                    merge_parent=data.merge_parent_id,
+                ),
                 conn=conn,
             )
 
@@ -114,7 +122,13 @@ async def _one(query: Awaitable[asyncpg.Record | None]) -> asyncpg.Record:
 
 
 def _commit_of(
-    content: CheckpointContent, *, repo_id: UUID, branch: str | None, parent: UUID | None, expected: object
+    content: CheckpointContent,
+    *,
+    repo_id: UUID,
+    branch: str | None,
+    parent: UUID | None,
+    expected: object,
+    merge_parent: UUID | None = None,
 ) -> CommitCreate:
     fields = {name: getattr(content, name) for name in content.__struct_fields__}
     return CommitCreate(
@@ -123,4 +137,5 @@ def _commit_of(
         branch=branch,
         parent_commit_id=parent,
         expected_head_commit_id=expected,  # type: ignore[arg-type]
+        merge_parent_id=merge_parent,
     )

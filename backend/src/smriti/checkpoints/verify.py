@@ -14,9 +14,9 @@ from uuid import UUID
 import asyncpg
 import msgspec
 
+from smriti.checkpoints.commit_sql import JSONB_FIELDS
 from smriti.checkpoints.hashing import CONTENT_FIELDS, compute_commit_hash
 from smriti.checkpoints.schemas import CHECKPOINT_FIELDS, VerifyProblem, VerifyReport
-from smriti.checkpoints.writes import JSONB_FIELDS
 from smriti.core.cpu import off_loop
 from smriti.core.errors import NotFound
 from smriti.db.pool import Pool
@@ -48,9 +48,7 @@ async def verify_space(pool: Pool, repo_id: UUID, anchors: Sequence[str] = ()) -
         rows = await conn.fetch(f"SELECT {_AS_TEXT}, depth FROM commits WHERE repo_id = $1", repo_id)
         by_id: dict[UUID, asyncpg.Record] = {row["id"]: row for row in rows}
         foreign_parents = {
-            row["parent_commit_id"]
-            for row in rows
-            if row["parent_commit_id"] is not None and row["parent_commit_id"] not in by_id
+            row[link] for row in rows for link in _PARENT_LINKS if row[link] is not None and row[link] not in by_id
         }
         outside: dict[UUID, Any] = {}
         if foreign_parents:
@@ -87,24 +85,35 @@ def _content(row: asyncpg.Record) -> dict[str, Any]:
     return {name: msgspec.json.decode(row[name]) if name in JSONB_FIELDS else row[name] for name in CONTENT_FIELDS}
 
 
+# Both links a Checkpoint can have to the ones before it: its parent, and a merge's second parent.
+_PARENT_LINKS = ("parent_commit_id", "merge_parent_id")
+
+
 def _check_row(
     row: asyncpg.Record, by_id: dict[UUID, asyncpg.Record], outside: dict[UUID, Any]
 ) -> VerifyProblem | None:
     parent_id = row["parent_commit_id"]
-    parent_hash: str | None = None
-    if parent_id is not None:
-        parent = by_id.get(parent_id)
-        if parent is None:
-            kind = "foreign_parent" if parent_id in outside else "missing_parent"
-            return VerifyProblem(row["id"], kind, f"Parent {parent_id} is not a Checkpoint of this Space.")
-        parent_hash = parent["commit_hash"]
+    hashes: dict[str, str | None] = {}
+    for link, kind, what in (
+        ("parent_commit_id", "parent", "Parent"),
+        ("merge_parent_id", "merge_parent", "Merge parent"),
+    ):
+        linked_id = row[link]
+        hashes[link] = None
+        if linked_id is not None:
+            linked = by_id.get(linked_id)
+            if linked is None:
+                problem = f"foreign_{kind}" if linked_id in outside else f"missing_{kind}"
+                return VerifyProblem(row["id"], problem, f"{what} {linked_id} is not a Checkpoint of this Space.")
+            hashes[link] = linked["commit_hash"]
     try:
         expected = compute_commit_hash(
             commit_id=row["id"],
             repo_id=row["repo_id"],
-            parent_hash=parent_hash,
+            parent_hash=hashes["parent_commit_id"],
             created_at=row["created_at"],
             content=_content(row),
+            merge_parent_hash=hashes["merge_parent_id"],
         )
     except (RecursionError, msgspec.DecodeError, TypeError, ValueError) as exc:
         return VerifyProblem(
@@ -117,7 +126,7 @@ def _check_row(
             row["id"],
             "hash_mismatch",
             f"Stored hash {row['commit_hash'][:12]}… does not match its content "
-            f"({expected[:12]}…): the Checkpoint or its parent link was changed.",
+            f"({expected[:12]}…): the Checkpoint or one of its parent links was changed.",
         )
     # Not covered by the hash, but a line's length is read from it.
     depth = 0 if parent_id is None else by_id[parent_id]["depth"] + 1

@@ -39,141 +39,17 @@ from uuid import UUID
 import asyncpg
 import msgspec
 
-from smriti.checkpoints.hashing import CONTENT_FIELDS, EncodedContent, chain_hash_sql
-from smriti.checkpoints.schemas import CHECKPOINT_FIELDS, CommitCreate
-from smriti.db.pool import Pool, PoolTimeout
-
-COLUMNS = ", ".join(CHECKPOINT_FIELDS)
-
-# The content columns other than message and summary (text) are JSONB: they get the encoded bytes.
-JSONB_FIELDS = tuple(name for name in CONTENT_FIELDS if name not in {"message", "summary"})
-
-# Both statements end alike: the line's HEAD moves to each inserted Checkpoint, under the line's
-# row lock taken first, and so does the Space's copy of HEAD when that line is the default.
-_MOVE_HEAD = """moved AS (
-    UPDATE branches SET head_commit_id = inserted.id, head_commit_hash = inserted.commit_hash,
-                        head_depth = inserted.depth, updated_at = inserted.created_at,
-                        commit_count = commit_count + 1
-    FROM inserted JOIN plan ON plan.new_id = inserted.id WHERE branches.id = plan.line_id
-),
-space_moved AS (
-    UPDATE repos SET head_commit_id = inserted.id, head_commit_hash = inserted.commit_hash,
-                     updated_at = inserted.created_at
-    FROM inserted JOIN plan ON plan.new_id = inserted.id WHERE plan.is_default AND repos.id = inserted.repo_id
+from smriti.checkpoints.commit_sql import (
+    COMMIT_SQL,
+    COMMIT_TO_LINE_SQL,
+    GROUP_COMMIT_SQL,
+    JSONB_FIELDS,
+    MERGE_SQL,
+    MERGE_TO_LINE_SQL,
 )
-"""
-
-# How a commit finds its line: by name, ignoring case, or the Space's default.
-_NAMED_LINE = "lower(b.name) = lower($16::text)"
-_DEFAULT_LINE = "b.is_default AND $16::text IS NULL"
-
-
-def _commit_sql(line_condition: str) -> str:
-    """One commit. The Space's row is share-locked first (as a Space being deleted locks it),
-    then the line's row is locked: commits to one line serialise, commits to other lines do not
-    wait for them, and `now` is read once the line's lock is held, so created_at follows the
-    line's commit order."""
-    return f"""
-WITH space AS (
-    SELECT id FROM repos WHERE id = $1 FOR KEY SHARE
-),
-line AS (
-    SELECT b.id, b.name, b.is_default, b.head_commit_id, b.head_commit_hash, b.head_depth,
-           clock_timestamp() AS now
-    FROM branches b JOIN space ON b.repo_id = space.id WHERE {line_condition} FOR UPDATE OF b
-),
-named_parent AS (
-    SELECT id, repo_id, commit_hash, depth FROM commits WHERE id = $2
-),
-plan AS (
-    SELECT space.id AS repo_id, $5::uuid AS new_id, line.id AS line_id, line.name AS line_name, line.is_default,
-           line.now, line.head_commit_id,
-           CASE WHEN $2::uuid IS NULL THEN line.head_commit_id ELSE named_parent.id END AS parent_id,
-           CASE WHEN $2::uuid IS NULL THEN line.head_commit_hash ELSE named_parent.commit_hash END AS parent_hash,
-           CASE WHEN $2::uuid IS NULL THEN line.head_depth ELSE named_parent.depth END AS parent_depth,
-           line.id IS NULL AS line_missing,
-           $2::uuid IS NOT NULL AND named_parent.id IS NULL AS parent_missing,
-           $2::uuid IS NOT NULL AND named_parent.repo_id IS DISTINCT FROM space.id AS parent_foreign,
-           $3::bool AND line.head_commit_id IS DISTINCT FROM $4::uuid AS head_moved
-    FROM space LEFT JOIN line ON true LEFT JOIN named_parent ON true
-),
-inserted AS (
-    INSERT INTO commits ({COLUMNS}, depth)
-    SELECT $5, repo_id, parent_id,
-           {chain_hash_sql("$6::text", "now", "$5::uuid", "parent_hash", "repo_id")},
-           $7, $8, $9, $10, $11, $12, $13, $14, $15, now, coalesce(parent_depth + 1, 0)
-    FROM plan WHERE NOT (line_missing OR parent_missing OR parent_foreign OR head_moved)
-    RETURNING id, repo_id, parent_commit_id, commit_hash, depth, created_at
-),
-{_MOVE_HEAD}SELECT plan.head_commit_id AS current_head, plan.line_name, plan.line_missing, plan.parent_missing,
-       plan.parent_foreign, plan.head_moved,
-       inserted.id, inserted.parent_commit_id, inserted.commit_hash, inserted.created_at
-FROM plan LEFT JOIN inserted ON true
-"""
-
-
-_COMMIT_SQL = _commit_sql(_DEFAULT_LINE)
-_COMMIT_TO_LINE_SQL = _commit_sql(_NAMED_LINE)
-
-# The same, for commits to distinct lines, one array element each. Spaces and lines whose rows
-# another transaction has locked are skipped, not waited for, and so is every commit after the
-# first to one line (a line named and the same line as the default): `busy`, written alone by
-# the caller, which also gives the exact reason for a commit that found no Space or no line.
-_GROUP_COMMIT_SQL = f"""
-WITH input AS (
-    SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::bool[], $4::uuid[], $5::uuid[], $6::text[], $7::text[],
-                         $8::text[], $9::jsonb[], $10::jsonb[], $11::jsonb[], $12::jsonb[], $13::jsonb[],
-                         $14::jsonb[], $15::jsonb[], $16::text[])
-        WITH ORDINALITY AS i(repo_id, named_parent_id, check_head, expected_head, new_id, sha256, message,
-                             summary, decisions, assumptions, tasks, open_questions, entities, artifacts,
-                             metadata, branch, n)
-),
-space AS MATERIALIZED (
-    SELECT id FROM repos WHERE id = ANY($1::uuid[]) ORDER BY id FOR KEY SHARE SKIP LOCKED
-),
-line AS MATERIALIZED (
-    SELECT b.id, b.repo_id, lower(b.name) AS name_key, b.is_default, b.head_commit_id, b.head_commit_hash,
-           b.head_depth, clock_timestamp() AS now
-    FROM branches b JOIN space ON b.repo_id = space.id
-    WHERE EXISTS (SELECT 1 FROM input WHERE input.repo_id = b.repo_id
-                  AND (lower(input.branch) = lower(b.name) OR (input.branch IS NULL AND b.is_default)))
-    ORDER BY b.id FOR UPDATE OF b SKIP LOCKED
-),
-matched AS MATERIALIZED (
-    SELECT input.*, line.id AS line_id, line.is_default, line.now, line.head_commit_id, line.head_commit_hash,
-           line.head_depth,
-           row_number() OVER (PARTITION BY line.id ORDER BY input.n) > 1 AS repeated
-    FROM input
-    LEFT JOIN line ON line.repo_id = input.repo_id
-                  AND (line.name_key = lower(input.branch) OR (input.branch IS NULL AND line.is_default))
-),
-plan AS MATERIALIZED (
-    SELECT matched.*,
-           CASE WHEN named_parent_id IS NULL THEN matched.head_commit_id ELSE named_parent.id END AS parent_id,
-           CASE WHEN named_parent_id IS NULL THEN matched.head_commit_hash
-                ELSE named_parent.commit_hash END AS parent_hash,
-           CASE WHEN named_parent_id IS NULL THEN matched.head_depth ELSE named_parent.depth END AS parent_depth,
-           named_parent_id IS NOT NULL AND named_parent.id IS NULL AS parent_missing,
-           named_parent_id IS NOT NULL AND named_parent.repo_id IS DISTINCT FROM matched.repo_id AS parent_foreign,
-           check_head AND matched.head_commit_id IS DISTINCT FROM expected_head AS head_moved,
-           line_id IS NULL OR repeated AS busy
-    FROM matched
-    LEFT JOIN commits named_parent ON named_parent.id = matched.named_parent_id
-),
-inserted AS (
-    INSERT INTO commits ({COLUMNS}, depth)
-    SELECT new_id, repo_id, parent_id,
-           {chain_hash_sql("sha256", "now", "new_id", "parent_hash", "repo_id")},
-           message, summary, decisions, assumptions, tasks, open_questions, entities, artifacts, metadata, now,
-           coalesce(parent_depth + 1, 0)
-    FROM plan WHERE NOT (busy OR parent_missing OR parent_foreign OR head_moved)
-    RETURNING id, repo_id, parent_commit_id, commit_hash, depth, created_at
-),
-{_MOVE_HEAD}SELECT plan.n, plan.busy, plan.head_commit_id AS current_head, plan.branch AS line_name,
-       false AS line_missing, plan.parent_missing, plan.parent_foreign, plan.head_moved,
-       inserted.id, inserted.parent_commit_id, inserted.commit_hash, inserted.created_at
-FROM plan LEFT JOIN inserted ON inserted.id = plan.new_id
-"""
+from smriti.checkpoints.hashing import EncodedContent
+from smriti.checkpoints.schemas import CommitCreate
+from smriti.db.pool import Pool, PoolTimeout
 
 
 @dataclass(slots=True)
@@ -202,6 +78,7 @@ class PendingCommit:
             self.data.summary,
             *(self.content.fields[name] for name in JSONB_FIELDS),
             self.data.branch.strip() if self.data.branch is not None else None,
+            *(() if self.data.merge_parent_id is None else (self.data.merge_parent_id,)),
         )
 
 
@@ -234,6 +111,11 @@ class CommitWriter:
         """Statements that wrote more than one commit (for tests and benchmarks)."""
 
     async def write(self, pending: PendingCommit) -> asyncpg.Record | None:
+        if pending.data.merge_parent_id is not None:
+            # A merge is rare and has a statement of its own; the line's row lock orders it
+            # among the line's other commits.
+            merged: asyncpg.Record | None = await self._pool.fetchrow(_sql_for(pending), *pending.arguments())
+            return merged
         line = pending.line_key
         if self._statements < self._max_statements and not self._waiting and line not in self._lines_in_flight:
             # Nothing to share a statement with: write it from here, without a task (one caller
@@ -320,7 +202,7 @@ class CommitWriter:
         columns = list(zip(*(p.arguments() for p in group), strict=True))
         alone: list[PendingCommit] = []
         try:
-            rows = await self._pool.fetch(_GROUP_COMMIT_SQL, *(list(column) for column in columns))
+            rows = await self._pool.fetch(GROUP_COMMIT_SQL, *(list(column) for column in columns))
         except asyncpg.PostgresError as exc:
             if not _rolled_back(exc):
                 _settle_all(group, exc)
@@ -349,7 +231,9 @@ async def write_on(conn: asyncpg.Connection, pending: PendingCommit) -> asyncpg.
 
 
 def _sql_for(pending: PendingCommit) -> str:
-    return _COMMIT_SQL if pending.data.branch is None else _COMMIT_TO_LINE_SQL
+    if pending.data.merge_parent_id is not None:
+        return MERGE_SQL if pending.data.branch is None else MERGE_TO_LINE_SQL
+    return COMMIT_SQL if pending.data.branch is None else COMMIT_TO_LINE_SQL
 
 
 def _expire(pending: PendingCommit) -> None:

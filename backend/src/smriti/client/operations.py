@@ -83,8 +83,9 @@ def describe_invalid(exc: msgspec.ValidationError) -> str:
     return f"{field}: {problem}" if field else problem
 
 
-SAVED_FIELDS = ("id", "repo_id", "commit_hash", "created_at", "parent_commit_id")
-"""What a saved Checkpoint has that a new one gets from the server (or, for the parent, from HEAD)."""
+SAVED_FIELDS = ("id", "repo_id", "commit_hash", "created_at", "parent_commit_id", "merge_parent_id")
+"""What a saved Checkpoint has that a new one gets from the server (or, for the parent, from HEAD;
+a new Checkpoint is a merge only when asked)."""
 PROVENANCE = ("author", "source", "drafted_by")
 """Metadata that says how one particular Checkpoint was made, so it is not inherited by the next."""
 

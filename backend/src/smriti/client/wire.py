@@ -72,6 +72,7 @@ class ApplyRequest(msgspec.Struct, kw_only=True, omit_defaults=True):
     branch: str | None = None
     parent_commit_id: UUID | None = None
     expected_head_commit_id: UUID | msgspec.UnsetType | None = msgspec.UNSET
+    merge_parent_id: UUID | None = None
     set_: SetFields = msgspec.field(default_factory=SetFields, name="set")
     add: ItemAdditions = msgspec.field(default_factory=ItemAdditions)
     remove: ItemRemovals = msgspec.field(default_factory=ItemRemovals)

@@ -13,6 +13,7 @@ from smriti.checkpoints.routes import ROUTES as CHECKPOINTS
 from smriti.core.routes import VERSIONS, Routes
 from smriti.drafting.routes import ROUTES as DRAFTING
 from smriti.lines.routes import ROUTES as LINES
+from smriti.merges.routes import ROUTES as MERGES
 from smriti.providers.routes import ROUTES as PROVIDERS
 from smriti.review.routes import ROUTES as REVIEW
 from smriti.server.guard import Middleware
@@ -21,7 +22,18 @@ from smriti.spaces.routes import ROUTES as SPACES
 from smriti.transcripts.routes import ROUTES as TRANSCRIPTS
 
 # In this order in the OpenAPI document (and so in the web app's generated types).
-DOMAINS: tuple[Routes, ...] = (SPACES, DRAFTING, REVIEW, CHECKPOINTS, LINES, SESSIONS, CHAT, PROVIDERS, TRANSCRIPTS)
+DOMAINS: tuple[Routes, ...] = (
+    SPACES,
+    DRAFTING,
+    REVIEW,
+    CHECKPOINTS,
+    LINES,
+    MERGES,
+    SESSIONS,
+    CHAT,
+    PROVIDERS,
+    TRANSCRIPTS,
+)
 
 
 def api_routers(protection: list[Middleware]) -> list[Router]:

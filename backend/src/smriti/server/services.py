@@ -21,6 +21,7 @@ from smriti.checkpoints.verbs import CheckpointVerbs
 from smriti.db.pool import Pool
 from smriti.drafting.service import DraftService
 from smriti.lines.store import LineStore
+from smriti.merges.service import MergeService
 from smriti.providers.registry import ProviderRegistry
 from smriti.review.service import ReviewService
 from smriti.sessions.claims import SendClaims
@@ -35,6 +36,7 @@ _PROVIDED = (
     "checkpoints",
     "verbs",
     "lines",
+    "merges",
     "forks",
     "turns",
     "chat",
@@ -49,6 +51,7 @@ class Services:
     checkpoints: CheckpointStore
     verbs: CheckpointVerbs
     lines: LineStore
+    merges: MergeService
     forks: SessionForks
     turns: TurnStore
     chat: ChatService
@@ -66,6 +69,7 @@ class Services:
         self.checkpoints = CheckpointStore(pool)
         self.verbs = CheckpointVerbs(pool, self.checkpoints)
         self.lines = LineStore(pool, self.checkpoints)
+        self.merges = MergeService(pool, self.checkpoints)
         self.forks = SessionForks(pool)
         self.turns = TurnStore(pool)
         self.chat = ChatService(

@@ -1,0 +1,163 @@
+"""The statements that write Checkpoints (`writes.py` sends them).
+
+One commit is one statement: the line's row locked, the parent or expected HEAD checked, the
+Checkpoint inserted with its chain hash, the line's HEAD moved (and the Space's, for its default
+line). The last SELECT of each says why nothing was written, when nothing was.
+"""
+
+from __future__ import annotations
+
+from smriti.checkpoints.hashing import CONTENT_FIELDS, chain_hash_sql
+from smriti.checkpoints.schemas import CHECKPOINT_FIELDS
+
+COLUMNS = ", ".join(CHECKPOINT_FIELDS)
+
+# The content columns other than message and summary (text) are JSONB: they get the encoded bytes.
+JSONB_FIELDS = tuple(name for name in CONTENT_FIELDS if name not in {"message", "summary"})
+
+# Both statements end alike: the line's HEAD moves to each inserted Checkpoint, under the line's
+# row lock taken first, and so does the Space's copy of HEAD when that line is the default.
+_MOVE_HEAD = """moved AS (
+    UPDATE branches SET head_commit_id = inserted.id, head_commit_hash = inserted.commit_hash,
+                        head_depth = inserted.depth, updated_at = inserted.created_at,
+                        commit_count = commit_count + 1
+    FROM inserted JOIN plan ON plan.new_id = inserted.id WHERE branches.id = plan.line_id
+),
+space_moved AS (
+    UPDATE repos SET head_commit_id = inserted.id, head_commit_hash = inserted.commit_hash,
+                     updated_at = inserted.created_at
+    FROM inserted JOIN plan ON plan.new_id = inserted.id WHERE plan.is_default AND repos.id = inserted.repo_id
+)
+"""
+
+# How a commit finds its line: by name, ignoring case, or the Space's default.
+_NAMED_LINE = "lower(b.name) = lower($16::text)"
+_DEFAULT_LINE = "b.is_default AND $16::text IS NULL"
+
+
+def _commit_sql(line_condition: str, *, merge: bool = False) -> str:
+    """One commit. The Space's row is share-locked first (as a Space being deleted locks it),
+    then the line's row is locked: commits to one line serialise, commits to other lines do not
+    wait for them, and `now` is read once the line's lock is held, so created_at follows the
+    line's commit order.
+
+    A merge ($17, `merge_parent_id`) also reads its second parent, which must be a Checkpoint of
+    the Space other than the first, and chains its hash in too (`hashing.chain_hash`)."""
+    if merge:
+        merge_cte = "merge_parent AS (SELECT id, repo_id, commit_hash FROM commits WHERE id = $17),\n"
+        merge_join = " LEFT JOIN merge_parent ON true"
+        merge_checks = (
+            ",\n           merge_parent.id IS NULL AS merge_missing,"
+            "\n           merge_parent.repo_id IS DISTINCT FROM space.id AS merge_foreign,"
+            "\n           merge_parent.commit_hash AS merge_parent_hash"
+        )
+        merge_refusals = " OR merge_missing OR merge_foreign OR parent_id IS NOT DISTINCT FROM $17::uuid"
+        merge_value, merge_hash = "$17::uuid", "merge_parent_hash"
+        merge_outcome = "plan.merge_missing, plan.merge_foreign, plan.parent_id = $17::uuid AS merge_is_parent,"
+    else:
+        merge_cte = merge_join = merge_checks = merge_refusals = merge_outcome = ""
+        merge_value, merge_hash = "NULL::uuid", None
+    return f"""
+WITH space AS (
+    SELECT id FROM repos WHERE id = $1 FOR KEY SHARE
+),
+line AS (
+    SELECT b.id, b.name, b.is_default, b.head_commit_id, b.head_commit_hash, b.head_depth,
+           clock_timestamp() AS now
+    FROM branches b JOIN space ON b.repo_id = space.id WHERE {line_condition} FOR UPDATE OF b
+),
+named_parent AS (
+    SELECT id, repo_id, commit_hash, depth FROM commits WHERE id = $2
+),
+{merge_cte}plan AS (
+    SELECT space.id AS repo_id, $5::uuid AS new_id, line.id AS line_id, line.name AS line_name, line.is_default,
+           line.now, line.head_commit_id,
+           CASE WHEN $2::uuid IS NULL THEN line.head_commit_id ELSE named_parent.id END AS parent_id,
+           CASE WHEN $2::uuid IS NULL THEN line.head_commit_hash ELSE named_parent.commit_hash END AS parent_hash,
+           CASE WHEN $2::uuid IS NULL THEN line.head_depth ELSE named_parent.depth END AS parent_depth,
+           line.id IS NULL AS line_missing,
+           $2::uuid IS NOT NULL AND named_parent.id IS NULL AS parent_missing,
+           $2::uuid IS NOT NULL AND named_parent.repo_id IS DISTINCT FROM space.id AS parent_foreign,
+           $3::bool AND line.head_commit_id IS DISTINCT FROM $4::uuid AS head_moved{merge_checks}
+    FROM space LEFT JOIN line ON true LEFT JOIN named_parent ON true{merge_join}
+),
+inserted AS (
+    INSERT INTO commits ({COLUMNS}, depth)
+    SELECT $5, repo_id, parent_id, {merge_value},
+           {chain_hash_sql("$6::text", "now", "$5::uuid", "parent_hash", "repo_id", merge_hash)},
+           $7, $8, $9, $10, $11, $12, $13, $14, $15, now, coalesce(parent_depth + 1, 0)
+    FROM plan WHERE NOT (line_missing OR parent_missing OR parent_foreign OR head_moved{merge_refusals})
+    RETURNING id, repo_id, parent_commit_id, commit_hash, depth, created_at
+),
+{_MOVE_HEAD}SELECT plan.head_commit_id AS current_head, plan.line_name, plan.line_missing, plan.parent_missing,
+       plan.parent_foreign, plan.head_moved, {merge_outcome}
+       inserted.id, inserted.parent_commit_id, inserted.commit_hash, inserted.created_at
+FROM plan LEFT JOIN inserted ON true
+"""
+
+
+COMMIT_SQL = _commit_sql(_DEFAULT_LINE)
+COMMIT_TO_LINE_SQL = _commit_sql(_NAMED_LINE)
+MERGE_SQL = _commit_sql(_DEFAULT_LINE, merge=True)
+MERGE_TO_LINE_SQL = _commit_sql(_NAMED_LINE, merge=True)
+
+# The same, for commits to distinct lines, one array element each (never a merge: a merge is
+# written alone). Spaces and lines whose rows another transaction has locked are skipped, not
+# waited for, and so is every commit after the first to one line (a line named and the same
+# line as the default): `busy`, written alone by the caller, which also gives the exact reason
+# for a commit that found no Space or no line.
+GROUP_COMMIT_SQL = f"""
+WITH input AS (
+    SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::bool[], $4::uuid[], $5::uuid[], $6::text[], $7::text[],
+                         $8::text[], $9::jsonb[], $10::jsonb[], $11::jsonb[], $12::jsonb[], $13::jsonb[],
+                         $14::jsonb[], $15::jsonb[], $16::text[])
+        WITH ORDINALITY AS i(repo_id, named_parent_id, check_head, expected_head, new_id, sha256, message,
+                             summary, decisions, assumptions, tasks, open_questions, entities, artifacts,
+                             metadata, branch, n)
+),
+space AS MATERIALIZED (
+    SELECT id FROM repos WHERE id = ANY($1::uuid[]) ORDER BY id FOR KEY SHARE SKIP LOCKED
+),
+line AS MATERIALIZED (
+    SELECT b.id, b.repo_id, lower(b.name) AS name_key, b.is_default, b.head_commit_id, b.head_commit_hash,
+           b.head_depth, clock_timestamp() AS now
+    FROM branches b JOIN space ON b.repo_id = space.id
+    WHERE EXISTS (SELECT 1 FROM input WHERE input.repo_id = b.repo_id
+                  AND (lower(input.branch) = lower(b.name) OR (input.branch IS NULL AND b.is_default)))
+    ORDER BY b.id FOR UPDATE OF b SKIP LOCKED
+),
+matched AS MATERIALIZED (
+    SELECT input.*, line.id AS line_id, line.is_default, line.now, line.head_commit_id, line.head_commit_hash,
+           line.head_depth,
+           row_number() OVER (PARTITION BY line.id ORDER BY input.n) > 1 AS repeated
+    FROM input
+    LEFT JOIN line ON line.repo_id = input.repo_id
+                  AND (line.name_key = lower(input.branch) OR (input.branch IS NULL AND line.is_default))
+),
+plan AS MATERIALIZED (
+    SELECT matched.*,
+           CASE WHEN named_parent_id IS NULL THEN matched.head_commit_id ELSE named_parent.id END AS parent_id,
+           CASE WHEN named_parent_id IS NULL THEN matched.head_commit_hash
+                ELSE named_parent.commit_hash END AS parent_hash,
+           CASE WHEN named_parent_id IS NULL THEN matched.head_depth ELSE named_parent.depth END AS parent_depth,
+           named_parent_id IS NOT NULL AND named_parent.id IS NULL AS parent_missing,
+           named_parent_id IS NOT NULL AND named_parent.repo_id IS DISTINCT FROM matched.repo_id AS parent_foreign,
+           check_head AND matched.head_commit_id IS DISTINCT FROM expected_head AS head_moved,
+           line_id IS NULL OR repeated AS busy
+    FROM matched
+    LEFT JOIN commits named_parent ON named_parent.id = matched.named_parent_id
+),
+inserted AS (
+    INSERT INTO commits ({COLUMNS}, depth)
+    SELECT new_id, repo_id, parent_id, NULL::uuid,
+           {chain_hash_sql("sha256", "now", "new_id", "parent_hash", "repo_id")},
+           message, summary, decisions, assumptions, tasks, open_questions, entities, artifacts, metadata, now,
+           coalesce(parent_depth + 1, 0)
+    FROM plan WHERE NOT (busy OR parent_missing OR parent_foreign OR head_moved)
+    RETURNING id, repo_id, parent_commit_id, commit_hash, depth, created_at
+),
+{_MOVE_HEAD}SELECT plan.n, plan.busy, plan.head_commit_id AS current_head, plan.branch AS line_name,
+       false AS line_missing, plan.parent_missing, plan.parent_foreign, plan.head_moved,
+       inserted.id, inserted.parent_commit_id, inserted.commit_hash, inserted.created_at
+FROM plan LEFT JOIN inserted ON inserted.id = plan.new_id
+"""

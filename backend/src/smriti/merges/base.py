@@ -1,0 +1,72 @@
+"""The merge base: the nearest common ancestor of two Checkpoints over both parent links.
+
+Found in the database, in one statement, walking only as far as the two are apart:
+
+1. `fork`: the nearest common ancestor over first parents, by walking both first-parent chains
+   (`commits.depth` counts the first parents behind each Checkpoint) to the same depth and then
+   together until they meet. It is a common ancestor over both links too.
+2. `reached`: every Checkpoint reachable from either side over both links (`parent_commit_id`,
+   `merge_parent_id`) that is no older than the fork point. A better base than the fork point
+   is newer than it (a descendant of it would be), so nothing older needs to be looked at; with
+   no fork point (two first-parent roots), the whole ancestry is.
+3. The common ones with no common child are the candidates (the set is closed under "parent of",
+   down to the fork point's age, so one look at the links decides). The newest wins (by
+   `created_at`, a Checkpoint is always newer than its parents; then by id, so the choice is
+   the same every time); the others are reported, for a criss-cross history.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from uuid import UUID
+
+from smriti.db.pool import Pool
+
+_MERGE_BASE_SQL = """
+WITH RECURSIVE fork(o, od, t, td) AS (
+    SELECT o.id, o.depth, t.id, t.depth FROM commits o, commits t WHERE o.id = $1 AND t.id = $2
+    UNION ALL
+    SELECT CASE WHEN od >= td THEN (SELECT parent_commit_id FROM commits WHERE id = o) ELSE o END,
+           CASE WHEN od >= td THEN od - 1 ELSE od END,
+           CASE WHEN td >= od THEN (SELECT parent_commit_id FROM commits WHERE id = t) ELSE t END,
+           CASE WHEN td >= od THEN td - 1 ELSE td END
+    FROM fork WHERE o <> t
+),
+fork_point AS (
+    SELECT c.id, c.created_at FROM fork JOIN commits c ON c.id = fork.o WHERE fork.o = fork.t LIMIT 1
+),
+reached(id, side) AS (
+    SELECT $1::uuid, 1 UNION SELECT $2::uuid, 2
+    UNION
+    SELECT p.id, reached.side
+    FROM reached
+    JOIN commits c ON c.id = reached.id
+    CROSS JOIN LATERAL (VALUES (c.parent_commit_id), (c.merge_parent_id)) AS link(parent_id)
+    JOIN commits p ON p.id = link.parent_id
+    WHERE p.created_at >= coalesce((SELECT created_at FROM fork_point), '-infinity'::timestamptz)
+),
+common AS (
+    SELECT id FROM reached GROUP BY id HAVING count(DISTINCT side) = 2
+)
+SELECT c.id
+FROM common JOIN commits c ON c.id = common.id
+WHERE NOT EXISTS (
+    SELECT 1 FROM common child JOIN commits k ON k.id = child.id
+    WHERE c.id IN (k.parent_commit_id, k.merge_parent_id)
+)
+ORDER BY c.created_at DESC, c.id DESC
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class MergeBase:
+    base_id: UUID | None
+    """The base used; None when the two have no common ancestor (the base is then empty)."""
+    candidates: list[UUID]
+    """Every nearest common ancestor, the one used first; more than one in a criss-cross history."""
+
+
+async def merge_base(pool: Pool, ours_id: UUID, theirs_id: UUID) -> MergeBase:
+    rows = await pool.fetch(_MERGE_BASE_SQL, ours_id, theirs_id)
+    candidates = [row["id"] for row in rows]
+    return MergeBase(candidates[0] if candidates else None, candidates)

@@ -1,0 +1,39 @@
+"""API v5: preview a merge of two lines (or two Checkpoints) of a Space."""
+
+from __future__ import annotations
+
+from typing import Annotated
+from uuid import UUID
+
+from litestar import get
+from litestar.di import NamedDependency
+from litestar.params import FromPath, QueryParameter
+
+from smriti.core.errors import error_responses
+from smriti.merges.schemas import MergePreview
+from smriti.merges.service import MergeService
+
+_SIDE = "A line's name (matched ignoring case), else a Checkpoint id, full hash or unique prefix of this Space."
+
+
+@get(
+    "/repos/{repo_id:str}/merge",
+    operation_id="previewMerge",
+    summary="Merge theirs into ours, three-way, without saving anything",
+    description=(
+        "Against the nearest common ancestor over both parent links. Items are keyed by text (tasks by text, "
+        "entities and artifacts by name): a change made on one side only is taken, the same change on both "
+        "sides once; an item changed differently on both sides, or removed on one and changed on the other, "
+        "and a summary changed differently on both, are conflicts, for which `merged` keeps ours. Save the "
+        "resolved state with `POST /v4/chat/commit` and `merge_parent_id` = `theirs_commit_id` (docs/merge.md)."
+    ),
+    tags=["Lines"],
+    responses=error_responses(404),
+)
+async def preview_merge(
+    repo_id: FromPath[UUID],
+    ours: Annotated[str, QueryParameter(description=f"The side merged into. {_SIDE}", min_length=1, max_length=200)],
+    theirs: Annotated[str, QueryParameter(description=f"The side merged in. {_SIDE}", min_length=1, max_length=200)],
+    merges: NamedDependency[MergeService],
+) -> MergePreview:
+    return await merges.preview(repo_id, ours, theirs)

@@ -1,0 +1,64 @@
+"""A merge preview as it travels over the wire (`GET /v5/repos/{repo_id}/merge`)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+from uuid import UUID
+
+import msgspec
+
+from smriti.merges.three_way import MergeConflict, MergeState
+
+ConflictValue = str | dict[str, Any] | None
+"""One side's value of a conflicting item: the summary's text; a task, entity or artifact as its
+object; null where that side does not have it."""
+
+
+class Conflict(msgspec.Struct, kw_only=True):
+    """An item both sides changed, differently (or one removed and the other changed)."""
+
+    field: str
+    key: str | None
+    """The item's text (tasks: `text`; entities, artifacts: `name`); null for the summary."""
+    occurrence: int
+    """0 for the first item with this key in its list, 1 for the second…: the same text twice in
+    a list is two items."""
+    base: ConflictValue
+    ours: ConflictValue
+    theirs: ConflictValue
+
+    @classmethod
+    def of(cls, conflict: MergeConflict) -> Conflict:
+        plain = msgspec.to_builtins
+        return cls(
+            field=conflict.field,
+            key=conflict.key,
+            occurrence=conflict.occurrence,
+            base=plain(conflict.base),
+            ours=plain(conflict.ours),
+            theirs=plain(conflict.theirs),
+        )
+
+
+Relation = Literal["diverged", "up_to_date", "fast_forward"]
+
+
+class MergePreview(msgspec.Struct, kw_only=True):
+    """`theirs` merged into `ours`, three-way against their nearest common ancestor. Nothing is
+    saved: the client resolves the conflicts and commits the whole state with `merge_parent_id`."""
+
+    base_commit_id: UUID | None
+    """The merge base; null when the two have no common ancestor (then the base is empty)."""
+    base_candidates: list[UUID]
+    """Every nearest common ancestor, the base first: more than one in a criss-cross history,
+    where the newest was taken."""
+    ours_commit_id: UUID
+    theirs_commit_id: UUID
+    relation: Relation
+    """`up_to_date`: theirs is already in ours' history (nothing comes in); `fast_forward`: ours
+    is in theirs' history (merged is theirs); `diverged`: both changed since the base."""
+    merged: MergeState
+    """The merged state; for a conflict it holds ours' value until the person chooses."""
+    conflicts: list[Conflict]
+    clean: bool
+    """No conflicts: `merged` can be committed as it is."""

@@ -1,0 +1,126 @@
+"""Merge preview: resolve both sides, find the base, merge three-way. Nothing is written; the
+merge Checkpoint is an ordinary commit with `merge_parent_id` (`checkpoints/writes.py`)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from uuid import UUID
+
+import asyncpg
+
+from smriti.checkpoints.commit_sql import COLUMNS
+from smriti.checkpoints.store import CheckpointStore, to_checkpoint
+from smriti.core.cpu import off_loop
+from smriti.core.errors import BadRequest, NotFound
+from smriti.core.schemas import stored_form
+from smriti.db.pool import Pool
+from smriti.merges.base import merge_base
+from smriti.merges.schemas import Conflict, MergePreview, Relation
+from smriti.merges.three_way import merge_states, state_of
+
+_HEX = re.compile(r"^[0-9a-f]{7,64}$")
+
+_LINE_HEAD_SQL = """
+SELECT r.id AS space, b.name, b.id IS NOT NULL AS found, b.head_commit_id
+FROM repos r LEFT JOIN branches b ON b.repo_id = r.id AND lower(b.name) = lower($2) WHERE r.id = $1
+"""
+
+# Above this many items on a side, the merge runs off the event loop (`core/cpu.py`).
+_ITEMS_ON_LOOP = 2_000
+
+
+@dataclass(frozen=True, slots=True)
+class MergeService:
+    pool: Pool
+    checkpoints: CheckpointStore
+
+    async def preview(self, repo_id: UUID, ours_ref: str, theirs_ref: str) -> MergePreview:
+        ours_id = await self._side(repo_id, ours_ref, "ours")
+        theirs_id = await self._side(repo_id, theirs_ref, "theirs")
+        if ours_id == theirs_id:
+            raise BadRequest(
+                f"ours and theirs are the same Checkpoint ({ours_id}): a line merged into itself changes nothing.",
+                field="theirs",
+                source="query",
+            )
+        base = await merge_base(self.pool, ours_id, theirs_id)
+        ids = [ours_id, theirs_id] + ([base.base_id] if base.base_id is not None else [])
+        rows = {
+            row["id"]: row for row in await self.pool.fetch(f"SELECT {COLUMNS} FROM commits WHERE id = ANY($1)", ids)
+        }
+        ours, theirs = to_checkpoint(rows[ours_id]), to_checkpoint(rows[theirs_id])
+        base_state = state_of(to_checkpoint(rows[base.base_id]) if base.base_id is not None else None)
+        ours_state, theirs_state = state_of(ours), state_of(theirs)
+        size = max(_items(rows[ours_id]), _items(rows[theirs_id]))
+        outcome = (
+            merge_states(base_state, ours_state, theirs_state)
+            if size <= _ITEMS_ON_LOOP
+            else await off_loop(lambda: merge_states(base_state, ours_state, theirs_state))
+        )
+        relation: Relation = (
+            "up_to_date" if base.base_id == theirs_id else "fast_forward" if base.base_id == ours_id else "diverged"
+        )
+        return MergePreview(
+            base_commit_id=base.base_id,
+            base_candidates=base.candidates,
+            ours_commit_id=ours_id,
+            theirs_commit_id=theirs_id,
+            relation=relation,
+            merged=outcome.merged,
+            conflicts=[Conflict.of(conflict) for conflict in outcome.conflicts],
+            clean=not outcome.conflicts,
+        )
+
+    async def _side(self, repo_id: UUID, ref: str, param: str) -> UUID:
+        """A side of the merge: a line's HEAD when a line has that name, else a Checkpoint ref."""
+        name = stored_form(ref)
+        line = await self.pool.fetchrow(_LINE_HEAD_SQL, repo_id, name) if name is not None else None
+        if name is not None and line is None:
+            raise NotFound(f"No Space with id {repo_id}.", field="repo_id", source="path")
+        if line is not None and line["found"]:
+            if line["head_commit_id"] is None:
+                raise BadRequest(
+                    f"Line {line['name']!r} has no Checkpoint yet: there is nothing to merge.",
+                    field=param,
+                    source="query",
+                )
+            head: UUID = line["head_commit_id"]
+            return head
+        if not _could_be_a_ref(ref):
+            raise NotFound(f"This Space has no line named {ref.strip()[:120]!r}.", field=param, source="query")
+        try:
+            row = await self.checkpoints.resolve(ref, repo_id=repo_id, field=param, columns="id")
+        except NotFound:
+            raise NotFound(
+                f"This Space has no line and no Checkpoint named {ref.strip()[:120]!r}.", field=param, source="query"
+            ) from None
+        except BadRequest as exc:
+            raise BadRequest(exc.detail, field=param, source="query") from None
+        commit_id: UUID = row["id"]
+        if name is None:  # a ref no line could be named: the Space was not looked up yet
+            await self._space_exists(repo_id)
+        return commit_id
+
+    async def _space_exists(self, repo_id: UUID) -> None:
+        if await self.pool.fetchval("SELECT 1 FROM repos WHERE id = $1", repo_id) is None:
+            raise NotFound(f"No Space with id {repo_id}.", field="repo_id", source="path")
+
+
+def _could_be_a_ref(ref: str) -> bool:
+    """A Checkpoint id, or a hash or prefix of at least 7 hex digits (checked again, exactly, by
+    `CheckpointStore.resolve`): anything else can only have been meant as a line's name."""
+    text = ref.strip().lower()
+    if _HEX.match(text):
+        return True
+    try:
+        UUID(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _items(row: asyncpg.Record) -> int:
+    return sum(
+        len(row[name]) for name in ("decisions", "assumptions", "tasks", "open_questions", "entities", "artifacts")
+    )
