@@ -452,6 +452,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v5/repos/{repo_id}/merge/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Review a merge's resolved state before saving it
+         * @description `merged` is the state about to be saved as the merge of `theirs` into `ours` (as in the preview). It is reviewed like a Checkpoint (on demand, rules and, with a model-backed provider, the model); a finding whose items no single line had is marked `from_merge`. Nothing is saved.
+         */
+        post: operations["reviewMerge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v5/sessions/{session_id}/fork": {
         parameters: {
             query?: never;
@@ -798,6 +818,16 @@ export interface components {
             added: string[];
             removed: string[];
         };
+        /** MergeFinding */
+        MergeFinding: {
+            detail: string;
+            from_merge: boolean;
+            /** @enum {string} */
+            kind: "contradiction" | "hidden_assumption" | "resolved_question" | "disconnected_entity";
+            refs: components["schemas"]["ItemRef"][];
+            /** @enum {string} */
+            source: "rules" | "model";
+        };
         /** MergePreview */
         MergePreview: {
             base_candidates: string[];
@@ -811,6 +841,25 @@ export interface components {
             relation: "diverged" | "up_to_date" | "fast_forward";
             /** Format: uuid */
             theirs_commit_id: string;
+        };
+        /** MergeReview */
+        MergeReview: {
+            base_commit_id: string | null;
+            findings: components["schemas"]["MergeFinding"][];
+            limits?: string[];
+            /** Format: uuid */
+            ours_commit_id: string;
+            reviewed_by: components["schemas"]["ReviewedBy"];
+            /** Format: uuid */
+            theirs_commit_id: string;
+        };
+        /** MergeReviewRequest */
+        MergeReviewRequest: {
+            merged: components["schemas"]["MergeState"];
+            model?: string | null;
+            ours: string;
+            provider?: string | null;
+            theirs: string;
         };
         /** MergeState */
         MergeState: {
@@ -2618,6 +2667,86 @@ export interface operations {
             };
             /** @description No such resource. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    reviewMerge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                repo_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MergeReviewRequest"];
+            };
+        };
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MergeReview"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not declared as JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The provider is rate limiting; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The provider failed or answered with something unusable. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The provider did not answer in time. */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Annotated
 from uuid import UUID
 
-from litestar import get
+from litestar import get, post
 from litestar.di import NamedDependency
-from litestar.params import FromPath, QueryParameter
+from litestar.params import FromPath, JSONBody, QueryParameter
 
 from smriti.core.errors import error_responses
+from smriti.merges.review import MergeReview, MergeReviewRequest, MergeReviewService
 from smriti.merges.schemas import MergePreview
 from smriti.merges.service import MergeService
 
@@ -37,3 +38,22 @@ async def preview_merge(
     merges: NamedDependency[MergeService],
 ) -> MergePreview:
     return await merges.preview(repo_id, ours, theirs)
+
+
+@post(
+    "/repos/{repo_id:str}/merge/review",
+    operation_id="reviewMerge",
+    summary="Review a merge's resolved state before saving it",
+    description=(
+        "`merged` is the state about to be saved as the merge of `theirs` into `ours` (as in the preview). "
+        "It is reviewed like a Checkpoint (on demand, rules and, with a model-backed provider, the model); "
+        "a finding whose items no single line had is marked `from_merge`. Nothing is saved."
+    ),
+    status_code=200,
+    tags=["Lines"],
+    responses=error_responses(404, 429, 502, 504),
+)
+async def review_merge(
+    repo_id: FromPath[UUID], data: JSONBody[MergeReviewRequest], merge_reviews: NamedDependency[MergeReviewService]
+) -> MergeReview:
+    return await merge_reviews.review(repo_id, data)

@@ -28,7 +28,7 @@ Key = tuple[str, int]
 """An item's identity within its list: its text or name, and how many items before it had that."""
 
 
-class MergeState(msgspec.Struct, kw_only=True):
+class MergeState(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """The part of a Checkpoint that is merged."""
 
     summary: str = ""

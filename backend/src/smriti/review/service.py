@@ -84,7 +84,10 @@ class ReviewService:
     providers: ProviderRegistry
 
     async def review(self, ref: str, data: ReviewRequest) -> ReviewResult:
-        checkpoint = await self.checkpoints.get(ref)
+        return await self.review_state(await self.checkpoints.get(ref), data)
+
+    async def review_state(self, checkpoint: Checkpoint, data: ReviewRequest) -> ReviewResult:
+        """The review of a Checkpoint's state, saved or not (a merge is reviewed before it is)."""
         choice = self.providers.choose(data.provider, data.model)
         # Pairwise rules over a large Checkpoint take a while: off the event loop.
         findings = await off_loop(lambda: run_rules(checkpoint))

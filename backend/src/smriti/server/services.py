@@ -21,6 +21,7 @@ from smriti.checkpoints.verbs import CheckpointVerbs
 from smriti.db.pool import Pool
 from smriti.drafting.service import DraftService
 from smriti.lines.store import LineStore
+from smriti.merges.review import MergeReviewService
 from smriti.merges.service import MergeService
 from smriti.providers.registry import ProviderRegistry
 from smriti.review.service import ReviewService
@@ -37,6 +38,7 @@ _PROVIDED = (
     "verbs",
     "lines",
     "merges",
+    "merge_reviews",
     "forks",
     "turns",
     "chat",
@@ -52,6 +54,7 @@ class Services:
     verbs: CheckpointVerbs
     lines: LineStore
     merges: MergeService
+    merge_reviews: MergeReviewService
     forks: SessionForks
     turns: TurnStore
     chat: ChatService
@@ -81,6 +84,7 @@ class Services:
         )
         self.drafts = DraftService(turns=self.turns, providers=self.providers)
         self.reviews = ReviewService(checkpoints=self.checkpoints, providers=self.providers)
+        self.merge_reviews = MergeReviewService(self.merges, self.reviews)
         self.transcripts = TranscriptService(turns=self.turns)
 
     def dependencies(self) -> dict[str, Provide]:

@@ -1,0 +1,119 @@
+"""Review of a merge before it is saved: the merged state reviewed like any Checkpoint, and each
+finding that only the combination of the two lines produces said to be one.
+
+A finding points at items of the merged state. When neither line had all of those items (one
+came from ours only and another from theirs only, or a person wrote one while resolving), no
+review of either line could have seen it: it comes from combining them, and the person merging
+should look at it before saving.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from typing import Annotated, Any
+from uuid import UUID
+
+import msgspec
+
+from smriti.checkpoints.schemas import Checkpoint
+from smriti.core.schemas import Request, ShortName
+from smriti.merges.schemas import MergePreview
+from smriti.merges.service import MergeService
+from smriti.merges.three_way import MergeState
+from smriti.review.schemas import Finding, ReviewedBy, ReviewRequest
+from smriti.review.service import ReviewService
+
+_Side = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+
+
+class MergeReviewRequest(Request, kw_only=True):
+    """`POST /v5/repos/{repo_id}/merge/review`: the state a person is about to save as the merge
+    of `theirs` into `ours` (both as in the preview), reviewed on demand."""
+
+    ours: _Side
+    theirs: _Side
+    merged: MergeState
+    provider: ShortName | None = None
+    model: ShortName | None = None
+
+
+class MergeFinding(Finding, kw_only=True):
+    from_merge: bool
+    """True when neither line had every item the finding points at: it comes from combining them."""
+
+
+class MergeReview(msgspec.Struct, kw_only=True):
+    base_commit_id: UUID | None
+    ours_commit_id: UUID
+    theirs_commit_id: UUID
+    findings: list[MergeFinding]
+    reviewed_by: ReviewedBy
+    limits: list[str] = []
+
+
+@dataclass(frozen=True, slots=True)
+class MergeReviewService:
+    merges: MergeService
+    reviews: ReviewService
+
+    async def review(self, repo_id: UUID, data: MergeReviewRequest) -> MergeReview:
+        preview = await self.merges.preview(repo_id, data.ours, data.theirs)
+        result = await self.reviews.review_state(
+            _as_checkpoint(data.merged, preview, repo_id), ReviewRequest(provider=data.provider, model=data.model)
+        )
+        ours, theirs = await self._sides(preview)
+        findings = [_classified(finding, data.merged, ours, theirs) for finding in result.findings]
+        return MergeReview(
+            base_commit_id=preview.base_commit_id,
+            ours_commit_id=preview.ours_commit_id,
+            theirs_commit_id=preview.theirs_commit_id,
+            findings=findings,
+            reviewed_by=result.reviewed_by,
+            limits=result.limits,
+        )
+
+    async def _sides(self, preview: MergePreview) -> tuple[Checkpoint, Checkpoint]:
+        checkpoints = self.merges.checkpoints
+        return await checkpoints.get(str(preview.ours_commit_id)), await checkpoints.get(str(preview.theirs_commit_id))
+
+
+def _as_checkpoint(state: MergeState, preview: MergePreview, repo_id: UUID) -> Checkpoint:
+    """The unsaved merge as a Checkpoint for the review's rules (which read only its content)."""
+    return Checkpoint(
+        id=preview.ours_commit_id,
+        repo_id=repo_id,
+        parent_commit_id=preview.ours_commit_id,
+        merge_parent_id=preview.theirs_commit_id,
+        commit_hash="",
+        message="Merge (not saved yet)",
+        metadata={},
+        created_at=datetime.datetime.now(datetime.UTC),
+        **{name: getattr(state, name) for name in MergeState.__struct_fields__},
+    )
+
+
+def _key(field: str, item: Any) -> str:
+    """An item's identity in a merge: its text (tasks: text; entities: name)."""
+    if field == "tasks":
+        return str(item.text)
+    if field in ("entities", "artifacts"):
+        return str(item.name)
+    return str(item)
+
+
+def _keys(checkpoint: Checkpoint | MergeState, field: str) -> set[str]:
+    return {_key(field, item) for item in getattr(checkpoint, field)}
+
+
+def _classified(finding: Finding, merged: MergeState, ours: Checkpoint, theirs: Checkpoint) -> MergeFinding:
+    items = [(ref.field, _key(ref.field, getattr(merged, ref.field)[ref.index])) for ref in finding.refs]
+    in_ours = all(key in _keys(ours, field) for field, key in items)
+    in_theirs = all(key in _keys(theirs, field) for field, key in items)
+    from_merge = bool(items) and not in_ours and not in_theirs
+    detail = finding.detail
+    if from_merge:
+        detail += " This comes from combining the two lines: neither had all of these items."
+    return MergeFinding(
+        kind=finding.kind, detail=detail, refs=finding.refs, source=finding.source, from_merge=from_merge
+    )
