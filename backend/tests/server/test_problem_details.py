@@ -64,3 +64,10 @@ async def test_the_token_refusal_is_a_problem_detail(settings: Settings, db: asy
         for headers in ({}, {"Authorization": "Bearer wrong"}):
             body = _problem(await client.get("/v4/repos", headers=headers), 401)
             assert "bearer token" in str(body["detail"])
+
+
+async def test_a_missing_query_parameter_is_named_as_one(client: httpx.AsyncClient) -> None:
+    space = await create_space(client, f"s-{uuid.uuid4().hex[:8]}")
+    missing = _problem(await client.get(f"/v5/repos/{space['id']}/merge", params={"ours": "main"}), 400)
+    assert missing["errors"] == [{"field": "theirs", "message": "Missing required query parameter", "source": "query"}]
+    assert missing["detail"] == "Invalid request. theirs: Missing required query parameter"

@@ -25,6 +25,8 @@ log = structlog.get_logger("smriti.errors")
 
 _AT = re.compile(r" - at `\$\.?([^`]*)`")
 _NAMED_FIELD = re.compile(r"(?:unknown|missing required) field `([^`]*)`")
+# Litestar's words for a parameter left out of the URL or the headers.
+_MISSING_PARAMETER = re.compile(r"Missing required (query|header|cookie|path) parameter '([^']*)'")
 
 
 def _clean_message(message: str) -> str:
@@ -66,7 +68,12 @@ def _validation_errors(exc: ValidationException) -> list[FieldError]:
         found.append(FieldError(field=field, message=message, source=_source(item.get("source"))))
     if not found:
         message = _clean_message(str(exc.detail))
-        found.append(FieldError(field=_field_path(message) or "body", message=message))
+        missing = _MISSING_PARAMETER.search(message)
+        if missing:
+            source, name = missing.groups()
+            found.append(FieldError(field=name, message=f"Missing required {source} parameter", source=source))
+        else:
+            found.append(FieldError(field=_field_path(message) or "body", message=message))
     return found
 
 
