@@ -86,6 +86,13 @@ class CommitModel(Entity):
         Index("ix_commits_repo_id_created_at", "repo_id", text("created_at DESC"), text("id DESC")),
         Index("ix_commits_parent_commit_id", "parent_commit_id"),
         Index("ix_commits_merge_parent_id", "merge_parent_id", postgresql_where=text("merge_parent_id IS NOT NULL")),
+        # A Space's merges, newest first: whether the merge base must look past first parents (0006).
+        Index(
+            "ix_commits_repo_id_merged_at",
+            "repo_id",
+            text("created_at DESC"),
+            postgresql_where=text("merge_parent_id IS NOT NULL"),
+        ),
         UniqueConstraint("repo_id", "id", name="uq_commits_repo_id_id"),
     )
 

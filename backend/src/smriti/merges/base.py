@@ -8,7 +8,9 @@ Found in the database, in one statement, walking only as far as the two are apar
 2. `reached`: every Checkpoint reachable from either side over both links (`parent_commit_id`,
    `merge_parent_id`) that is no older than the fork point. A better base than the fork point
    is newer than it (a descendant of it would be), so nothing older needs to be looked at; with
-   no fork point (two first-parent roots), the whole ancestry is.
+   no fork point (two first-parent roots), the whole ancestry is. Only a merge can lead to a
+   better base, so when the Space has no merge newer than the fork point (an index of its
+   merges says so), this walk is skipped and the fork point is the base.
 3. The common ones with no common child are the candidates (the set is closed under "parent of",
    down to the fork point's age, so one look at the links decides). The newest wins (by
    `created_at`, a Checkpoint is always newer than its parents; then by id, so the choice is
@@ -35,26 +37,39 @@ WITH RECURSIVE fork(o, od, t, td) AS (
 fork_point AS (
     SELECT c.id, c.created_at FROM fork JOIN commits c ON c.id = fork.o WHERE fork.o = fork.t LIMIT 1
 ),
+walk AS (
+    -- Past first parents only when a merge newer than the fork point could lead somewhere else.
+    SELECT NOT EXISTS (SELECT 1 FROM fork_point) OR EXISTS (
+        SELECT 1 FROM commits m
+        WHERE m.repo_id = (SELECT repo_id FROM commits WHERE id = $1) AND m.merge_parent_id IS NOT NULL
+          AND m.created_at > (SELECT created_at FROM fork_point)
+    ) AS needed
+),
 reached(id, side) AS (
-    SELECT $1::uuid, 1 UNION SELECT $2::uuid, 2
+    SELECT $1::uuid, 1 FROM walk WHERE needed UNION SELECT $2::uuid, 2 FROM walk WHERE needed
     UNION
     SELECT p.id, reached.side
     FROM reached
-    JOIN commits c ON c.id = reached.id
-    CROSS JOIN LATERAL (VALUES (c.parent_commit_id), (c.merge_parent_id)) AS link(parent_id)
+    -- Both links by one key lookup, as a scalar subquery: the working table is a row or two per
+    -- step, and a join there may be planned as a hash over the whole table, scanned every step.
+    CROSS JOIN LATERAL unnest(
+        (SELECT ARRAY[parent_commit_id, merge_parent_id] FROM commits WHERE id = reached.id)
+    ) AS link(parent_id)
     JOIN commits p ON p.id = link.parent_id
     WHERE p.created_at >= coalesce((SELECT created_at FROM fork_point), '-infinity'::timestamptz)
 ),
 common AS (
     SELECT id FROM reached GROUP BY id HAVING count(DISTINCT side) = 2
 )
-SELECT c.id
+SELECT c.id, c.created_at
 FROM common JOIN commits c ON c.id = common.id
 WHERE NOT EXISTS (
     SELECT 1 FROM common child JOIN commits k ON k.id = child.id
     WHERE c.id IN (k.parent_commit_id, k.merge_parent_id)
 )
-ORDER BY c.created_at DESC, c.id DESC
+UNION ALL
+SELECT id, created_at FROM fork_point WHERE NOT (SELECT needed FROM walk)
+ORDER BY created_at DESC, id DESC
 """
 
 
