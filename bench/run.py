@@ -14,7 +14,8 @@
 - growth: context assembly and send for Sessions of 10, 1,000 and 100,000 Turns; HEAD and log
   for Spaces of 10, 1,000 and 10,000 Checkpoints; commits with 1 KB, 100 KB and 1 MB artifacts;
 - scale-out: two server processes against one on HEAD; resident memory of the API;
-- server: granian against uvicorn for the floor and for Smriti's HEAD and send.
+- server: granian against uvicorn for the floor and for Smriti's HEAD and send;
+- merges: a merge preview of two 1,000-item Checkpoints 1,000 and 10 Checkpoints apart, 1 client.
 
 Every ratio compares numbers from the same run; the table ends with each target and whether it
 held. Results are also written as JSON (bench/results/latest.json).
@@ -30,6 +31,7 @@ import tempfile
 from pathlib import Path
 
 import lines
+import merges
 from database import fresh_database
 from hot import run_floor, run_smriti
 from peer import run_peer
@@ -41,8 +43,9 @@ from targets import evaluate
 HERE = Path(__file__).resolve().parent
 
 # The rows live by family: hot.py (the floor, Smriti over HTTP, two processes, the other server),
-# growth.py, lines.py and peer.py; measure.py runs wrk and records a row, servers.py starts the
-# servers, seed.py sets up the database, targets.py computes the ratios and report.py prints them.
+# growth.py, lines.py, merges.py and peer.py; measure.py runs wrk and records a row, servers.py
+# starts the servers, seed.py sets up the database, targets.py computes the ratios (merges.py its
+# own) and report.py prints them.
 
 
 def main() -> None:
@@ -53,7 +56,7 @@ def main() -> None:
     parser.add_argument("--server", choices=["uvicorn", "granian"], default="uvicorn")
     parser.add_argument("--quick", action="store_true", help="3 s per row, one run, a shorter peer thread")
     parser.add_argument("--out", type=Path, default=HERE / "results" / "latest.json")
-    parser.add_argument("--only", choices=["lines"], help="only these rows (and their targets)")
+    parser.add_argument("--only", choices=["lines", "merges"], help="only these rows (and their targets)")
     args = parser.parse_args()
     if args.quick:
         args.seconds, args.repeat, args.history = 3.0, 1, 2_000
@@ -78,11 +81,18 @@ def main() -> None:
         lines.evaluate_lines(report)
         print_report(report)
         return
+    if args.only == "merges":
+        merges.run_merges(report, args, env, log, work, url)
+        merges.evaluate_merges(report)
+        print_report(report)
+        return
     run_floor(report, args, env, work, args.server)
     run_floor(report, args, env, work, "uvicorn" if args.server == "granian" else "granian")
     fixtures = run_smriti(report, args, env, log, work, url)
     run_peer(report, args, env, log, work, url, fixtures["head_space"])
+    merges.run_merges(report, args, env, log, work, url)
     evaluate(report)
+    merges.evaluate_merges(report)
     print_report(report)
     write_results(report, args)
     print(f"\nwritten to {args.out}; server logs in {log}")
