@@ -18,6 +18,8 @@ import smriti.lines.schemas as lines
 from smriti.checkpoints import carry, verbs
 from smriti.checkpoints.schemas import Checkpoint
 from smriti.client import wire
+from smriti.merges import schemas as merges
+from smriti.merges import three_way
 from tests.support.cli import Run, smriti
 from tests.support.live_server import LiveServer, live_server
 
@@ -62,6 +64,9 @@ def _wire_names(kind: type[msgspec.Struct]) -> set[str]:
         (wire.ItemAdditions, carry.ItemAdditions),
         (wire.ItemRemovals, carry.ItemRemovals),
         (wire.RestoreRequest, verbs.RestoreRequest),
+        (wire.MergePreview, merges.MergePreview),
+        (wire.MergeConflict, merges.Conflict),
+        (wire.MergeState, three_way.MergeState),
     ],
 )
 def test_the_clients_mirrors_have_the_servers_fields(

@@ -46,6 +46,8 @@ TOOL_NAMES = {
     "delete_line",
     "restore_checkpoint",
     "fork_session",
+    "preview_merge",
+    "commit_merge",
 }
 WRITERS = {
     "create_space",
@@ -56,6 +58,7 @@ WRITERS = {
     "delete_line",
     "restore_checkpoint",
     "fork_session",
+    "commit_merge",
 }
 SAVED_EXTRAS = ("line", "changes")
 """What a saved Checkpoint's result has beyond the Checkpoint itself."""

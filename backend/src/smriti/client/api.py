@@ -24,7 +24,7 @@ from smriti import __version__
 from smriti.checkpoints.diff import CheckpointDiff
 from smriti.checkpoints.schemas import Checkpoint, CommitCreate, VerifyReport
 from smriti.client.errors import InvalidInput, MissingError, ServerError, Unreachable, error_for_status
-from smriti.client.wire import ApplyRequest, Line, LineCreate, LineUpdate, RestoreRequest
+from smriti.client.wire import ApplyRequest, Line, LineCreate, LineUpdate, MergePreview, RestoreRequest
 from smriti.core.schemas import Page
 from smriti.review.schemas import ReviewRequest, ReviewResult
 from smriti.sessions.schemas import ForkRequest, Session
@@ -272,6 +272,15 @@ class SmritiClient:
 
     async def delete_line(self, space_id: UUID, name: str) -> None:
         await self._request("DELETE", _line_path(space_id, name), None)
+
+    # Merges ---------------------------------------------------------------------------------
+
+    async def merge_preview(self, space_id: UUID, ours: str, theirs: str) -> MergePreview:
+        """`theirs` merged into `ours` (each a line's name or a Checkpoint ref of the Space), three-way
+        against their nearest common ancestor. Nothing is saved: the merge Checkpoint is a `commit`
+        of the resolved state with `merge_parent_id` = theirs and `expected_head_commit_id` = ours."""
+        params = {"ours": ours.strip(), "theirs": theirs.strip()}
+        return await self._get(f"/v5/repos/{space_id}/merge", MergePreview, params=params)
 
     # Sessions -------------------------------------------------------------------------------
 

@@ -16,6 +16,8 @@ EXIT_USAGE = 2
 EXIT_NOT_FOUND = 3
 EXIT_CONFLICT = 4
 EXIT_SERVER = 5
+EXIT_MERGE_CONFLICTS = 6
+"""`smriti merge` found conflicts for a person to resolve (the command itself worked; nothing was written)."""
 
 
 class ClientError(Exception):

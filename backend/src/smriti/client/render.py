@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from smriti.checkpoints.diff import CheckpointDiff, ListChange, TextChange
-from smriti.checkpoints.schemas import Checkpoint, VerifyReport
+from smriti.checkpoints.schemas import Checkpoint, Entity, VerifyReport
 from smriti.checkpoints.text import checkbox, entity_text
 from smriti.client.brief import author_of, short, when
 from smriti.client.wire import Line
@@ -17,7 +17,9 @@ from smriti.sessions.schemas import Session
 from smriti.spaces.schemas import Space
 
 if TYPE_CHECKING:
+    from smriti.client.merging import Merge, Sides
     from smriti.client.verbs import Saved
+    from smriti.client.wire import MergeConflict
 
 
 def _one_line(text: str) -> str:
@@ -238,3 +240,98 @@ def verify(report: VerifyReport, space: Space) -> str:
         f"- {p.kind}{f' at {p.commit_id}' if p.commit_id else ''}: {_one_line(p.detail)}" for p in report.problems
     ]
     return "\n".join(lines)
+
+
+_FIELD_NAMES = {
+    "summary": "Summary",
+    "decisions": "Decisions",
+    "assumptions": "Assumptions",
+    "tasks": "Tasks",
+    "open_questions": "Open questions",
+    "entities": "Entities",
+    "artifacts": "Artifacts",
+}
+_ARTIFACT_PREVIEW = 60
+
+
+def _cp(cp: Checkpoint) -> str:
+    return f"{short(cp.commit_hash)} “{_one_line(cp.message)}”"
+
+
+def _side(field: str, value: str | dict[str, object] | None) -> str:
+    """One side's value of a conflicting item, as the listings show that item."""
+    if value is None:
+        return "(absent)"
+    if isinstance(value, str):
+        return _one_line(value) or "(empty)"
+    text = {key: str(item) if item is not None else None for key, item in value.items()}
+    if field == "tasks":
+        return f"{checkbox(value.get('done') is True)} {_one_line(text.get('text') or '')}"
+    if field == "entities":
+        entity = Entity(name=text.get("name") or "", kind=text.get("kind"), description=text.get("description"))
+        return _one_line(entity_text(entity))
+    if field == "artifacts":
+        content = text.get("content") or ""
+        head = _one_line(content)[:_ARTIFACT_PREVIEW]
+        more = "…" if len(_one_line(content)) > _ARTIFACT_PREVIEW else ""
+        return f"{_one_line(text.get('name') or '')}  {text.get('media_type')}  {len(content)} characters: {head}{more}"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _conflict(conflict: MergeConflict, ours: str, theirs: str) -> list[str]:
+    title = _FIELD_NAMES.get(conflict.field, conflict.field)
+    if conflict.key is not None:
+        title += f" “{_one_line(conflict.key)}”"
+    if conflict.occurrence:
+        title += f" (occurrence {conflict.occurrence + 1} of that text)"
+    rows = [
+        ["base", _side(conflict.field, conflict.base)],
+        [f"ours ({ours})", _side(conflict.field, conflict.ours)],
+        [f"theirs ({theirs})", _side(conflict.field, conflict.theirs)],
+    ]
+    return [title, *(f"  {row}" for row in _table(rows))]
+
+
+def merge_preview(merge: Merge, sides: Sides, from_ref: str, next_step: str) -> str:
+    """A merge preview for a person: the sides, what comes in and goes, each conflict, what to do next."""
+    result, line, theirs = merge.preview, _one_line(merge.line.name), _one_line(from_ref)
+    out = [f"Merge {theirs} ({_cp(sides.theirs)}) into {line} ({_cp(sides.ours)}) in {_one_line(merge.space.name)}."]
+    if result.relation == "up_to_date":
+        out.append(f"Already up to date: {theirs} is in {line}'s history, so nothing comes in.")
+        return "\n".join(out)
+    if sides.base is None:
+        out.append("No common ancestor: everything on either side is an addition.")
+    else:
+        base = f"Base: {_cp(sides.base)}, the nearest common ancestor"
+        others = result.base_candidates[1:]
+        if others:
+            also = ", ".join(str(each) for each in others)
+            base += f" (the newest of {len(result.base_candidates)}, in a criss-cross history; also {also})"
+        out.append(base + ".")
+    if result.relation == "fast_forward":
+        out.append(f"{line} is in {theirs}'s history: the merge takes {theirs}'s state.")
+    body = _changes(sides.changes)
+    if body:
+        out += ["", f"What the merge changes on {line} (+ comes in, - goes, ~ changes):", *body]
+    else:
+        out += ["", f"The merge changes nothing on {line}."]
+    if result.conflicts:
+        count = _count(len(result.conflicts), "conflict")
+        out += ["", f"{count}: the merge keeps {line}'s side of each until a person chooses."]
+        for conflict in result.conflicts:
+            out += _conflict(conflict, line, theirs)
+    return "\n".join([*out, "", next_step])
+
+
+def merge_saved(result: Saved, from_ref: str, theirs: Checkpoint) -> str:
+    """What committing a merge wrote, and what it changed on the line."""
+    cp, line = result.checkpoint, _one_line(result.line)
+    parent = short(result.parent_hash) if result.parent_hash else "none"
+    out = [
+        f"Merged {_one_line(from_ref)} into {line}: saved Checkpoint {_cp(cp)} in {_one_line(result.space.name)}, "
+        f"with parents {parent} ({line}'s previous HEAD) and {short(theirs.commit_hash)} (merged in). "
+        f"The HEAD of {line} is now {short(cp.commit_hash)}."
+    ]
+    body = _changes(result.changes) if result.changes is not None else []
+    out += [f"Changes on {line}:", *body] if body else [f"The state of {line} is unchanged."]
+    return "\n".join(out)

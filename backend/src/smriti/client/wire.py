@@ -1,7 +1,7 @@
-"""Request and response shapes of the line, carry-forward and restore endpoints, for the agent client.
+"""Request and response shapes of the line, carry-forward, restore and merge endpoints, for the agent client.
 
 The server's own Structs for these (`smriti.lines.schemas`, `smriti.checkpoints.carry`,
-`smriti.checkpoints.verbs`) import the server's error handling and with it Litestar, which
+`smriti.checkpoints.verbs`, `smriti.merges.schemas`) import the server's error handling and with it Litestar, which
 would add about a second to every `smriti` command. These mirrors hold the same fields, and
 `tests/client/test_cli_lines.py` checks that they still do, so a field renamed on the server fails a
 test instead of being silently dropped here.
@@ -10,7 +10,7 @@ test instead of being silently dropped here.
 from __future__ import annotations
 
 import datetime
-from typing import Any
+from typing import Any, Literal
 from uuid import UUID
 
 import msgspec
@@ -86,3 +86,44 @@ class RestoreRequest(msgspec.Struct, kw_only=True, omit_defaults=True):
     branch: str | None = None
     message: str | None = None
     expected_head_commit_id: UUID | msgspec.UnsetType | None = msgspec.UNSET
+
+
+class MergeState(msgspec.Struct, kw_only=True):
+    """The part of a Checkpoint a merge covers (`merged` in a preview). Every field is required
+    here: a merged state is a whole state, and a field left out would be dropped from the line."""
+
+    summary: str
+    decisions: list[str]
+    assumptions: list[str]
+    tasks: list[Task]
+    open_questions: list[str]
+    entities: list[Entity]
+    artifacts: list[Artifact]
+
+
+class MergeConflict(msgspec.Struct, kw_only=True):
+    """An item both sides changed differently (or one removed and the other changed); a side's value
+    is the summary's text, the task, entity or artifact as an object, or null where it is absent."""
+
+    field: str
+    key: str | None
+    occurrence: int
+    base: str | dict[str, Any] | None
+    ours: str | dict[str, Any] | None
+    theirs: str | dict[str, Any] | None
+
+
+MergeRelation = Literal["diverged", "up_to_date", "fast_forward"]
+
+
+class MergePreview(msgspec.Struct, kw_only=True):
+    """`GET /v5/repos/{repo_id}/merge`: theirs merged into ours, three-way; nothing is saved."""
+
+    base_commit_id: UUID | None
+    base_candidates: list[UUID]
+    ours_commit_id: UUID
+    theirs_commit_id: UUID
+    relation: MergeRelation
+    merged: MergeState
+    conflicts: list[MergeConflict]
+    clean: bool

@@ -5,6 +5,7 @@ nothing else there). Errors are one line on stderr, and the exit code says what 
 
     0 ok · 1 verify found a problem · 2 usage (bad flags, bad JSON, a request the server rejects as invalid)
     3 not found · 4 conflict (HEAD moved, name taken, a parent that is not its line's HEAD) · 5 server or network error
+    6 `merge` found conflicts for a person to resolve (nothing written)
 
 This module imports only click at the top, so `smriti --help` stays fast; the HTTP client is
 loaded when a command runs.
@@ -32,7 +33,8 @@ T = TypeVar("T")
 DEFAULT_URL = "http://127.0.0.1:8000"
 EXIT_CODES = (
     "0 ok; 2 usage error or invalid input; 3 Space, line or Checkpoint not found; "
-    "4 conflict (HEAD moved, the name is taken, or the parent is not the line's HEAD); 5 server or network error."
+    "4 conflict (HEAD moved, the name is taken, or the parent is not the line's HEAD); 5 server or network error; "
+    "6 merge conflicts for a person to resolve (nothing written)."
 )
 _SHARED = frozenset({"url", "token", "timeout", "as_json"})
 

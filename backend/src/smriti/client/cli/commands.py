@@ -5,9 +5,10 @@ nothing else there). Errors are one line on stderr, and the exit code says what 
 
     0 ok · 1 verify found a problem · 2 usage (bad flags, bad JSON, a request the server rejects as invalid)
     3 not found · 4 conflict (HEAD moved, name taken, a parent that is not its line's HEAD) · 5 server or network error
+    6 `merge` found conflicts for a person to resolve (nothing written)
 
-The shared options live in `base`, `commit` in `commit`, and the line verbs (`line`, `restore`,
-`fork`) in `lines`. This module imports only click at the top, so
+The shared options live in `base`, `commit` in `commit`, the line verbs (`line`, `restore`,
+`fork`) in `lines`, and `merge` in `merge`. This module imports only click at the top, so
 `smriti --help` stays fast; the HTTP client is loaded when a command runs.
 """
 
@@ -22,6 +23,7 @@ from smriti.client import render
 from smriti.client.cli.base import EXIT_CODES, Connection, agent_command, fail, line_option, space_option
 from smriti.client.cli.commit import commit
 from smriti.client.cli.lines import fork, line_group, restore
+from smriti.client.cli.merge import merge
 from smriti.client.errors import EXIT_FAILED, ClientError
 from smriti.client.refs import resolve_ref
 
@@ -199,6 +201,6 @@ def mcp(conn: Connection) -> None:
 def register(main: click.Group) -> None:
     """Add the agent commands to the `smriti` group."""
     space_group.add_command(space_create)
-    commands = (spaces, space_group, line_group, head, show, log, commit, restore, fork, diff, review, verify)
+    commands = (spaces, space_group, line_group, head, show, log, commit, restore, merge, fork, diff, review, verify)
     for command in (*commands, context, mcp):
         main.add_command(command)

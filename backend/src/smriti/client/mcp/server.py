@@ -7,7 +7,7 @@ It is a second transport over the same client and operations as the CLI. Two way
 
 Tool arguments are msgspec Structs, so their JSON schemas come from the same types the API uses
 (`Task`, `Entity`, `Artifact`), and so do the output schemas; the tools are defined by domain in
-`tools`, `commit` and `lines`. Bad arguments, unknown Spaces, a stale
+`tools`, `commit`, `lines` and `merge`. Bad arguments, unknown Spaces, a stale
 `expected_head`, an unreachable server: each is a tool error with a clear message (`isError`),
 never a crash of the server.
 """
@@ -51,7 +51,8 @@ INSTRUCTIONS = (
     "Checkpoint starts from its parent's state. If it reports a conflict, someone saved in the meantime: read "
     "the new HEAD, reconcile, and commit again. Each Space has lines of Checkpoints (`list_lines`), each with "
     "its own HEAD; to continue from an older Checkpoint, start a line there (`create_line`) and commit with "
-    "`line`."
+    "`line`. To merge one line into another, call `preview_merge`: commit it with `commit_merge` only when it "
+    "is clean; conflicts go to a person, and you commit only what the person chose."
 )
 
 

@@ -1,4 +1,4 @@
-"""The MCP tools: Spaces and Checkpoints here, saving in `commit`, lines and forks in `lines`.
+"""The MCP tools: Spaces and Checkpoints here, saving in `commit`, lines and forks in `lines`, merges in `merge`.
 
 Bad arguments, unknown Spaces, a stale `expected_head`, an unreachable server: each is a tool
 error with a clear message (`isError`), never a crash of the server (`server`).
@@ -26,6 +26,7 @@ from smriti.client.mcp.base import (
 )
 from smriti.client.mcp.commit import COMMIT_TOOL
 from smriti.client.mcp.lines import LINE_TOOLS
+from smriti.client.mcp.merge import MERGE_TOOLS
 from smriti.core.schemas import Page
 from smriti.review.schemas import ReviewResult
 from smriti.spaces.schemas import Space
@@ -42,6 +43,7 @@ STRUCTURED_FIELDS = frozenset(
         "metadata",
         "remove",
         "complete_tasks",
+        "merged",
     }
 )
 
@@ -225,6 +227,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         text=lambda handoff: cast("operations.Handoff", handoff).brief,
     ),
     *LINE_TOOLS,
+    *MERGE_TOOLS,
 )
 
 BY_NAME = {tool.name: tool for tool in TOOLS}

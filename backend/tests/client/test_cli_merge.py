@@ -1,0 +1,299 @@
+"""`smriti merge`: previews, clean merges, conflicts for a person and their resolution, run as real
+subprocesses against `smriti serve` on a real PostgreSQL (docs/merge.md, docs/agents.md)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.client.test_cli_lines import NO_KEYS, cli, unique
+from tests.support.cli import Run, smriti
+from tests.support.live_server import LiveServer, live_server
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def server(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    env = {**NO_KEYS, "DATABASE_URL": database_url, "SMRITI_DEFAULT_PROVIDER": "offline"}
+    with live_server(env, tmp_path_factory.mktemp("cli-merge-logs")) as running:
+        yield running
+
+
+def _saved(run: Run) -> dict[str, Any]:
+    saved: dict[str, Any] = run.json()
+    return saved
+
+
+def diverged(server: LiveServer) -> tuple[str, dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """The worked example of docs/merge.md: `main` and `budget`, both changed since their base, and
+    their summaries changed differently (one conflict)."""
+    name = unique("Merge")
+    cli(server, "space", "create", name, "--json").json()
+    base = _saved(
+        cli(
+            server,
+            *("commit", name, "--json", "-m", "base", "--summary", "A trip to Lisbon."),
+            *("--decision", "Stay in Baixa", "--task", "Book hotel"),
+        )
+    )
+    assert cli(server, "line", "create", name, "budget").code == 0
+    ours = _saved(
+        cli(
+            server,
+            *("commit", name, "--json", "-m", "ours", "--summary", "A three-day trip to Lisbon."),
+            *("--decision", "Day 3: Sintra", "--complete-task", "Book hotel"),
+        )
+    )
+    theirs = _saved(
+        cli(
+            server,
+            *("commit", name, "--json", "--line", "budget", "-m", "theirs", "--summary", "A cheap trip to Lisbon."),
+            *("--decision", "Keep it under 900 EUR", "--task", "Compare flights"),
+        )
+    )
+    return name, base, ours, theirs
+
+
+def count(server: LiveServer, name: str) -> int:
+    total: int = cli(server, "log", name, "--json", "--limit", "1").json()["total"]
+    return total
+
+
+def head(server: LiveServer, name: str, line: str = "main") -> dict[str, Any]:
+    found: dict[str, Any] = cli(server, "head", name, "--line", line, "--json").json()
+    return found
+
+
+def test_a_clean_merge_is_previewed_then_committed_with_commit(server: LiveServer) -> None:
+    name = unique("Clean")
+    cli(server, "space", "create", name, "--json").json()
+    base = _saved(cli(server, "commit", name, "--json", "-m", "base", "--decision", "Stay in Baixa"))
+    assert cli(server, "line", "create", name, "budget").code == 0
+    ours = _saved(cli(server, "commit", name, "--json", "-m", "ours", "--decision", "Day 3: Sintra"))
+    theirs = _saved(cli(server, "commit", name, "--json", "--line", "budget", "-m", "theirs", "--decision", "No taxis"))
+
+    shown = cli(server, "merge", "budget", "--into", "main", "--space", name)
+    assert shown.code == 0, shown.stderr
+    assert f"Merge budget ({theirs['commit_hash'][:7]} “theirs”) into main ({ours['commit_hash'][:7]} “ours”)" in (
+        shown.stdout
+    )
+    assert f"Base: {base['commit_hash'][:7]} “base”" in shown.stdout
+    assert "What the merge changes on main (+ comes in, - goes, ~ changes):\nDecisions\n  + No taxis" in shown.stdout
+    assert "No conflicts. Commit the merge with `smriti merge budget --into main --space" in shown.stdout
+    assert "--commit`" in shown.stdout
+    preview = cli(server, "merge", "budget", "--into", "main", "--space", name, "--json").json()
+    assert (preview["ours_commit_id"], preview["theirs_commit_id"]) == (ours["id"], theirs["id"])
+    assert (preview["clean"], preview["conflicts"], preview["relation"]) == (True, [], "diverged")
+    assert count(server, name) == 3, "a preview writes nothing"
+
+    committed = cli(server, "merge", "budget", "--into", "main", "--space", name, "--commit")
+    assert committed.code == 0, committed.stderr
+    merge = head(server, name)
+    assert committed.stdout.startswith(
+        f"Merged budget into main: saved Checkpoint {merge['commit_hash'][:7]} “Merge budget into main”"
+    )
+    assert "Changes on main:\nDecisions\n  + No taxis" in committed.stdout
+    assert (merge["parent_commit_id"], merge["merge_parent_id"]) == (ours["id"], theirs["id"])
+    assert merge["decisions"] == ["Stay in Baixa", "Day 3: Sintra", "No taxis"]
+    assert merge["metadata"]["author"]["kind"] == "agent"
+    assert cli(server, "verify", name).code == 0
+
+    # Merged already: nothing comes in, and --commit writes nothing.
+    again = cli(server, "merge", "budget", "--into", "main", "--space", name, "--commit")
+    assert again.code == 0, again.stderr
+    assert "Already up to date: budget is in main's history, so nothing comes in." in again.stdout
+    assert count(server, name) == 4
+
+    # A Checkpoint ref knows its Space (no --space); --json prints the saved merge Checkpoint.
+    more = _saved(cli(server, "commit", name, "--json", "--line", "budget", "-m", "more", "--decision", "Tram 28"))
+    saved = cli(
+        server, "merge", more["commit_hash"][:10], "--into", "MAIN", "--commit", "--json", "-m", "Take the tram"
+    ).json()
+    assert (saved["message"], saved["merge_parent_id"], saved["parent_commit_id"]) == (
+        "Take the tram",
+        more["id"],
+        merge["id"],
+    )
+    assert saved == head(server, name)
+
+
+def test_a_conflicting_merge_exits_6_prints_the_conflict_and_commit_writes_nothing(server: LiveServer) -> None:
+    name, _base, ours, theirs = diverged(server)
+    shown = cli(server, "merge", "budget", "--into", "main", "--space", name)
+    assert shown.code == 6, shown.stderr
+    assert shown.stderr == ""
+    out = shown.stdout
+    assert "Decisions\n  + Keep it under 900 EUR\nTasks\n  + [ ] Compare flights" in out
+    assert "1 conflict: the merge keeps main's side of each until a person chooses." in out
+    assert (
+        "Summary\n"
+        "  base             A trip to Lisbon.\n"
+        "  ours (main)      A three-day trip to Lisbon.\n"
+        "  theirs (budget)  A cheap trip to Lisbon.\n"
+    ) in out
+    assert "--json > merge.json" in out
+    assert "--resolve merge.json" in out
+    assert "--commit`" not in out
+
+    preview = cli(server, "merge", "budget", "--into", "main", "--space", name, "--json")
+    assert preview.code == 6
+    body = json.loads(preview.stdout)
+    assert body["clean"] is False
+    assert body["conflicts"] == [
+        {
+            "field": "summary",
+            "key": None,
+            "occurrence": 0,
+            "base": "A trip to Lisbon.",
+            "ours": "A three-day trip to Lisbon.",
+            "theirs": "A cheap trip to Lisbon.",
+        }
+    ]
+    assert body["merged"]["summary"] == ours["summary"]
+
+    refused = cli(server, "merge", "budget", "--into", "main", "--space", name, "--commit")
+    assert refused.code == 6
+    assert "Nothing was written." in refused.stdout
+    assert "theirs (budget)  A cheap trip to Lisbon." in refused.stdout
+    assert count(server, name) == 3
+    assert head(server, name)["id"] == ours["id"]
+    assert head(server, name, "budget")["id"] == theirs["id"]
+
+
+def test_resolve_commits_the_edited_merge_as_a_merge_checkpoint(server: LiveServer, tmp_path: Path) -> None:
+    name, _base, ours, theirs = diverged(server)
+    preview = json.loads(cli(server, "merge", "budget", "--into", "main", "--space", name, "--json").stdout)
+    preview["merged"]["summary"] = "A cheap three-day trip to Lisbon."
+    preview["conflicts"] = ["ignored"]  # what the person resolved is in `merged`; this list is not read
+    path = tmp_path / "merge.json"
+    path.write_text(json.dumps(preview))
+
+    resolved = cli(server, "merge", "budget", "--into", "main", "--resolve", str(path))
+    assert resolved.code == 0, resolved.stderr
+    merge = head(server, name)
+    assert resolved.stdout.startswith(f"Merged budget into main: saved Checkpoint {merge['commit_hash'][:7]}")
+    assert f"with parents {ours['commit_hash'][:7]} (main's previous HEAD) and {theirs['commit_hash'][:7]}" in (
+        resolved.stdout
+    )
+    assert "Summary\n  - A three-day trip to Lisbon.\n  + A cheap three-day trip to Lisbon." in resolved.stdout
+    assert merge["message"] == "Merge budget into main"
+    assert (merge["parent_commit_id"], merge["merge_parent_id"]) == (ours["id"], theirs["id"])
+    assert merge["summary"] == "A cheap three-day trip to Lisbon."
+    assert merge["decisions"] == ["Stay in Baixa", "Day 3: Sintra", "Keep it under 900 EUR"]
+    assert merge["tasks"] == [{"text": "Book hotel", "done": True}, {"text": "Compare flights", "done": False}]
+    verified = cli(server, "verify", name, "--json")
+    assert verified.json() == {"repo_id": merge["repo_id"], "checked": 4, "ok": True, "problems": []}
+    assert cli(server, "merge", "budget", "--into", "main", "--space", name).code == 0, "merged: nothing comes in"
+
+    # The same resolution from stdin, into budget, with a message: main is now in budget's history.
+    back = json.loads(cli(server, "merge", "main", "--into", "budget", "--space", name, "--json").stdout)
+    assert back["relation"] == "fast_forward"
+    saved = cli(
+        server,
+        "merge",
+        "main",
+        "--into",
+        "budget",
+        "--space",
+        name,
+        "--resolve",
+        "-",
+        "-m",
+        "Sync",
+        "--json",
+        stdin=json.dumps(back),
+    ).json()
+    assert (saved["message"], saved["merge_parent_id"], saved["summary"]) == (
+        "Sync",
+        merge["id"],
+        "A cheap three-day trip to Lisbon.",
+    )
+    assert cli(server, "verify", name).code == 0
+
+
+def test_resolve_after_the_line_moved_is_a_conflict_and_writes_nothing(server: LiveServer, tmp_path: Path) -> None:
+    name, _base, ours, _theirs = diverged(server)
+    preview = json.loads(cli(server, "merge", "budget", "--into", "main", "--space", name, "--json").stdout)
+    path = tmp_path / "merge.json"
+    path.write_text(json.dumps(preview))
+    moved = _saved(cli(server, "commit", name, "--json", "-m", "meanwhile", "--decision", "Day 4: Cascais"))
+
+    late = cli(server, "merge", "budget", "--into", "main", "--space", name, "--resolve", str(path))
+    assert late.code == 4
+    error = late.error_line()
+    assert f"Line 'main' has moved since the merge was previewed: its HEAD is {moved['id']}, not {ours['id']}" in error
+    assert "Nothing was written." in error
+    assert f"Run `smriti merge budget --into main --space '{name}'` again" in error
+    assert count(server, name) == 4
+    assert head(server, name)["id"] == moved["id"]
+
+
+def test_bad_names_and_bad_resolutions_are_refused(server: LiveServer, tmp_path: Path) -> None:
+    name, _base, _ours, theirs = diverged(server)
+    # Unknown names exit as `smriti show` does for an unknown ref: not found.
+    not_found = cli(server, "show", "deadbeef00").code
+    assert not_found == 3
+    cases: tuple[tuple[tuple[str, ...], str], ...] = (
+        (("nope", "--into", "main", "--space", name), "This Space has no line named 'nope'."),
+        (("budget", "--into", "nope", "--space", name), "This Space has no line named 'nope'."),
+        (("deadbeef00", "--into", "main"), "If 'deadbeef00' is a line's name, give its Space with --space."),
+        (("budget", "--into", "main", "--space", unique("No such Space")), "No Space named"),
+    )
+    for args, message in cases:
+        run = cli(server, "merge", *args)
+        assert run.code == not_found, (args, run.stderr)
+        assert message in run.error_line()
+    cases = (
+        (("budget", "--into", "main"), "if it is a line's name, give its Space with --space"),
+        (("main", "--into", "main", "--space", name), "a line merged into itself changes nothing"),
+        (("budget", "--into", "main", "--space", name, "-m", "x"), "--message names the merge Checkpoint"),
+    )
+    for args, message in cases:
+        run = cli(server, "merge", *args)
+        assert run.code == 2, (args, run.stderr)
+        assert message in run.error_line()
+
+    preview = json.loads(cli(server, "merge", "budget", "--into", "main", "--space", name, "--json").stdout)
+    missing = {**preview, "merged": {k: v for k, v in preview["merged"].items() if k != "tasks"}}
+    unknown = {**preview, "merged": {**preview["merged"], "notes": []}}
+    for body, message in (
+        (missing, "merged: Object missing required field `tasks`"),
+        (unknown, "merged: Object contains unknown field `notes`"),
+        ({"merged": preview["merged"]}, "Object missing required field `ours_commit_id`"),
+        ([preview], "must hold a merge preview as a JSON object"),
+    ):
+        path = tmp_path / "bad.json"
+        path.write_text(json.dumps(body))
+        run = cli(server, "merge", "budget", "--into", "main", "--resolve", str(path))
+        assert run.code == 2, run.stderr
+        assert message in run.error_line()
+    both = cli(server, "merge", "budget", "--into", "main", "--space", name, "--commit", "--resolve", "-", stdin="{}")
+    assert both.code == 2
+    assert "give one of them" in both.error_line()
+    assert count(server, name) == 3
+    assert head(server, name, "budget")["id"] == theirs["id"]
+
+
+def _squashed(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_help_documents_merge_and_its_exit_code() -> None:
+    top = cli_help("--help")
+    assert "  merge " in top
+    assert "6 merge conflicts for a person to resolve" in _squashed(top)
+    merge = cli_help("merge", "--help")
+    for flag in ("--into LINE", "--space SPACE", "--commit", "--resolve FILE", "--message"):
+        assert flag in merge, flag
+    assert "Exits 6 when there are conflicts" in _squashed(merge)
+
+
+def cli_help(*args: str) -> str:
+    run = smriti(*args)
+    assert run.code == 0, run.stderr
+    return run.stdout
