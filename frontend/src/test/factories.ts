@@ -1,5 +1,9 @@
-import type { Checkpoint, Turn } from "@/api/models";
+import type { Checkpoint, Line, Turn } from "@/api/models";
+import type { components } from "@/api/schema";
 import type { CheckpointDiff } from "@/api/v5";
+
+type MergePreview = components["schemas"]["MergePreview"];
+type MergeConflict = components["schemas"]["Conflict"];
 
 /** Turns 1..count of one Session, alternating user and assistant, like a real Session. */
 export function makeTurns(count: number, start = 1, extra: Partial<Turn> = {}): Turn[] {
@@ -69,5 +73,60 @@ export function makeCheckpoint(id: string, patch: Partial<Checkpoint> = {}): Che
     metadata: {},
     created_at: "2026-01-01T00:00:00Z",
     ...patch,
+  };
+}
+
+/** A line, patched by the test. */
+export function makeLine(name: string, head: string | null, patch: Partial<Line> = {}): Line {
+  return {
+    name,
+    head_commit_id: head,
+    is_default: false,
+    created_at: "2026-01-01T00:00:00Z",
+    updated_at: "2026-01-01T00:00:00Z",
+    ...patch,
+  };
+}
+
+/** A conflict of a merge preview: the summary's unless patched. */
+export function makeConflict(patch: Partial<MergeConflict> = {}): MergeConflict {
+  return {
+    field: "summary",
+    key: null,
+    occurrence: 0,
+    base: "A trip to Lisbon.",
+    ours: "A three-day trip to Lisbon.",
+    theirs: "A cheap trip to Lisbon.",
+    ...patch,
+  };
+}
+
+/**
+ * A merge preview: docs/merge.md's worked example (main ← budget, one conflict on the summary)
+ * unless patched. `clean` follows the conflicts given.
+ */
+export function makeMergePreview(patch: Partial<MergePreview> = {}): MergePreview {
+  const conflicts = patch.conflicts ?? [makeConflict()];
+  return {
+    base_commit_id: "base",
+    base_candidates: ["base"],
+    ours_commit_id: "ours",
+    theirs_commit_id: "theirs",
+    relation: "diverged",
+    merged: {
+      summary: "A three-day trip to Lisbon.",
+      decisions: ["Stay in Baixa", "Day 3: Sintra", "Keep it under 900 EUR"],
+      assumptions: [],
+      tasks: [
+        { text: "Book hotel", done: true },
+        { text: "Compare flights", done: false },
+      ],
+      open_questions: [],
+      entities: [],
+      artifacts: [],
+    },
+    clean: conflicts.length === 0,
+    ...patch,
+    conflicts,
   };
 }

@@ -1,3 +1,4 @@
+export { useCommitCheckpoint } from "./api/commit-checkpoint";
 export { useCheckpoint } from "./api/get-checkpoint";
 export { checkpointsQuery, useCheckpoints } from "./api/list-checkpoints";
 export { CheckpointDetail } from "./components/checkpoint-detail";
@@ -7,7 +8,11 @@ export {
   type ParentReason,
 } from "./components/checkpoint-form";
 export { ComparePanel } from "./components/compare-panel";
-export { DiffView } from "./components/diff-view";
+export { DiffSections, DiffView } from "./components/diff-view";
 export { RestoreDialog } from "./components/restore-dialog";
 export { Timeline } from "./components/timeline";
 export { VerifyHistory } from "./components/verify-history";
+export type { DiffLine, DiffSection } from "./lib/diff";
+export { entityText, taskText } from "./lib/item-text";
+export { orderLines } from "./lib/lanes";
+export { findingLabels } from "./lib/review";

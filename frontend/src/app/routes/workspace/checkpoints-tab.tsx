@@ -1,7 +1,9 @@
+import { useState } from "react";
 import type { Checkpoint } from "@/api/models";
 import { EmptyState, Loading } from "@/components/feedback";
 import { CheckpointDetail, Timeline, VerifyHistory } from "@/features/checkpoints";
 import { LinesPanel } from "@/features/lines";
+import { MergeDialog } from "@/features/merges";
 import { findById } from "@/lib/find-by-id";
 import { useOpenSession, useWorkspace } from "./workspace-context";
 
@@ -14,6 +16,8 @@ export function CheckpointsTab({ onRestore }: { onRestore: (checkpoint: Checkpoi
   const session = useOpenSession();
   const mountedId = session?.mountedId ?? null;
   const selected = findById(checkpoints, panel.selected);
+  const [merging, setMerging] = useState<string | null>(null);
+  const reviewWith = session?.reviewWith ?? noProvider;
 
   if (checkpointsLoading) return <Loading what="Checkpoints" />;
   if (selected) {
@@ -30,6 +34,7 @@ export function CheckpointsTab({ onRestore }: { onRestore: (checkpoint: Checkpoi
         <CheckpointDetail
           checkpoint={selected}
           parent={findById(checkpoints, selected.parent_commit_id)}
+          mergeParent={findById(checkpoints, selected.merge_parent_id)}
           headId={headId}
           mountedId={mountedId}
           onMount={mount ? () => mount(selected.id) : null}
@@ -44,7 +49,7 @@ export function CheckpointsTab({ onRestore }: { onRestore: (checkpoint: Checkpoi
               to: selected.id,
             })
           }
-          reviewWith={session?.reviewWith ?? noProvider}
+          reviewWith={reviewWith}
         />
       </div>
     );
@@ -61,7 +66,13 @@ export function CheckpointsTab({ onRestore }: { onRestore: (checkpoint: Checkpoi
   }
   return (
     <>
-      <LinesPanel spaceId={spaceId} lines={lines} checkpoints={checkpoints} startAt={null} />
+      <LinesPanel
+        spaceId={spaceId}
+        lines={lines}
+        checkpoints={checkpoints}
+        startAt={null}
+        onMerge={setMerging}
+      />
       <Timeline
         checkpoints={checkpoints}
         lines={lines}
@@ -71,6 +82,17 @@ export function CheckpointsTab({ onRestore }: { onRestore: (checkpoint: Checkpoi
         onSelect={(id) => setPanel({ selected: id })}
       />
       <VerifyHistory spaceId={spaceId} />
+      <MergeDialog
+        spaceId={spaceId}
+        lines={lines}
+        theirs={merging}
+        reviewWith={reviewWith}
+        onClose={() => setMerging(null)}
+        onMerged={(checkpoint) => {
+          setMerging(null);
+          setPanel({ selected: checkpoint.id });
+        }}
+      />
     </>
   );
 }

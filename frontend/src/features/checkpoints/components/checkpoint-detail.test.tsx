@@ -1,14 +1,18 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { keys } from "@/api/keys";
 import type { Checkpoint } from "@/api/models";
 import type { Review } from "@/api/v5";
 import { makeCheckpoint } from "@/test/factories";
 import { CheckpointDetail } from "./checkpoint-detail";
 
-function show(checkpoint: Checkpoint, review: Review | null = null) {
+function show(
+  checkpoint: Checkpoint,
+  review: Review | null = null,
+  extra: { mergeParent?: Checkpoint; onSelect?: (id: string) => void } = {},
+) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   if (review) client.setQueryData(keys.review(checkpoint.id), review);
   return render(
@@ -21,7 +25,8 @@ function show(checkpoint: Checkpoint, review: Review | null = null) {
         onCompare={() => {}}
         onFork={null}
         onRestore={() => {}}
-        onSelect={() => {}}
+        onSelect={extra.onSelect ?? (() => {})}
+        mergeParent={extra.mergeParent ?? null}
         reviewWith={{ provider: null, model: null }}
       />
     </QueryClientProvider>,
@@ -134,5 +139,25 @@ describe("the Checkpoint detail", () => {
     // Plain text stays plain text.
     expect(within(txt).queryByRole("button", { name: "Source" })).toBeNull();
     expect(txt.querySelector("pre")?.textContent).toBe("# not a heading");
+  });
+
+  it("names a merge's second parent, the Checkpoint merged in, and opens it", async () => {
+    const user = userEvent.setup();
+    const onSelect = vi.fn();
+    const theirs = makeCheckpoint("t1", { message: "On a budget" });
+    show(makeCheckpoint("m1", { parent_commit_id: "p1", merge_parent_id: "t1" }), null, {
+      mergeParent: theirs,
+      onSelect,
+    });
+    const merged = screen.getByTestId("merge-parent");
+    expect(merged).toHaveTextContent(`${theirs.commit_hash.slice(0, 7)} On a budget`);
+    expect(screen.getByText("Merged in")).toBeInTheDocument();
+    await user.click(within(merged).getByRole("button"));
+    expect(onSelect).toHaveBeenCalledWith("t1");
+  });
+
+  it("says nothing of a merge for an ordinary Checkpoint", () => {
+    show(makeCheckpoint("c5"));
+    expect(screen.queryByText("Merged in")).toBeNull();
   });
 });

@@ -16,6 +16,8 @@ interface CheckpointDetailProps {
   checkpoint: Checkpoint;
   /** The parent, when it is known (for its name). */
   parent?: Checkpoint | null;
+  /** A merge's second parent (the line merged in), when it is known. */
+  mergeParent?: Checkpoint | null;
   headId: string | null;
   mountedId: string | null;
   /** Null when no Session is open (nothing to mount into). */
@@ -34,6 +36,7 @@ interface CheckpointDetailProps {
 export function CheckpointDetail({
   checkpoint: c,
   parent,
+  mergeParent,
   headId,
   mountedId,
   onMount,
@@ -117,6 +120,27 @@ export function CheckpointDetail({
               "none (first Checkpoint)"
             )}
           </dd>
+          {c.merge_parent_id && (
+            <>
+              <dt>Merged in</dt>
+              <dd data-testid="merge-parent">
+                <button
+                  type="button"
+                  className="link-button"
+                  onClick={() => onSelect(c.merge_parent_id ?? "")}
+                  title="The other parent of this merge: the HEAD of the line merged in"
+                >
+                  {mergeParent ? (
+                    <>
+                      <code>{shortHash(mergeParent.commit_hash)}</code> {mergeParent.message}
+                    </>
+                  ) : (
+                    "another line's Checkpoint"
+                  )}
+                </button>
+              </dd>
+            </>
+          )}
           {author && (
             <>
               <dt>By</dt>

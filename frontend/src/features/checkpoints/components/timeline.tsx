@@ -32,15 +32,24 @@ export function Timeline({
   onSelect,
 }: TimelineProps) {
   const layout = useMemo(() => layoutLanes(checkpoints, lines), [checkpoints, lines]);
+  const byId = useMemo(() => new Map(checkpoints.map((c) => [c.id, c])), [checkpoints]);
   const width = PAD * 2 + Math.max(0, layout.lanes.length - 1) * LANE;
   const height = layout.rows.length * ROW;
 
   return (
     <div className="timeline-wrap">
       <svg className="graph" width={width} height={height} aria-hidden="true">
-        {layout.edges.map((edge) => (
-          <path key={edge.key} d={edgePath(edge)} className={`lane-${edge.fromLane % 6}`} />
-        ))}
+        {layout.edges.map((edge) =>
+          edge.merge ? (
+            <path
+              key={edge.key}
+              d={mergePath(edge)}
+              className={`merge-edge lane-${edge.toLane % 6}`}
+            />
+          ) : (
+            <path key={edge.key} d={edgePath(edge)} className={`lane-${edge.fromLane % 6}`} />
+          ),
+        )}
         {layout.rows.map((row, i) => (
           <circle
             key={row.node.id}
@@ -55,6 +64,7 @@ export function Timeline({
         {layout.rows.map((row) => {
           const c = row.node;
           const author = authorOf(c);
+          const merged = c.merge_parent_id ? byId.get(c.merge_parent_id) : undefined;
           return (
             <li
               key={c.id}
@@ -80,6 +90,12 @@ export function Timeline({
                 </span>
                 <span className="timeline-meta">
                   <code>{shortHash(c.commit_hash)}</code>
+                  {c.merge_parent_id && (
+                    <span className="merge-of" data-testid="merge-of">
+                      merged{" "}
+                      {merged ? <code>{shortHash(merged.commit_hash)}</code> : "another line"}
+                    </span>
+                  )}
                   <span title={formatDateTime(c.created_at)}>{timeAgo(c.created_at)}</span>
                   {author && (
                     <span>{author.kind === "agent" ? `agent ${author.name}` : author.name}</span>
@@ -92,6 +108,14 @@ export function Timeline({
       </ol>
     </div>
   );
+}
+
+/** Out of the merge into the merged Checkpoint's lane at once, then down that lane to it. */
+function mergePath(edge: LaneEdge): string {
+  const [x1, y1, x2, y2] = [x(edge.fromLane), y(edge.fromRow), x(edge.toLane), y(edge.toRow)];
+  if (x1 === x2) return `M${x1} ${y1} V ${y2}`;
+  const bend = y1 + ROW / 2;
+  return `M${x1} ${y1} C ${x1} ${y1 + ROW / 4}, ${x2} ${y1 + ROW / 4}, ${x2} ${bend} V ${y2}`;
 }
 
 /** Down the child's lane, then into the parent's lane on the parent's row. */

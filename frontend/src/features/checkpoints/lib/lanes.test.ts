@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { layoutLanes, orderLines } from "./lanes";
 
-const node = (id: string, parent: string | null) => ({ id, parent_commit_id: parent });
+const node = (id: string, parent: string | null, mergeParent: string | null = null) => ({
+  id,
+  parent_commit_id: parent,
+  merge_parent_id: mergeParent,
+});
 const line = (name: string, head: string | null, isDefault = false) => ({
   name,
   head_commit_id: head,
@@ -34,7 +38,14 @@ describe("layoutLanes", () => {
     expect(lanesById(layout)).toEqual({ c: 0, b: 1, a: 0 });
     // The shared parent belongs to the default line; idea's lane joins it there.
     const join = layout.edges.find((e) => e.key === "b>a");
-    expect(join).toEqual({ key: "b>a", fromRow: 1, fromLane: 1, toRow: 2, toLane: 0 });
+    expect(join).toEqual({
+      key: "b>a",
+      fromRow: 1,
+      fromLane: 1,
+      toRow: 2,
+      toLane: 0,
+      merge: false,
+    });
     expect(orderLines([line("z", null), line("a", null, true)]).map((l) => l.name)).toEqual([
       "a",
       "z",
@@ -72,5 +83,43 @@ describe("layoutLanes", () => {
 
   it("handles a Space with no Checkpoint", () => {
     expect(layoutLanes([], [line("main", null, true)])).toEqual({ rows: [], edges: [], lanes: [] });
+  });
+
+  it("draws a merge's second edge, from the merge into the merged line's lane", () => {
+    // a ← b (main) ← m (main, merges t); a ← t (budget).
+    const checkpoints = [node("m", "b", "t"), node("t", "a"), node("b", "a"), node("a", null)];
+    const layout = layoutLanes(checkpoints, [line("main", "m", true), line("budget", "t")]);
+    expect(layout.lanes).toEqual(["main", "budget"]);
+    expect(lanesById(layout)).toEqual({ m: 0, t: 1, b: 0, a: 0 });
+    const merges = layout.edges.filter((e) => e.merge);
+    expect(merges).toEqual([
+      { key: "m>>t", fromRow: 0, fromLane: 0, toRow: 1, toLane: 1, merge: true },
+    ]);
+    // Both parents are joined: m to b (first parent) and m to t (merged in).
+    expect(layout.edges.filter((e) => e.fromRow === 0).map((e) => e.key)).toEqual(["m>b", "m>>t"]);
+  });
+
+  it("keeps a merged Checkpoint's lane free from the merge down, when its line is gone", () => {
+    // main: m ← x ← a, m merges t; t's line was deleted after the merge. u (a deleted line's,
+    // off x) is done with its lane before t's row, but m's edge runs down that lane from row 0.
+    const checkpoints = [
+      node("m", "x", "t"),
+      node("u", "x"),
+      node("x", "a"),
+      node("t", "a"),
+      node("a", null),
+    ];
+    const layout = layoutLanes(checkpoints, [line("main", "m", true)]);
+    const lanes = lanesById(layout);
+    expect(lanes.m).toBe(0);
+    expect(lanes.t).not.toBe(lanes.u);
+    expect(layout.lanes).toEqual(["main", null, null]);
+    const merge = layout.edges.find((e) => e.merge);
+    expect(merge?.toLane).toBe(lanes.t);
+  });
+
+  it("leaves out a merge edge to a Checkpoint not in the list", () => {
+    const layout = layoutLanes([node("m", null, "gone")], [line("main", "m", true)]);
+    expect(layout.edges).toEqual([]);
   });
 });

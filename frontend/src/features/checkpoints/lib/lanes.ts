@@ -4,11 +4,14 @@
  * default line first, so the default line is the leftmost lane. Checkpoints no line reaches (a
  * deleted line's, an old fork's) get lanes of their own after the lines', reused once free.
  * Rows are the Checkpoints in the order given (newest first); an edge joins each Checkpoint to
- * its parent, drawn in the child's lane down to the parent's row.
+ * its parent, drawn in the child's lane down to the parent's row. A merge has a second edge, to
+ * the Checkpoint merged in (`merge_parent_id`), drawn the other way round: out of the merge into
+ * the merged line's lane at once, then down that lane, as `git log --graph` draws it.
  */
 export interface LaneNode {
   id: string;
   parent_commit_id: string | null;
+  merge_parent_id?: string | null;
 }
 
 export interface LaneLine {
@@ -32,6 +35,8 @@ export interface LaneEdge {
   fromLane: number;
   toRow: number;
   toLane: number;
+  /** The edge from a merge to the Checkpoint merged in (its second parent). */
+  merge: boolean;
 }
 
 export interface LaneLayout<T extends LaneNode> {
@@ -57,36 +62,55 @@ export function layoutLanes<T extends LaneNode>(
   const lanes: (string | null)[] = [];
   const ordered = orderLines(lines);
 
-  // Each line claims its first-parent history until it meets a Checkpoint already claimed.
-  const claim = (start: string | null, lane: number, line: string | null) => {
-    let last: T | undefined;
+  // A merge's edge runs down the lane of the Checkpoint merged in from the merge's row: that
+  // lane is taken from there (the newest merge of each Checkpoint counts).
+  const mergedFrom = new Map<string, number>();
+  for (const [row, node] of newestFirst.entries()) {
+    const merged = node.merge_parent_id;
+    if (merged && byId.has(merged) && !mergedFrom.has(merged)) mergedFrom.set(merged, row);
+  }
+
+  // A chain: first parents from `start` until a Checkpoint already claimed.
+  const chain = (start: string | null) => {
+    const nodes: T[] = [];
     for (let id = start; id !== null; ) {
       const node = byId.get(id);
       if (!node || laneOf.has(id)) break;
-      laneOf.set(id, lane);
-      lineOf.set(id, line);
-      last = node;
+      nodes.push(node);
       id = node.parent_commit_id;
     }
-    return last;
+    return nodes;
   };
+  const claim = (nodes: readonly T[], lane: number, line: string | null) => {
+    for (const node of nodes) {
+      laneOf.set(node.id, lane);
+      lineOf.set(node.id, line);
+    }
+  };
+  // Each line claims its first-parent history until it meets a Checkpoint already claimed.
   for (const line of ordered) {
-    const lane = lanes.length;
-    if (claim(line.head_commit_id, lane, line.name)) lanes.push(line.name);
+    const nodes = chain(line.head_commit_id);
+    if (nodes.length === 0) continue;
+    claim(nodes, lanes.length, line.name);
+    lanes.push(line.name);
   }
 
-  // Unowned chains, newest tip first; a lane is reused once the rows it spans are past.
+  // Unowned chains, newest tip first; a lane is reused once the rows it spans are past (from a
+  // merge's row when a merge took one of the chain's Checkpoints in, to its oldest's parent).
   const lineLanes = lanes.length;
   const freeFrom: number[] = [];
   for (const [row, node] of newestFirst.entries()) {
     if (laneOf.has(node.id)) continue;
-    let lane = freeFrom.findIndex((free) => free <= row);
+    const nodes = chain(node.id);
+    const first = nodes.reduce((top, n) => Math.min(top, mergedFrom.get(n.id) ?? row), row);
+    let lane = freeFrom.findIndex((free) => free <= first);
     if (lane === -1) {
       lane = freeFrom.length;
       freeFrom.push(0);
       lanes.push(null);
     }
-    const oldest = claim(node.id, lineLanes + lane, null);
+    claim(nodes, lineLanes + lane, null);
+    const oldest = nodes.at(-1);
     const parentRow = oldest?.parent_commit_id ? rowOf.get(oldest.parent_commit_id) : undefined;
     freeFrom[lane] = (parentRow ?? rowOf.get(oldest?.id ?? "") ?? row) + 1;
   }
@@ -103,16 +127,22 @@ export function layoutLanes<T extends LaneNode>(
   }));
   const edges: LaneEdge[] = [];
   for (const [fromRow, row] of rows.entries()) {
-    const parent = row.node.parent_commit_id;
-    const toRow = parent === null ? undefined : rowOf.get(parent);
-    if (toRow === undefined) continue;
-    edges.push({
-      key: `${row.node.id}>${parent}`,
-      fromRow,
-      fromLane: row.lane,
-      toRow,
-      toLane: rows[toRow]?.lane ?? 0,
-    });
+    const parents = [
+      { id: row.node.parent_commit_id, merge: false },
+      { id: row.node.merge_parent_id ?? null, merge: true },
+    ];
+    for (const { id, merge } of parents) {
+      const toRow = id === null ? undefined : rowOf.get(id);
+      if (toRow === undefined) continue;
+      edges.push({
+        key: `${row.node.id}${merge ? ">>" : ">"}${id}`,
+        fromRow,
+        fromLane: row.lane,
+        toRow,
+        toLane: rows[toRow]?.lane ?? 0,
+        merge,
+      });
+    }
   }
   return { rows, edges, lanes };
 }

@@ -13,10 +13,12 @@ interface LinesPanelProps {
   checkpoints: readonly Checkpoint[];
   /** Where a new line starts by default: the selected Checkpoint, else the Space's HEAD. */
   startAt: string | null;
+  /** Merge this line into another (the default line, unless it is the default). */
+  onMerge?: (line: string) => void;
 }
 
 /** The Space's lines: each with its HEAD; create, rename, make default, delete. */
-export function LinesPanel({ spaceId, lines, checkpoints, startAt }: LinesPanelProps) {
+export function LinesPanel({ spaceId, lines, checkpoints, startAt, onMerge }: LinesPanelProps) {
   const create = useCreateLine(spaceId);
   const update = useUpdateLine(spaceId);
   const remove = useDeleteLine(spaceId);
@@ -26,6 +28,11 @@ export function LinesPanel({ spaceId, lines, checkpoints, startAt }: LinesPanelP
   const [deleting, setDeleting] = useState<string | null>(null);
   const byId = new Map(checkpoints.map((c) => [c.id, c]));
   const error = create.error ?? update.error;
+  const defaultLine = lines.find((l) => l.is_default && l.head_commit_id)?.name ?? null;
+  // A merge needs two lines with a Checkpoint each.
+  const mergeable = lines.filter((l) => l.head_commit_id !== null).length > 1;
+  const mergeInto = (line: Line) =>
+    line.is_default || !defaultLine ? "another line" : defaultLine;
 
   return (
     <details className="lines-panel" data-testid="lines-panel">
@@ -80,6 +87,17 @@ export function LinesPanel({ spaceId, lines, checkpoints, startAt }: LinesPanelP
                 </span>
               )}
               <span className="line-actions">
+                {onMerge && mergeable && line.head_commit_id && (
+                  <button
+                    type="button"
+                    className="btn small"
+                    aria-label={`Merge line ${line.name} into ${mergeInto(line)}`}
+                    title={`Merge this line into ${mergeInto(line)}: see what comes in and goes, choose for each conflict, save`}
+                    onClick={() => onMerge(line.name)}
+                  >
+                    Merge…
+                  </button>
+                )}
                 <button
                   type="button"
                   className="btn small ghost"

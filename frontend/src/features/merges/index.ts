@@ -1,0 +1,1 @@
+export { MergeDialog } from "./components/merge-dialog";
