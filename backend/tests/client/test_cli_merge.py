@@ -226,7 +226,8 @@ def test_resolve_after_the_line_moved_is_a_conflict_and_writes_nothing(server: L
     late = cli(server, "merge", "budget", "--into", "main", "--space", name, "--resolve", str(path))
     assert late.code == 4
     error = late.error_line()
-    assert f"Line 'main' has moved since the merge was previewed: its HEAD is {moved['id']}, not {ours['id']}" in error
+    moved_to, previewed = moved["commit_hash"][:7], ours["commit_hash"][:7]
+    assert f"Line 'main' has moved since the merge was previewed: its HEAD is {moved_to}, not {previewed}" in error
     assert "Nothing was written." in error
     assert f"Run `smriti merge budget --into main --space '{name}'` again" in error
     assert count(server, name) == 4

@@ -204,7 +204,7 @@ async def test_a_merge_into_a_line_that_moved_is_a_conflict_and_bad_calls_are_to
             "merged": preview["merged"],
         }
         stale = await fails(client, "commit_merge", arguments)
-        moved_text = f"its HEAD is {moved['id']}, not {ours['id']}."
+        moved_text = f"its HEAD is {moved['commit_hash'][:7]}, not {ours['commit_hash'][:7]}."
         assert stale.startswith(f"Conflict: Line 'main' has moved since the merge was previewed: {moved_text}")
         assert "Nothing was written. Call `preview_merge` again" in stale
         assert (await ok(client, "list_checkpoints", {"space": name, "limit": 1}))["total"] == 4

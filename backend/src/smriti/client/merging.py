@@ -19,6 +19,7 @@ import msgspec
 from smriti.checkpoints.diff import CheckpointDiff, diff_checkpoints
 from smriti.checkpoints.schemas import Checkpoint, CommitCreate
 from smriti.client.api import SmritiClient
+from smriti.client.brief import short
 from smriti.client.errors import ConflictError, InvalidInput
 from smriti.client.operations import describe_invalid, with_author
 from smriti.client.verbs import Saved, line_of, saved
@@ -136,9 +137,12 @@ async def commit(
         if not any(error.get("field") == _EXPECTED for error in exc.errors):
             raise
         now = (await client.get_line(space.id, line.name)).head_commit_id
+        # Named by short hash, as everywhere else the CLI names a Checkpoint.
+        moved_to = short((await client.get_checkpoint(str(now))).commit_hash) if now else "empty"
+        previewed = short((await client.get_checkpoint(str(ours_commit_id))).commit_hash)
         raise ConflictError(
-            f"Line {line.name!r} has moved since the merge was previewed: its HEAD is {now or 'empty'}, not "
-            f"{ours_commit_id}. Nothing was written. {run_again}",
+            f"Line {line.name!r} has moved since the merge was previewed: its HEAD is {moved_to}, not "
+            f"{previewed}. Nothing was written. {run_again}",
             status_code=exc.status_code,
             errors=exc.errors,
         ) from None
