@@ -13,6 +13,7 @@ def build_checkpoint(**fields: object) -> Checkpoint:
         "id": uuid.uuid4(),
         "repo_id": uuid.uuid4(),
         "parent_commit_id": None,
+        "merge_parent_id": None,
         "commit_hash": "abcdef0123" + "0" * 54,
         "message": "State",
         "summary": "",
