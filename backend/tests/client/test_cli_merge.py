@@ -298,3 +298,18 @@ def cli_help(*args: str) -> str:
     run = smriti(*args)
     assert run.code == 0, run.stderr
     return run.stdout
+
+
+def test_a_merge_keeps_the_lines_metadata_but_not_its_provenance(server: LiveServer, tmp_path: Path) -> None:
+    name = unique("Metadata")
+    cli(server, "space", "create", name, "--json").json()
+    _saved(cli(server, "commit", name, "--json", "-m", "base", "--decision", "Stay in Baixa"))
+    assert cli(server, "line", "create", name, "budget").code == 0
+    state = {"message": "ours", "decisions": ["Day 3"], "metadata": {"ticket": "TRIP-7"}}
+    (tmp_path / "ours.json").write_text(json.dumps(state))
+    _saved(cli(server, "commit", name, "--json", "--file", str(tmp_path / "ours.json"), "--author", "planner"))
+    _saved(cli(server, "commit", name, "--json", "--line", "budget", "-m", "theirs", "--decision", "No taxis"))
+    committed = cli(server, "merge", "budget", "--into", "main", "--space", name, "--commit", "--author", "merger")
+    assert committed.code == 0, committed.stderr
+    merge = head(server, name)
+    assert merge["metadata"] == {"ticket": "TRIP-7", "author": {"kind": "agent", "name": "merger"}}

@@ -21,7 +21,7 @@ from smriti.checkpoints.schemas import Checkpoint, CommitCreate
 from smriti.client.api import SmritiClient
 from smriti.client.brief import short
 from smriti.client.errors import ConflictError, InvalidInput
-from smriti.client.operations import describe_invalid, with_author
+from smriti.client.operations import describe_invalid, inherited_metadata, with_author
 from smriti.client.verbs import Saved, line_of, saved
 from smriti.client.wire import Line, MergePreview, MergeState
 from smriti.spaces.schemas import Space
@@ -122,13 +122,15 @@ async def commit(
     if not message.strip():
         raise InvalidInput("A merge Checkpoint needs a message.")
     line = await line_of(client, space, into)
+    # The line's own metadata goes on, as a commit on top of it keeps it (its provenance does not).
+    ours = await client.get_checkpoint(str(ours_commit_id))
     body = CommitCreate(
         repo_id=space.id,
         message=message,
         branch=line.name,
         expected_head_commit_id=ours_commit_id,
         merge_parent_id=theirs_commit_id,
-        metadata=with_author({}, author),
+        metadata=with_author(inherited_metadata(ours.metadata), author),
         **msgspec.structs.asdict(merged),
     )
     try:

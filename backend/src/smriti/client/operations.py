@@ -86,8 +86,14 @@ def describe_invalid(exc: msgspec.ValidationError) -> str:
 SAVED_FIELDS = ("id", "repo_id", "commit_hash", "created_at", "parent_commit_id", "merge_parent_id")
 """What a saved Checkpoint has that a new one gets from the server (or, for the parent, from HEAD;
 a new Checkpoint is a merge only when asked)."""
-PROVENANCE = ("author", "source", "drafted_by")
-"""Metadata that says how one particular Checkpoint was made, so it is not inherited by the next."""
+PROVENANCE = ("author", "source", "drafted_by", "restored_from")
+"""Metadata that says how one particular Checkpoint was made, so it is not inherited by the next
+(the server's apply follows the same rule)."""
+
+
+def inherited_metadata(metadata: dict[str, Any]) -> dict[str, Any]:
+    """What a new Checkpoint keeps of its parent's metadata: all but its provenance."""
+    return {key: value for key, value in metadata.items() if key not in PROVENANCE}
 
 
 def from_saved(data: dict[str, Any]) -> dict[str, Any]:
@@ -102,7 +108,7 @@ def from_saved(data: dict[str, Any]) -> dict[str, Any]:
     content = {key: value for key, value in data.items() if key not in SAVED_FIELDS}
     metadata = content.get("metadata")
     if isinstance(metadata, dict):
-        content["metadata"] = {key: value for key, value in metadata.items() if key not in PROVENANCE}
+        content["metadata"] = inherited_metadata(metadata)
     return content
 
 

@@ -105,7 +105,7 @@ export function validateForm(values: CheckpointFormValues): FormErrors {
  */
 const PROVENANCE_KEYS = new Set(["source", "author", "drafted_by", "restored_from"]);
 
-function inherited(metadata: Record<string, unknown>): Record<string, unknown> {
+export function inheritedMetadata(metadata: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(metadata).filter(([key]) => !PROVENANCE_KEYS.has(key)));
 }
 
@@ -129,7 +129,7 @@ export function formToCommit(
   },
 ): CommitCreate {
   const metadata: Record<string, unknown> = {
-    ...inherited(options.baseMetadata ?? {}),
+    ...inheritedMetadata(options.baseMetadata ?? {}),
     author: { kind: "human", name: values.authorName.trim() || "anonymous" },
   };
   if (options.provenance) {

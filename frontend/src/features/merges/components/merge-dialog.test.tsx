@@ -54,6 +54,7 @@ const base = makeCheckpoint("base", {
 });
 const ours = makeCheckpoint("ours", {
   message: "Three days",
+  metadata: { ticket: "TRIP-7", author: { kind: "human", name: "ana" } },
   summary: "A three-day trip to Lisbon.",
   decisions: ["Stay in Baixa", "Day 3: Sintra"],
   tasks: [{ text: "Book hotel", done: true }],
@@ -190,6 +191,11 @@ describe("merging a line", () => {
         expected_head_commit_id: "ours2",
         summary: "A three-day trip to Lisbon.\n\nA cheap trip to Lisbon.",
         decisions: ["Stay in Baixa", "Day 3: Sintra", "Keep it under 900 EUR"],
+        // The line's metadata goes on; who made its HEAD does not.
+        metadata: {
+          ticket: "TRIP-7",
+          author: expect.not.objectContaining({ name: "ana" }),
+        },
       }),
     );
   });

@@ -5,6 +5,7 @@ import { Dialog } from "@/components/dialog";
 import { FailureNotice, Loading, Spinner } from "@/components/feedback";
 import {
   DiffSections,
+  inheritedMetadata,
   orderLines,
   useCheckpoint,
   useCommitCheckpoint,
@@ -192,7 +193,9 @@ function MergeForm({
   };
 
   const save = async () => {
-    if (!ready) return;
+    // The line's own metadata goes on, as a commit on top of it keeps it (its provenance does not).
+    if (!ready || !oursHead.data) return;
+    const kept = inheritedMetadata(oursHead.data.metadata);
     writeJson(AUTHOR_KEY, author.trim());
     setMoved(null);
     try {
@@ -200,7 +203,7 @@ function MergeForm({
         repo_id: spaceId,
         message: message.trim(),
         ...resolved,
-        metadata: { author: { kind: "human", name: author.trim() || "anonymous" } },
+        metadata: { ...kept, author: { kind: "human", name: author.trim() || "anonymous" } },
         branch: ours,
         merge_parent_id: p.theirs_commit_id,
         expected_head_commit_id: p.ours_commit_id,
