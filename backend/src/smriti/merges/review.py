@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, get_args
 from uuid import UUID
 
 import msgspec
@@ -21,7 +21,7 @@ from smriti.core.schemas import Request, ShortName
 from smriti.merges.schemas import MergePreview
 from smriti.merges.service import MergeService
 from smriti.merges.three_way import MergeState
-from smriti.review.schemas import Finding, ReviewedBy, ReviewRequest
+from smriti.review.schemas import Finding, RefField, ReviewedBy, ReviewRequest
 from smriti.review.service import ReviewService
 
 _Side = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
@@ -58,12 +58,15 @@ class MergeReviewService:
     reviews: ReviewService
 
     async def review(self, repo_id: UUID, data: MergeReviewRequest) -> MergeReview:
-        preview = await self.merges.preview(repo_id, data.ours, data.theirs)
+        run = await self.merges.run(repo_id, data.ours, data.theirs)
+        preview, ours, theirs = run.preview, run.ours, run.theirs
         result = await self.reviews.review_state(
             _as_checkpoint(data.merged, preview, repo_id), ReviewRequest(provider=data.provider, model=data.model)
         )
-        ours, theirs = await self._sides(preview)
-        findings = [_classified(finding, data.merged, ours, theirs) for finding in result.findings]
+        # Each side's items by field, looked up once for every finding.
+        ours_keys = {field: _keys(ours, field) for field in _REF_FIELDS}
+        theirs_keys = {field: _keys(theirs, field) for field in _REF_FIELDS}
+        findings = [_classified(finding, data.merged, ours_keys, theirs_keys) for finding in result.findings]
         return MergeReview(
             base_commit_id=preview.base_commit_id,
             ours_commit_id=preview.ours_commit_id,
@@ -72,10 +75,6 @@ class MergeReviewService:
             reviewed_by=result.reviewed_by,
             limits=result.limits,
         )
-
-    async def _sides(self, preview: MergePreview) -> tuple[Checkpoint, Checkpoint]:
-        checkpoints = self.merges.checkpoints
-        return await checkpoints.get(str(preview.ours_commit_id)), await checkpoints.get(str(preview.theirs_commit_id))
 
 
 def _as_checkpoint(state: MergeState, preview: MergePreview, repo_id: UUID) -> Checkpoint:
@@ -93,6 +92,10 @@ def _as_checkpoint(state: MergeState, preview: MergePreview, repo_id: UUID) -> C
     )
 
 
+# The fields a finding can point into (`review.schemas.RefField`).
+_REF_FIELDS: tuple[str, ...] = get_args(RefField)
+
+
 def _key(field: str, item: Any) -> str:
     """An item's identity in a merge: its text (tasks: text; entities: name)."""
     if field == "tasks":
@@ -106,10 +109,12 @@ def _keys(checkpoint: Checkpoint | MergeState, field: str) -> set[str]:
     return {_key(field, item) for item in getattr(checkpoint, field)}
 
 
-def _classified(finding: Finding, merged: MergeState, ours: Checkpoint, theirs: Checkpoint) -> MergeFinding:
+def _classified(
+    finding: Finding, merged: MergeState, ours: dict[str, set[str]], theirs: dict[str, set[str]]
+) -> MergeFinding:
     items = [(ref.field, _key(ref.field, getattr(merged, ref.field)[ref.index])) for ref in finding.refs]
-    in_ours = all(key in _keys(ours, field) for field, key in items)
-    in_theirs = all(key in _keys(theirs, field) for field, key in items)
+    in_ours = all(key in ours[field] for field, key in items)
+    in_theirs = all(key in theirs[field] for field, key in items)
     from_merge = bool(items) and not in_ours and not in_theirs
     detail = finding.detail
     if from_merge:

@@ -10,6 +10,7 @@ from uuid import UUID
 import asyncpg
 
 from smriti.checkpoints.commit_sql import COLUMNS
+from smriti.checkpoints.schemas import Checkpoint
 from smriti.checkpoints.store import CheckpointStore, to_checkpoint
 from smriti.core.cpu import off_loop
 from smriti.core.errors import BadRequest, NotFound
@@ -31,11 +32,22 @@ _ITEMS_ON_LOOP = 2_000
 
 
 @dataclass(frozen=True, slots=True)
+class MergeRun:
+    preview: MergePreview
+    ours: Checkpoint
+    theirs: Checkpoint
+
+
+@dataclass(frozen=True, slots=True)
 class MergeService:
     pool: Pool
     checkpoints: CheckpointStore
 
     async def preview(self, repo_id: UUID, ours_ref: str, theirs_ref: str) -> MergePreview:
+        return (await self.run(repo_id, ours_ref, theirs_ref)).preview
+
+    async def run(self, repo_id: UUID, ours_ref: str, theirs_ref: str) -> MergeRun:
+        """The preview, and the two sides it merged (the review of a merge reads them too)."""
         ours_id = await self._side(repo_id, ours_ref, "ours")
         theirs_id = await self._side(repo_id, theirs_ref, "theirs")
         if ours_id == theirs_id:
@@ -61,7 +73,7 @@ class MergeService:
         relation: Relation = (
             "up_to_date" if base.base_id == theirs_id else "fast_forward" if base.base_id == ours_id else "diverged"
         )
-        return MergePreview(
+        preview = MergePreview(
             base_commit_id=base.base_id,
             base_candidates=base.candidates,
             ours_commit_id=ours_id,
@@ -71,6 +83,7 @@ class MergeService:
             conflicts=[Conflict.of(conflict) for conflict in outcome.conflicts],
             clean=not outcome.conflicts,
         )
+        return MergeRun(preview, ours, theirs)
 
     async def _side(self, repo_id: UUID, ref: str, param: str) -> UUID:
         """A side of the merge: a line's HEAD when a line has that name, else a Checkpoint ref."""

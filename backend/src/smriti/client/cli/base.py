@@ -23,7 +23,8 @@ from typing import IO, TYPE_CHECKING, Any, NoReturn, TypeVar
 import click
 import msgspec
 
-from smriti.client.errors import ClientError
+from smriti.client.errors import ClientError, InvalidInput
+from smriti.core.json_checks import duplicate_key
 
 if TYPE_CHECKING:
     from smriti.client.api import SmritiClient
@@ -155,3 +156,35 @@ def space_option() -> Callable[[Callable[..., Any]], Callable[..., Any]]:
 def line_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """`--line NAME` (also spelled `--branch`, the API's name for a line)."""
     return click.option("--line", "--branch", "line", metavar="NAME", default=None, help=help_text)
+
+
+def decode_json_input(raw: bytes, label: str) -> Any:
+    """JSON a person or agent handed the CLI (`label` names where from), or a usage error saying
+    what is wrong with it and where."""
+    try:
+        data = msgspec.json.decode(raw)
+        repeated = duplicate_key(raw)
+    except msgspec.DecodeError as exc:
+        raise InvalidInput(f"{label} is not valid JSON: {_where(exc, raw)}") from None
+    except RecursionError:
+        raise InvalidInput(f"{label} is JSON nested too deeply to read.") from None
+    if repeated is not None:
+        # Decoding keeps the last of two equal names; say so rather than send one of them silently.
+        raise InvalidInput(f"{label} has the key {repeated!r} twice in one object; each name may appear once.")
+    return data
+
+
+def _where(exc: msgspec.DecodeError, raw: bytes) -> str:
+    """msgspec's message, with the byte offset also given as line and column."""
+    message = str(exc)
+    marker = "(byte "
+    if marker in message:
+        try:
+            offset = int(message.rsplit(marker, 1)[1].rstrip(")"))
+        except ValueError:
+            return message
+        before = raw[:offset]
+        line = before.count(b"\n") + 1
+        column = offset - (before.rfind(b"\n") + 1) + 1
+        return f"{message.rsplit(marker, 1)[0].strip()} at line {line}, column {column}"
+    return message

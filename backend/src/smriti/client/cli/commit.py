@@ -15,12 +15,10 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 import click
-import msgspec
 
 from smriti.client import render
-from smriti.client.cli.base import Connection, agent_command, fail, line_option
+from smriti.client.cli.base import Connection, agent_command, decode_json_input, fail, line_option
 from smriti.client.errors import ClientError, InvalidInput
-from smriti.core.json_checks import duplicate_key
 
 if TYPE_CHECKING:
     from smriti.client.api import SmritiClient
@@ -246,16 +244,7 @@ def _read_json(source: IO[bytes] | None, *, use_stdin: bool) -> tuple[dict[str, 
         if source is None:
             return {}, None, False  # nothing piped after all; the missing message is reported below
         raise InvalidInput(f"{label} is empty; expected a Checkpoint as a JSON object.")
-    try:
-        data = msgspec.json.decode(raw)
-        repeated = duplicate_key(raw)
-    except msgspec.DecodeError as exc:
-        raise InvalidInput(f"{label} is not valid JSON: {_where(exc, raw)}") from None
-    except RecursionError:
-        raise InvalidInput(f"{label} is JSON nested too deeply to read.") from None
-    if repeated is not None:
-        # Decoding keeps the last of two equal names; say so rather than send one of them silently.
-        raise InvalidInput(f"{label} has the key {repeated!r} twice in one object; each name may appear once.")
+    data = decode_json_input(raw, label)
     if not isinstance(data, dict):
         raise InvalidInput(f"{label} must hold a JSON object with the Checkpoint's fields, not {_json_kind(data)}.")
     from smriti.client.operations import from_saved  # noqa: PLC0415
@@ -266,22 +255,6 @@ def _read_json(source: IO[bytes] | None, *, use_stdin: bool) -> tuple[dict[str, 
 def _json_kind(value: Any) -> str:
     kinds = {list: "an array", str: "a string", bool: "a boolean", int: "a number", float: "a number"}
     return "null" if value is None else kinds.get(type(value), type(value).__name__)
-
-
-def _where(exc: msgspec.DecodeError, raw: bytes) -> str:
-    """msgspec's message, with the byte offset also given as line and column."""
-    message = str(exc)
-    marker = "(byte "
-    if marker in message:
-        try:
-            offset = int(message.rsplit(marker, 1)[1].rstrip(")"))
-        except ValueError:
-            return message
-        before = raw[:offset]
-        line = before.count(b"\n") + 1
-        column = offset - (before.rfind(b"\n") + 1) + 1
-        return f"{message.rsplit(marker, 1)[0].strip()} at line {line}, column {column}"
-    return message
 
 
 def _apply_flags(

@@ -13,12 +13,10 @@ import sys
 from typing import IO, TYPE_CHECKING, Any
 
 import click
-import msgspec
 
 from smriti.client import render
-from smriti.client.cli.base import Connection, agent_command, fail
+from smriti.client.cli.base import Connection, agent_command, decode_json_input, fail
 from smriti.client.errors import EXIT_MERGE_CONFLICTS, ClientError, InvalidInput, MissingError
-from smriti.core.json_checks import duplicate_key
 
 if TYPE_CHECKING:
     from smriti.client.api import SmritiClient
@@ -164,16 +162,7 @@ def _read_resolution(source: IO[bytes]) -> Resolution:
     raw = source.read()
     if not raw.strip():
         raise InvalidInput(f"{label} is empty; expected the merge preview's JSON (`smriti merge … --json`).")
-    try:
-        data = msgspec.json.decode(raw)
-        repeated = duplicate_key(raw)
-    except msgspec.DecodeError as exc:
-        raise InvalidInput(f"{label} is not valid JSON: {exc}") from None
-    except RecursionError:
-        raise InvalidInput(f"{label} is JSON nested too deeply to read.") from None
-    if repeated is not None:
-        raise InvalidInput(f"{label} has the key {repeated!r} twice in one object; each name may appear once.")
-    return resolution_from(data, source=label)
+    return resolution_from(decode_json_input(raw, label), source=label)
 
 
 async def _space(client: SmritiClient, space: str | None, from_ref: str) -> Space:
