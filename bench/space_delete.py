@@ -32,10 +32,12 @@ WITH numbered AS (
     SELECT gen_random_uuid(), $1, (SELECT id FROM numbered ORDER BY g DESC LIMIT 1), now(), now()
     RETURNING id
 ), inserted AS (
+    -- The jump links are not the real ones (only the deletion is timed): each names itself.
     INSERT INTO commits (id, repo_id, parent_commit_id, commit_hash, message, summary, decisions,
-                         assumptions, tasks, open_questions, entities, artifacts, metadata, created_at)
+                         assumptions, tasks, open_questions, entities, artifacts, metadata, created_at,
+                         jump_commit_id, jump_depth, first_parent_merges)
     SELECT n.id, space.id, lag(n.id) OVER (ORDER BY n.g), md5(n.id::text) || md5($1 || n.g), 'm', 's',
-           '[]', '[]', '[]', '[]', '[]', '[]', '{}', now() + n.g * interval '1 ms'
+           '[]', '[]', '[]', '[]', '[]', '[]', '{}', now() + n.g * interval '1 ms', n.id, 0, 0
     FROM numbered n, space
 )
 SELECT id FROM space
@@ -60,9 +62,10 @@ WITH numbered AS (
     SELECT space, 'other ' || g, head, now(), now() FROM numbered
 )
 INSERT INTO commits (id, repo_id, commit_hash, message, summary, decisions, assumptions, tasks,
-                     open_questions, entities, artifacts, metadata, created_at)
+                     open_questions, entities, artifacts, metadata, created_at, jump_commit_id, jump_depth,
+                     first_parent_merges)
 SELECT head, space, md5(head::text) || md5(space::text), 'm', 's', '[]', '[]', '[]', '[]', '[]', '[]',
-       '{}', now()
+       '{}', now(), head, 0, 0
 FROM numbered
 """
 

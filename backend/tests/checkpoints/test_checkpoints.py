@@ -247,8 +247,9 @@ async def test_ambiguous_prefix_is_400(client: httpx.AsyncClient, db: asyncpg.Co
     for suffix in ("1", "2"):
         await db.execute(
             "INSERT INTO commits (id, repo_id, commit_hash, message, summary, decisions, assumptions, tasks, "
-            "open_questions, entities, artifacts, metadata, created_at) "
-            "VALUES ($1, $2, $3, 'm', '', '[]', '[]', '[]', '[]', '[]', '[]', '{}', now())",
+            "open_questions, entities, artifacts, metadata, created_at, jump_commit_id, jump_depth, "
+            "first_parent_merges) "
+            "VALUES ($1, $2, $3, 'm', '', '[]', '[]', '[]', '[]', '[]', '[]', '{}', now(), $1, 0, 0)",
             uuid.uuid4(),
             uuid.UUID(space["id"]),
             "abcdef0" + suffix * 57,

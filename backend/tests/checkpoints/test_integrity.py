@@ -138,7 +138,10 @@ async def test_verify_sees_a_deleted_tip(client: httpx.AsyncClient, db: asyncpg.
                 first["commit_hash"],
                 uuid.UUID(space["id"]),
             )
-        await db.execute("UPDATE branches SET head_depth = 0 WHERE repo_id = $1", uuid.UUID(space["id"]))
+        await db.execute(  # and the copies of its depth and jump links (the root has none)
+            "UPDATE branches SET head_depth = 0, head_jumps = '{}', head_jump_depths = '{}' WHERE repo_id = $1",
+            uuid.UUID(space["id"]),
+        )
         await db.execute("DELETE FROM commits WHERE id = $1", uuid.UUID(second["id"]))
     report = await _verify(client, space["id"])
     assert report["ok"] is False

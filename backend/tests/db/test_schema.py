@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -23,6 +24,7 @@ from smriti.db.migrate import MIGRATIONS_DIR, MigrationBlockedError, alembic_com
 from smriti.db.urls import sqlalchemy_url
 from tests.support.api import commit, create_space
 from tests.support.cli import smriti
+from tests.support.jumps import expected_jumps
 from tests.support.locks import someone_waits_on_a_lock
 
 # The newest migration: an upgrade to "head" ends there.
@@ -79,12 +81,19 @@ async def test_deleting_a_space_checks_each_checkpoint_by_key(
     assert await db.fetchval("SELECT count(*) FROM commits") == 0
 
 
+@contextlib.asynccontextmanager
+async def _database_at(postgres_url: str, revision: str) -> AsyncIterator[str]:
+    """A fresh database migrated to `revision` only, for testing the next migration on data."""
+    name = f"smriti_migrate_{uuid4().hex[:10]}"
+    yield await recreate_database(postgres_url, name, revision=revision)
+    await drop_database(postgres_url, name)
+
+
 @pytest.fixture
 async def database_at_0001(postgres_url: str) -> AsyncIterator[str]:
     """A fresh database with the first schema only, for testing migration 0002 on data."""
-    name = f"smriti_migrate_{uuid4().hex[:10]}"
-    yield await recreate_database(postgres_url, name, revision="0001")
-    await drop_database(postgres_url, name)
+    async with _database_at(postgres_url, "0001") as url:
+        yield url
 
 
 async def _insert_checkpoint(conn: asyncpg.Connection, space: UUID, parent: UUID | None, message: str) -> UUID:
@@ -250,9 +259,8 @@ async def test_a_blocked_migration_tries_again_and_succeeds_once_the_table_is_fr
 
 @pytest.fixture
 async def database_at_0003(postgres_url: str) -> AsyncIterator[str]:
-    name = f"smriti_migrate_{uuid4().hex[:10]}"
-    yield await recreate_database(postgres_url, name, revision="0003")
-    await drop_database(postgres_url, name)
+    async with _database_at(postgres_url, "0003") as url:
+        yield url
 
 
 async def test_migration_0004_gives_every_space_a_main_line_at_its_head(database_at_0003: str) -> None:
@@ -295,5 +303,69 @@ async def test_migration_0004_gives_every_space_a_main_line_at_its_head(database
         await asyncio.to_thread(lambda: alembic_commands(database_at_0003).downgrade("0003"))
         counts = {r["id"]: r["commit_count"] for r in await conn.fetch("SELECT id, commit_count FROM repos")}
         assert counts == {**{space: n + 2 for n, space in enumerate(spaces)}, empty: 0, later: 0}
+    finally:
+        await conn.close()
+
+
+@pytest.fixture
+async def database_at_0006(postgres_url: str) -> AsyncIterator[str]:
+    async with _database_at(postgres_url, "0006") as url:
+        yield url
+
+
+async def test_migration_0007_gives_every_checkpoint_the_jump_link_a_write_would(database_at_0006: str) -> None:
+    conn = await asyncpg.connect(database_at_0006)
+    try:
+        space, head = await _space_with_checkpoints(conn, "long", 40)
+        parents = {r["id"]: r["parent_commit_id"] for r in await conn.fetch("SELECT id, parent_commit_id FROM commits")}
+        # Branches off the chain at several depths, and a second root.
+        for start in list(parents)[::7]:
+            node = start
+            for n in range(9):
+                node = await _insert_checkpoint(conn, space, node, f"from {start} {n}")
+        node = None
+        for n in range(3):
+            node = await _insert_checkpoint(conn, space, node, f"root two {n}")
+        parents = {r["id"]: r["parent_commit_id"] for r in await conn.fetch("SELECT id, parent_commit_id FROM commits")}
+        # Two merges on the main chain: every Checkpoint after each counts it.
+        chain: list[UUID] = [head]
+        while (parent := parents[chain[-1]]) is not None:
+            chain.append(parent)
+        merges = [chain[-11], chain[-31]]
+        await conn.execute("UPDATE commits SET merge_parent_id = $1 WHERE id = ANY($2)", node, merges)
+        await conn.execute("UPDATE branches SET head_commit_id = $1 WHERE repo_id = $2", head, space)
+        await asyncio.to_thread(upgrade, database_at_0006)
+        rows = await conn.fetch("SELECT id, jump_commit_id, jump_depth, first_parent_merges FROM commits")
+        assert {r["id"]: (r["jump_commit_id"], r["jump_depth"]) for r in rows} == expected_jumps(parents)
+        counted = {r["id"]: r["first_parent_merges"] for r in rows}
+        assert counted[head] == 2
+        assert [counted[merges[0]], counted[merges[1]], counted[parents[merges[0]]]] == [1, 2, 0]
+        assert counted[node] == 0
+        assert len(rows) == 40 + 6 * 9 + 3
+        # The line keeps its HEAD's chain of jumps, to the root, and its merge count.
+        jumps = expected_jumps(parents)
+        chain_of_head = [jumps[head][0]]
+        while jumps[chain_of_head[-1]][0] != chain_of_head[-1]:
+            chain_of_head.append(jumps[chain_of_head[-1]][0])
+        line = await conn.fetchrow("SELECT head_jumps, head_merges FROM branches WHERE repo_id = $1", space)
+        assert line is not None
+        assert (line["head_jumps"], line["head_merges"]) == (chain_of_head, 2)
+        # So does the first line of a Space made with a HEAD (rolled back: the Checkpoint is
+        # another Space's, which the deferred key would refuse at the end of the transaction).
+        made_with_head = conn.transaction()
+        await made_with_head.start()
+        made = await conn.fetchval(
+            "INSERT INTO repos (id, name, head_commit_id, head_commit_hash, created_at, updated_at) "
+            "SELECT gen_random_uuid(), 'made with a head', id, commit_hash, now(), now() FROM commits "
+            "WHERE id = $1 RETURNING id",
+            head,
+        )
+        line = await conn.fetchrow("SELECT head_jumps, head_merges FROM branches WHERE repo_id = $1", made)
+        await made_with_head.rollback()
+        assert line is not None
+        assert (line["head_jumps"], line["head_merges"]) == (chain_of_head, 2)
+        await asyncio.to_thread(lambda: alembic_commands(database_at_0006).downgrade("0006"))
+        columns = "SELECT count(*) FROM information_schema.columns WHERE column_name = 'jump_depth'"
+        assert await conn.fetchval(columns) == 0
     finally:
         await conn.close()

@@ -19,9 +19,11 @@ JSONB_FIELDS = tuple(name for name in CONTENT_FIELDS if name not in {"message", 
 # row lock taken first, and so does the Space's copy of HEAD when that line is the default.
 _MOVE_HEAD = """moved AS (
     UPDATE branches SET head_commit_id = inserted.id, head_commit_hash = inserted.commit_hash,
-                        head_depth = inserted.depth, updated_at = inserted.created_at,
-                        commit_count = commit_count + 1
-    FROM inserted JOIN plan ON plan.new_id = inserted.id WHERE branches.id = plan.line_id
+                        head_depth = inserted.depth, head_jumps = links.jumps,
+                        head_jump_depths = links.jump_depths, head_merges = links.merges,
+                        updated_at = inserted.created_at, commit_count = commit_count + 1
+    FROM inserted JOIN plan ON plan.new_id = inserted.id JOIN links ON links.new_id = inserted.id
+    WHERE branches.id = plan.line_id
 ),
 space_moved AS (
     UPDATE repos SET head_commit_id = inserted.id, head_commit_hash = inserted.commit_hash,
@@ -30,19 +32,84 @@ space_moved AS (
 )
 """
 
+# A Checkpoint's jump links and merge count (migration 0007) are made from its parent's: the
+# parent's chain of jumps (its jump, that one's jump, ... to the root; O(log depth) long) and
+# merge count. For a commit on the line's HEAD they are read from the locked line row, which
+# keeps HEAD's, as it keeps HEAD's hash and depth (a CHECK holds every line with a HEAD to it): a
+# commit that waited for the line's lock has a snapshot from before the HEAD it waited for, and
+# would not see that Checkpoint's row. A named parent is visible (the client read it), and so are
+# its ancestors: its chain is looked up, by PARENT_CHAIN, from the row `p`.
+PARENT_CHAIN = """
+    SELECT coalesce(array_agg(up.id ORDER BY up.depth DESC), '{}') AS ids,
+           coalesce(array_agg(up.depth ORDER BY up.depth DESC), '{}') AS depths
+    FROM (WITH RECURSIVE up(id, depth, jump) AS (
+              SELECT j.id, j.depth, j.jump_commit_id FROM commits j
+              WHERE j.id = p.jump_commit_id AND p.jump_commit_id <> p.id
+              UNION ALL
+              SELECT c.id, c.depth, c.jump_commit_id FROM up JOIN commits c ON c.id = up.jump WHERE up.jump <> up.id
+          ) SELECT id, depth FROM up) up"""
+
+# `parent_links`, one row per row of `plan` by `new_id`: the parent's chain and merge count.
+# Kept on the line (HEAD's; NULL on a line without a HEAD) or looked up (a named parent's).
+_KEPT_LINKS = (
+    "SELECT plan.new_id, plan.kept_jumps AS ids, plan.kept_jump_depths AS depths, plan.kept_merges AS merges FROM plan"
+)
+_LOOKED_UP_LINKS = f"""SELECT plan.new_id, chain.ids, chain.depths, p.first_parent_merges AS merges
+    FROM plan LEFT JOIN commits p ON p.id = plan.parent_id CROSS JOIN LATERAL ({PARENT_CHAIN}) chain"""
+
+
+def _links(parent_links: str, is_merge: str) -> str:
+    """`parent_links` and `links`: the new Checkpoint's chain is its parent followed by the
+    parent's chain or, when the parent's first two jumps span alike, the parent's chain without
+    its first; its jump is the chain's first (a root's is itself)."""
+    skew = "cardinality(pl.ids) >= 2 AND plan.parent_depth - pl.depths[1] = pl.depths[1] - pl.depths[2]"
+    return f"""parent_links AS (
+    {parent_links}
+),
+links AS (
+    SELECT plan.new_id,
+           CASE WHEN plan.parent_id IS NULL THEN '{{}}'::uuid[] WHEN {skew} THEN pl.ids[2:]
+                ELSE plan.parent_id || pl.ids END AS jumps,
+           CASE WHEN plan.parent_id IS NULL THEN '{{}}'::int[] WHEN {skew} THEN pl.depths[2:]
+                ELSE plan.parent_depth || pl.depths END AS jump_depths,
+           coalesce(pl.merges, 0) + {is_merge} AS merges
+    FROM plan JOIN parent_links pl ON pl.new_id = plan.new_id
+)"""
+
+
+# The derived columns of the inserted row, from `plan` and `links`.
+_LINK_VALUES = "coalesce(links.jumps[1], plan.new_id), coalesce(links.jump_depths[1], 0), links.merges"
+
+
 # How a commit finds its line: by name, ignoring case, or the Space's default.
 _NAMED_LINE = "lower(b.name) = lower($16::text)"
 _DEFAULT_LINE = "b.is_default AND $16::text IS NULL"
 
 
-def _commit_sql(line_condition: str, *, merge: bool = False) -> str:
+def _commit_sql(line_condition: str, *, merge: bool, on_parent: bool) -> str:
     """One commit. The Space's row is share-locked first (as a Space being deleted locks it),
     then the line's row is locked: commits to one line serialise, commits to other lines do not
     wait for them, and `now` is read once the line's lock is held, so created_at follows the
     line's commit order.
 
-    A merge ($17, `merge_parent_id`) also reads its second parent, which must be a Checkpoint of
-    the Space other than the first, and chains its hash in too (`hashing.chain_hash`)."""
+    The parent is the line's HEAD or, `on_parent`, the Checkpoint $2 names. A merge ($17,
+    `merge_parent_id`) also reads its second parent, which must be a Checkpoint of the Space other
+    than the first, and chains its hash in too (`hashing.chain_hash`)."""
+    if on_parent:
+        parent_cte = "named_parent AS (\n    SELECT id, repo_id, commit_hash, depth FROM commits WHERE id = $2\n),\n"
+        parent_join = " LEFT JOIN named_parent ON true"
+        parent_columns = """named_parent.id AS parent_id, named_parent.commit_hash AS parent_hash,
+           named_parent.depth AS parent_depth, named_parent.id IS NULL AS parent_missing,
+           named_parent.repo_id IS DISTINCT FROM space.id AS parent_foreign"""
+        parent_links = _LOOKED_UP_LINKS
+    else:
+        parent_cte = parent_join = ""
+        # $2 is NULL: `commit_statement` gives a commit that names its parent the other statement.
+        parent_columns = """line.head_commit_id AS parent_id, line.head_commit_hash AS parent_hash,
+           line.head_depth AS parent_depth, $2::uuid IS NOT NULL AS parent_missing, false AS parent_foreign,
+           line.head_jumps AS kept_jumps, line.head_jump_depths AS kept_jump_depths,
+           line.head_merges AS kept_merges"""
+        parent_links = _KEPT_LINKS
     if merge:
         merge_cte = "merge_parent AS (SELECT id, repo_id, commit_hash FROM commits WHERE id = $17),\n"
         merge_join = " LEFT JOIN merge_parent ON true"
@@ -51,7 +118,7 @@ def _commit_sql(line_condition: str, *, merge: bool = False) -> str:
             "\n           merge_parent.repo_id IS DISTINCT FROM space.id AS merge_foreign,"
             "\n           merge_parent.commit_hash AS merge_parent_hash"
         )
-        merge_refusals = " OR merge_missing OR merge_foreign OR parent_id IS NOT DISTINCT FROM $17::uuid"
+        merge_refusals = " OR merge_missing OR merge_foreign OR plan.parent_id IS NOT DISTINCT FROM $17::uuid"
         merge_value, merge_hash = "$17::uuid", "merge_parent_hash"
         merge_outcome = "plan.merge_missing, plan.merge_foreign, plan.parent_id = $17::uuid AS merge_is_parent,"
     else:
@@ -63,30 +130,24 @@ WITH space AS (
 ),
 line AS (
     SELECT b.id, b.name, b.is_default, b.head_commit_id, b.head_commit_hash, b.head_depth,
-           clock_timestamp() AS now
+           b.head_jumps, b.head_jump_depths, b.head_merges, clock_timestamp() AS now
     FROM branches b JOIN space ON b.repo_id = space.id WHERE {line_condition} FOR UPDATE OF b
 ),
-named_parent AS (
-    SELECT id, repo_id, commit_hash, depth FROM commits WHERE id = $2
-),
-{merge_cte}plan AS (
+{parent_cte}{merge_cte}plan AS (
     SELECT space.id AS repo_id, $5::uuid AS new_id, line.id AS line_id, line.name AS line_name, line.is_default,
-           line.now, line.head_commit_id,
-           CASE WHEN $2::uuid IS NULL THEN line.head_commit_id ELSE named_parent.id END AS parent_id,
-           CASE WHEN $2::uuid IS NULL THEN line.head_commit_hash ELSE named_parent.commit_hash END AS parent_hash,
-           CASE WHEN $2::uuid IS NULL THEN line.head_depth ELSE named_parent.depth END AS parent_depth,
-           line.id IS NULL AS line_missing,
-           $2::uuid IS NOT NULL AND named_parent.id IS NULL AS parent_missing,
-           $2::uuid IS NOT NULL AND named_parent.repo_id IS DISTINCT FROM space.id AS parent_foreign,
-           $3::bool AND line.head_commit_id IS DISTINCT FROM $4::uuid AS head_moved{merge_checks}
-    FROM space LEFT JOIN line ON true LEFT JOIN named_parent ON true{merge_join}
+           line.now, line.head_commit_id, line.id IS NULL AS line_missing,
+           $3::bool AND line.head_commit_id IS DISTINCT FROM $4::uuid AS head_moved,
+           {parent_columns}{merge_checks}
+    FROM space LEFT JOIN line ON true{parent_join}{merge_join}
 ),
+{_links(parent_links, "1" if merge else "0")},
 inserted AS (
-    INSERT INTO commits ({COLUMNS}, depth)
-    SELECT $5, repo_id, parent_id, {merge_value},
-           {chain_hash_sql("$6::text", "now", "$5::uuid", "parent_hash", "repo_id", merge_hash)},
-           $7, $8, $9, $10, $11, $12, $13, $14, $15, now, coalesce(parent_depth + 1, 0)
-    FROM plan WHERE NOT (line_missing OR parent_missing OR parent_foreign OR head_moved{merge_refusals})
+    INSERT INTO commits ({COLUMNS}, depth, jump_commit_id, jump_depth, first_parent_merges)
+    SELECT $5, plan.repo_id, plan.parent_id, {merge_value},
+           {chain_hash_sql("$6::text", "now", "$5::uuid", "parent_hash", "plan.repo_id", merge_hash)},
+           $7, $8, $9, $10, $11, $12, $13, $14, $15, now, coalesce(plan.parent_depth + 1, 0), {_LINK_VALUES}
+    FROM plan JOIN links ON links.new_id = plan.new_id
+    WHERE NOT (line_missing OR parent_missing OR parent_foreign OR head_moved{merge_refusals})
     RETURNING id, repo_id, parent_commit_id, commit_hash, depth, created_at
 ),
 {_MOVE_HEAD}SELECT plan.head_commit_id AS current_head, plan.line_name, plan.line_missing, plan.parent_missing,
@@ -96,10 +157,22 @@ FROM plan LEFT JOIN inserted ON true
 """
 
 
-COMMIT_SQL = _commit_sql(_DEFAULT_LINE)
-COMMIT_TO_LINE_SQL = _commit_sql(_NAMED_LINE)
-MERGE_SQL = _commit_sql(_DEFAULT_LINE, merge=True)
-MERGE_TO_LINE_SQL = _commit_sql(_NAMED_LINE, merge=True)
+_STATEMENTS = {
+    (to_line, merge, on_parent): _commit_sql(
+        _NAMED_LINE if to_line else _DEFAULT_LINE, merge=merge, on_parent=on_parent
+    )
+    for to_line in (False, True)
+    for merge in (False, True)
+    for on_parent in (False, True)
+}
+
+
+def commit_statement(*, to_line: bool, merge: bool, on_parent: bool) -> str:
+    """The statement for one commit: to a named line or the default one, a merge or not, on a
+    named parent or on the line's HEAD (each its own statement, so that the common one, on HEAD,
+    plans no lookup it would not run)."""
+    return _STATEMENTS[(to_line, merge, on_parent)]
+
 
 # The same, for commits to distinct lines, one array element each (never a merge: a merge is
 # written alone). Spaces and lines whose rows another transaction has locked are skipped, not
@@ -120,7 +193,7 @@ space AS MATERIALIZED (
 ),
 line AS MATERIALIZED (
     SELECT b.id, b.repo_id, lower(b.name) AS name_key, b.is_default, b.head_commit_id, b.head_commit_hash,
-           b.head_depth, clock_timestamp() AS now
+           b.head_depth, b.head_jumps, b.head_jump_depths, b.head_merges, clock_timestamp() AS now
     FROM branches b JOIN space ON b.repo_id = space.id
     WHERE EXISTS (SELECT 1 FROM input WHERE input.repo_id = b.repo_id
                   AND (lower(input.branch) = lower(b.name) OR (input.branch IS NULL AND b.is_default)))
@@ -128,7 +201,7 @@ line AS MATERIALIZED (
 ),
 matched AS MATERIALIZED (
     SELECT input.*, line.id AS line_id, line.is_default, line.now, line.head_commit_id, line.head_commit_hash,
-           line.head_depth,
+           line.head_depth, line.head_jumps, line.head_jump_depths, line.head_merges,
            row_number() OVER (PARTITION BY line.id ORDER BY input.n) > 1 AS repeated
     FROM input
     LEFT JOIN line ON line.repo_id = input.repo_id
@@ -143,17 +216,27 @@ plan AS MATERIALIZED (
            named_parent_id IS NOT NULL AND named_parent.id IS NULL AS parent_missing,
            named_parent_id IS NOT NULL AND named_parent.repo_id IS DISTINCT FROM matched.repo_id AS parent_foreign,
            check_head AND matched.head_commit_id IS DISTINCT FROM expected_head AS head_moved,
-           line_id IS NULL OR repeated AS busy
+           line_id IS NULL OR repeated AS busy,
+           matched.head_jumps AS kept_jumps, matched.head_jump_depths AS kept_jump_depths,
+           matched.head_merges AS kept_merges
     FROM matched
     LEFT JOIN commits named_parent ON named_parent.id = matched.named_parent_id
 ),
+{
+    _links(
+        f"{_KEPT_LINKS} WHERE plan.named_parent_id IS NULL UNION ALL "
+        f"{_LOOKED_UP_LINKS} WHERE plan.named_parent_id IS NOT NULL",
+        "0",
+    )
+},
 inserted AS (
-    INSERT INTO commits ({COLUMNS}, depth)
-    SELECT new_id, repo_id, parent_id, NULL::uuid,
-           {chain_hash_sql("sha256", "now", "new_id", "parent_hash", "repo_id")},
+    INSERT INTO commits ({COLUMNS}, depth, jump_commit_id, jump_depth, first_parent_merges)
+    SELECT plan.new_id, plan.repo_id, plan.parent_id, NULL::uuid,
+           {chain_hash_sql("sha256", "now", "plan.new_id", "parent_hash", "plan.repo_id")},
            message, summary, decisions, assumptions, tasks, open_questions, entities, artifacts, metadata, now,
-           coalesce(parent_depth + 1, 0)
-    FROM plan WHERE NOT (busy OR parent_missing OR parent_foreign OR head_moved)
+           coalesce(plan.parent_depth + 1, 0), {_LINK_VALUES}
+    FROM plan JOIN links ON links.new_id = plan.new_id
+    WHERE NOT (busy OR parent_missing OR parent_foreign OR head_moved)
     RETURNING id, repo_id, parent_commit_id, commit_hash, depth, created_at
 ),
 {_MOVE_HEAD}SELECT plan.n, plan.busy, plan.head_commit_id AS current_head, plan.branch AS line_name,

@@ -97,8 +97,8 @@ class VerifyProblem(msgspec.Struct):
     """The Checkpoint the problem is about; null for a problem of the Space as a whole."""
     kind: str
     """`hash_mismatch`, `unreadable`, `missing_parent`, `foreign_parent`, `missing_merge_parent`,
-    `foreign_merge_parent`, `depth_mismatch`,
-    `head_missing`, `head_hash_mismatch`, `head_depth_mismatch`, `head_mismatch`,
+    `foreign_merge_parent`, `depth_mismatch`, `jump_mismatch`, `merge_count_mismatch`,
+    `head_missing`, `head_hash_mismatch`, `head_depth_mismatch`, `head_links_mismatch`, `head_mismatch`,
     `default_line_missing`, `count_mismatch` or `anchor_missing`."""
     detail: str
 

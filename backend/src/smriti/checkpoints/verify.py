@@ -41,11 +41,12 @@ async def verify_space(pool: Pool, repo_id: UUID, anchors: Sequence[str] = ()) -
         if space is None:
             raise NotFound(f"No Space with id {repo_id}.")
         lines = await conn.fetch(
-            "SELECT name, is_default, head_commit_id, head_commit_hash, head_depth, commit_count FROM branches "
+            "SELECT name, is_default, head_commit_id, head_commit_hash, head_depth, head_jumps, head_jump_depths, "
+            "head_merges, commit_count FROM branches "
             "WHERE repo_id = $1 ORDER BY is_default DESC, lower(name)",
             repo_id,
         )
-        rows = await conn.fetch(f"SELECT {_AS_TEXT}, depth FROM commits WHERE repo_id = $1", repo_id)
+        rows = await conn.fetch(f"SELECT {_AS_TEXT}, {', '.join(_DERIVED)} FROM commits WHERE repo_id = $1", repo_id)
         by_id: dict[UUID, asyncpg.Record] = {row["id"]: row for row in rows}
         foreign_parents = {
             row[link] for row in rows for link in _PARENT_LINKS if row[link] is not None and row[link] not in by_id
@@ -83,6 +84,10 @@ _AS_TEXT = ", ".join(f"{name}::text AS {name}" if name in JSONB_FIELDS else name
 
 def _content(row: asyncpg.Record) -> dict[str, Any]:
     return {name: msgspec.json.decode(row[name]) if name in JSONB_FIELDS else row[name] for name in CONTENT_FIELDS}
+
+
+# What is derived from the parent links when a Checkpoint is written: not in the hash, but read.
+_DERIVED = ("depth", "jump_commit_id", "jump_depth", "first_parent_merges")
 
 
 # Both links a Checkpoint can have to the ones before it: its parent, and a merge's second parent.
@@ -128,11 +133,38 @@ def _check_row(
             f"Stored hash {row['commit_hash'][:12]}… does not match its content "
             f"({expected[:12]}…): the Checkpoint or one of its parent links was changed.",
         )
-    # Not covered by the hash, but a line's length is read from it.
-    depth = 0 if parent_id is None else by_id[parent_id]["depth"] + 1
+    return _derived_problem(row, None if parent_id is None else by_id[parent_id], by_id)
+
+
+def _derived_problem(
+    row: asyncpg.Record, parent: asyncpg.Record | None, by_id: dict[UUID, asyncpg.Record]
+) -> VerifyProblem | None:
+    """The columns derived from the parent's, each recomputed from the stored parent's: not
+    covered by the hash, but a line's length, and the merge base, are read from them."""
+    depth = 0 if parent is None else parent["depth"] + 1
     if row["depth"] != depth:
         return VerifyProblem(row["id"], "depth_mismatch", f"Stored depth {row['depth']} should be {depth}.")
+    if (row["jump_commit_id"], row["jump_depth"]) != _expected_jump(row["id"], parent, by_id):
+        return VerifyProblem(row["id"], "jump_mismatch", "The stored jump link differs from the one its parent's give.")
+    merges = (0 if parent is None else parent["first_parent_merges"]) + (row["merge_parent_id"] is not None)
+    if row["first_parent_merges"] != merges:
+        return VerifyProblem(row["id"], "merge_count_mismatch", f"Stored merge count should be {merges}.")
     return None
+
+
+def _expected_jump(
+    commit_id: UUID, parent: asyncpg.Record | None, by_id: dict[UUID, asyncpg.Record]
+) -> tuple[UUID | None, int | None]:
+    """The jump link (id, depth) a Checkpoint gets from its parent's (migration 0007); a root's
+    is itself. From the stored links, so each row is checked on its own."""
+    if parent is None:
+        return commit_id, 0
+    jump = by_id.get(parent["jump_commit_id"])
+    if jump is None:
+        return None, None  # the parent's own link is broken, and reported on the parent
+    if parent["depth"] - parent["jump_depth"] == parent["jump_depth"] - jump["jump_depth"]:
+        return jump["jump_commit_id"], jump["jump_depth"]
+    return parent["id"], parent["depth"]
 
 
 def _check_space(
@@ -190,6 +222,29 @@ def _check_head(
     depth = record.get("head_depth", -1)  # lines keep HEAD's depth too; the Space does not
     if head_id is not None and depth != -1 and by_id[head_id]["depth"] != depth:
         return [VerifyProblem(head_id, "head_depth_mismatch", f"The copy of the depth of {what} differs.")]
+    is_line = "head_jumps" in record  # the Space's copy of HEAD keeps no links
+    if head_id is not None and is_line and _kept_links(record) != _chain(head_id, by_id):
+        # The next commit on the line makes its jump link and merge count from this copy.
+        return [VerifyProblem(head_id, "head_links_mismatch", f"The copy of the jump links of {what} differs.")]
     if head_id is None and emptied:
         return [VerifyProblem(None, "head_missing", f"HEAD is empty, but the Space has {len(by_id)} Checkpoints.")]
     return []
+
+
+def _kept_links(line: asyncpg.Record) -> tuple[list[UUID], list[int], int] | None:
+    if line["head_jumps"] is None or line["head_jump_depths"] is None:
+        return None  # only with migration 0007's CHECK dropped
+    return list(line["head_jumps"]), list(line["head_jump_depths"]), line["head_merges"]
+
+
+def _chain(head_id: UUID, by_id: dict[UUID, asyncpg.Record]) -> tuple[list[UUID], list[int], int] | None:
+    """HEAD's chain of jumps (its jump, that one's, ... to the root) and merge count, as a line
+    keeps them (migration 0007), from the stored Checkpoints."""
+    ids: list[UUID] = []
+    row: asyncpg.Record | None = by_id[head_id]
+    while row is not None and row["jump_commit_id"] != row["id"]:
+        row = by_id.get(row["jump_commit_id"])
+        if row is None or len(ids) > len(by_id):
+            return None  # a broken link, reported on its Checkpoint
+        ids.append(row["id"])
+    return ids, [by_id[i]["depth"] for i in ids], by_id[head_id]["first_parent_merges"]

@@ -39,14 +39,7 @@ from uuid import UUID
 import asyncpg
 import msgspec
 
-from smriti.checkpoints.commit_sql import (
-    COMMIT_SQL,
-    COMMIT_TO_LINE_SQL,
-    GROUP_COMMIT_SQL,
-    JSONB_FIELDS,
-    MERGE_SQL,
-    MERGE_TO_LINE_SQL,
-)
+from smriti.checkpoints.commit_sql import GROUP_COMMIT_SQL, JSONB_FIELDS, commit_statement
 from smriti.checkpoints.hashing import EncodedContent
 from smriti.checkpoints.schemas import CommitCreate
 from smriti.db.pool import Pool, PoolTimeout
@@ -231,9 +224,12 @@ async def write_on(conn: asyncpg.Connection, pending: PendingCommit) -> asyncpg.
 
 
 def _sql_for(pending: PendingCommit) -> str:
-    if pending.data.merge_parent_id is not None:
-        return MERGE_SQL if pending.data.branch is None else MERGE_TO_LINE_SQL
-    return COMMIT_SQL if pending.data.branch is None else COMMIT_TO_LINE_SQL
+    data = pending.data
+    return commit_statement(
+        to_line=data.branch is not None,
+        merge=data.merge_parent_id is not None,
+        on_parent=data.parent_commit_id is not None,
+    )
 
 
 def _expire(pending: PendingCommit) -> None:

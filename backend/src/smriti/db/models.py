@@ -9,6 +9,7 @@ from uuid import UUID
 from advanced_alchemy.base import DefaultBase
 from advanced_alchemy.types import DateTimeUTC
 from sqlalchemy import (
+    ARRAY,
     Boolean,
     CheckConstraint,
     ForeignKey,
@@ -19,6 +20,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    Uuid,
     select,
     text,
 )
@@ -86,13 +88,6 @@ class CommitModel(Entity):
         Index("ix_commits_repo_id_created_at", "repo_id", text("created_at DESC"), text("id DESC")),
         Index("ix_commits_parent_commit_id", "parent_commit_id"),
         Index("ix_commits_merge_parent_id", "merge_parent_id", postgresql_where=text("merge_parent_id IS NOT NULL")),
-        # A Space's merges, newest first: whether the merge base must look past first parents (0006).
-        Index(
-            "ix_commits_repo_id_merged_at",
-            "repo_id",
-            text("created_at DESC"),
-            postgresql_where=text("merge_parent_id IS NOT NULL"),
-        ),
         UniqueConstraint("repo_id", "id", name="uq_commits_repo_id_id"),
     )
 
@@ -103,6 +98,15 @@ class CommitModel(Entity):
     # How many first parents stand behind this one: a line's history from its HEAD is depth + 1
     # Checkpoints long, known without walking it. Derived, not content: not in the hash.
     depth: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # A first-parent ancestor further back than the parent (the root's is itself) and its depth:
+    # skew-binary jump links, so the merge base is found in O(log depth) steps (migration 0007).
+    # Derived, not content: not in the hash. No foreign key: it names an ancestor of the same
+    # Space, and Checkpoints are only ever deleted with their Space.
+    jump_commit_id: Mapped[UUID] = mapped_column()
+    jump_depth: Mapped[int] = mapped_column(Integer)
+    # The merges among this Checkpoint and its first parents: the merge base needs no walk over
+    # merge links when neither side has merged anything since their fork point (migration 0007).
+    first_parent_merges: Mapped[int] = mapped_column(Integer)
     commit_hash: Mapped[str] = mapped_column(String(64), unique=True)
     message: Mapped[str] = mapped_column(Text)
     summary: Mapped[str] = mapped_column(Text, default="")
@@ -113,6 +117,12 @@ class CommitModel(Entity):
     entities: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, default=list)
     artifacts: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, default=list)
     metadata_: Mapped[dict[str, Any]] = mapped_column("metadata", JSONB, default=dict)
+
+
+# A line with a HEAD keeps that HEAD's jump chain and merge count (see the columns).
+HEAD_LINKS_RULE = (
+    "head_commit_id IS NULL OR (head_jumps IS NOT NULL AND head_jump_depths IS NOT NULL AND head_merges IS NOT NULL)"
+)
 
 
 class BranchModel(MutableEntity):
@@ -133,6 +143,7 @@ class BranchModel(MutableEntity):
         Index("uq_branches_repo_id_name", "repo_id", text("lower(name)"), unique=True),
         Index("uq_branches_repo_id_default", "repo_id", unique=True, postgresql_where=text("is_default")),
         Index("ix_branches_repo_id_head_commit_id", "repo_id", "head_commit_id"),
+        CheckConstraint(HEAD_LINKS_RULE, name="head_links"),
     )
 
     repo_id: Mapped[UUID] = mapped_column(ForeignKey("repos.id", ondelete="CASCADE"))
@@ -143,6 +154,11 @@ class BranchModel(MutableEntity):
     # HEAD's hash and depth, moved with HEAD: a commit reads its parent's from the row it locks
     # (a Checkpoint written by the commit it waited for is not yet visible to its statement).
     head_depth: Mapped[int | None] = mapped_column(Integer, default=None)
+    # HEAD's chain of jump links and its merge count, moved with HEAD for the same reason
+    # (migration 0007); NULL only while the line has no HEAD (HEAD_LINKS_RULE).
+    head_jumps: Mapped[list[UUID] | None] = mapped_column(ARRAY(Uuid), default=None)
+    head_jump_depths: Mapped[list[int] | None] = mapped_column(ARRAY(Integer), default=None)
+    head_merges: Mapped[int | None] = mapped_column(Integer, default=None)
     commit_count: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 

@@ -16,6 +16,7 @@ from uuid import UUID
 
 import asyncpg
 
+from smriti.checkpoints.commit_sql import PARENT_CHAIN
 from smriti.checkpoints.store import CheckpointStore
 from smriti.core.errors import BadRequest, Conflict, NotFound
 from smriti.core.ids import uuid7
@@ -26,6 +27,15 @@ from smriti.lines.schemas import Line, LineCreate, LineUpdate, line_name
 _LINE_COLUMNS = "name, head_commit_id, is_default, created_at, updated_at"
 _ORDER = "ORDER BY is_default DESC, lower(name), name"
 _BY_NAME = "repo_id = $1 AND lower(name) = lower($2)"
+
+# A new line keeps its HEAD's jump links, as every line does (`commit_sql.PARENT_CHAIN`).
+_INSERT_LINE = f"""
+INSERT INTO branches (id, repo_id, name, is_default, head_commit_id, head_commit_hash, head_depth,
+                      head_jumps, head_jump_depths, head_merges, commit_count, created_at, updated_at)
+SELECT $1, $2, $3, false, $4, $5, $6, CASE WHEN p.id IS NOT NULL THEN chain.ids END,
+       CASE WHEN p.id IS NOT NULL THEN chain.depths END, p.first_parent_merges, 0, clock_timestamp(), clock_timestamp()
+FROM (SELECT 1) one LEFT JOIN commits p ON p.id = $4::uuid CROSS JOIN LATERAL ({PARENT_CHAIN}) chain
+RETURNING {_LINE_COLUMNS}"""
 
 
 def _line(row: asyncpg.Record) -> Line:
@@ -97,10 +107,7 @@ class LineStore:
             try:
                 row = _written(
                     await conn.fetchrow(
-                        f"INSERT INTO branches (id, repo_id, name, is_default, head_commit_id, head_commit_hash, "
-                        f"head_depth, commit_count, created_at, updated_at) "
-                        f"VALUES ($1, $2, $3, false, $4, $5, $6, 0, clock_timestamp(), clock_timestamp()) "
-                        f"RETURNING {_LINE_COLUMNS}",
+                        _INSERT_LINE,
                         uuid7(),
                         repo_id,
                         name,
