@@ -2,15 +2,17 @@
 
 Found in the database, in one statement, walking only as far as the two are apart:
 
-1. `fork`: the nearest common ancestor over first parents, by walking both first-parent chains
+1. `fork`: the nearest common ancestor over first parents, by climbing both first-parent chains
    (`commits.depth` counts the first parents behind each Checkpoint) to the same depth and then
-   together until they meet. It is a common ancestor over both links too.
+   together until they meet, over the jump links of migration 0007: O(log depth) steps, however
+   far apart the two are. It is a common ancestor over both links too.
 2. `reached`: every Checkpoint reachable from either side over both links (`parent_commit_id`,
    `merge_parent_id`) that is no older than the fork point. A better base than the fork point
    is newer than it (a descendant of it would be), so nothing older needs to be looked at; with
    no fork point (two first-parent roots), the whole ancestry is. Only a merge can lead to a
-   better base, so when the Space has no merge newer than the fork point (an index of its
-   merges says so), this walk is skipped and the fork point is the base.
+   better base, so when neither side has a merge among its first parents since the fork point
+   (`commits.first_parent_merges` is the fork point's on both), this walk is skipped and the
+   fork point is the base.
 3. The common ones with no common child are the candidates (the set is closed under "parent of",
    down to the fork point's age, so one look at the links decides). The newest wins (by
    `created_at`, a Checkpoint is always newer than its parents; then by id, so the choice is
@@ -28,21 +30,37 @@ _MERGE_BASE_SQL = """
 WITH RECURSIVE fork(o, od, t, td) AS (
     SELECT o.id, o.depth, t.id, t.depth FROM commits o, commits t WHERE o.id = $1 AND t.id = $2
     UNION ALL
-    SELECT CASE WHEN od >= td THEN (SELECT parent_commit_id FROM commits WHERE id = o) ELSE o END,
-           CASE WHEN od >= td THEN od - 1 ELSE od END,
-           CASE WHEN td >= od THEN (SELECT parent_commit_id FROM commits WHERE id = t) ELSE t END,
-           CASE WHEN td >= od THEN td - 1 ELSE td END
-    FROM fork WHERE o <> t
+    -- The deeper side climbs to the other's depth, by its jump link when that does not overshoot;
+    -- at one depth, both take their jump links while those differ (the fork point is further
+    -- back), else both their parents. Two roots apart: no fork point.
+    SELECT CASE WHEN od > td THEN CASE WHEN oc.jump_depth >= td THEN oc.jump_commit_id ELSE oc.parent_commit_id END
+                WHEN od < td THEN o
+                WHEN oc.jump_commit_id = tc.jump_commit_id THEN oc.parent_commit_id ELSE oc.jump_commit_id END,
+           CASE WHEN od > td THEN CASE WHEN oc.jump_depth >= td THEN oc.jump_depth ELSE od - 1 END
+                WHEN od < td THEN od
+                WHEN oc.jump_commit_id = tc.jump_commit_id THEN od - 1 ELSE oc.jump_depth END,
+           CASE WHEN td > od THEN CASE WHEN tc.jump_depth >= od THEN tc.jump_commit_id ELSE tc.parent_commit_id END
+                WHEN td < od THEN t
+                WHEN oc.jump_commit_id = tc.jump_commit_id THEN tc.parent_commit_id ELSE tc.jump_commit_id END,
+           CASE WHEN td > od THEN CASE WHEN tc.jump_depth >= od THEN tc.jump_depth ELSE td - 1 END
+                WHEN td < od THEN td
+                WHEN oc.jump_commit_id = tc.jump_commit_id THEN td - 1 ELSE tc.jump_depth END
+    FROM fork
+    -- One key lookup per side, as a lateral subquery: the working table is one row, and a join
+    -- there may be planned as a hash over the whole table, scanned every step.
+    CROSS JOIN LATERAL (SELECT parent_commit_id, jump_commit_id, jump_depth FROM commits WHERE id = fork.o) oc
+    CROSS JOIN LATERAL (SELECT parent_commit_id, jump_commit_id, jump_depth FROM commits WHERE id = fork.t) tc
+    WHERE o <> t AND od + td > 0
 ),
 fork_point AS (
-    SELECT c.id, c.created_at FROM fork JOIN commits c ON c.id = fork.o WHERE fork.o = fork.t LIMIT 1
+    SELECT c.id, c.created_at, c.first_parent_merges FROM fork JOIN commits c ON c.id = fork.o
+    WHERE fork.o = fork.t LIMIT 1
 ),
 walk AS (
-    -- Past first parents only when a merge newer than the fork point could lead somewhere else.
+    -- Past first parents only when a side has merged something since the fork point.
     SELECT NOT EXISTS (SELECT 1 FROM fork_point) OR EXISTS (
-        SELECT 1 FROM commits m
-        WHERE m.repo_id = (SELECT repo_id FROM commits WHERE id = $1) AND m.merge_parent_id IS NOT NULL
-          AND m.created_at > (SELECT created_at FROM fork_point)
+        SELECT 1 FROM commits side, fork_point
+        WHERE side.id IN ($1, $2) AND side.first_parent_merges > fork_point.first_parent_merges
     ) AS needed
 ),
 reached(id, side) AS (
