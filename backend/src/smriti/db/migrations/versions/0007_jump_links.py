@@ -4,9 +4,10 @@ grow with the log of the distance, not with the distance.
 `commits.jump_commit_id` names a first-parent ancestor further back than the parent (the root
 names itself), and `jump_depth` is that ancestor's depth. The links form the skew-binary jump
 pointers of Myers' "An applicative random-access stack" (1983): set once, when the Checkpoint is
-written, from its parent's link and that link's link, so history is never rewritten. From any Checkpoint, the ancestor at a given depth and the nearest
-common first-parent ancestor of two Checkpoints are each reached in O(log depth) steps of
-"jump or go to the parent" (`merges/base.py`).
+written, from its parent's link and that link's link, so history is never rewritten. From any
+Checkpoint, the ancestor at a given depth and the nearest common first-parent ancestor of two
+Checkpoints are each reached in O(log depth) steps of "jump or go to the parent"
+(`merges/base.py`).
 
 The rule, for a Checkpoint whose parent is p: if p's jump spans as many first parents as the
 jump after it (depth(p) - depth(jump(p)) = depth(jump(p)) - depth(jump(jump(p)))), its jump is
