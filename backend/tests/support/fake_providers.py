@@ -34,6 +34,8 @@ class RecordedRequest:
     path: str
     headers: dict[str, str]
     body: dict[str, Any]
+    cut: bool = False
+    """Streamed, and the client closed it before its end."""
 
 
 @dataclass
@@ -51,6 +53,16 @@ class FakeProviderState:
     refuse_formats: tuple[str, ...] = ()
     """OpenAI `response_format` types refused, as llama.cpp's servers do."""
     refuse_status: int = 400
+    pieces: int = 3
+    """A streamed reply is sent in this many pieces (or fewer, for a short reply)."""
+    piece_delay_seconds: float = 0.0
+    """The wait before each streamed piece after the first."""
+    fail_after_pieces: int | None = None
+    """Streamed: after this many pieces, an error event instead of the rest."""
+    stream_usage: bool = True
+    """Streamed (OpenAI): honour `stream_options.include_usage`; False ignores it, as some servers do."""
+    refuse_stream_options: bool = False
+    """OpenAI: refuse a request with `stream_options` (400 naming it), as some compatible servers do."""
     requests: list[RecordedRequest] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -63,6 +75,11 @@ class FakeProviderState:
             self.reply_fields = {}
             self.refuse_formats = ()
             self.refuse_status = 400
+            self.pieces = 3
+            self.piece_delay_seconds = 0.0
+            self.fail_after_pieces = None
+            self.stream_usage = True
+            self.refuse_stream_options = False
             self.requests.clear()
 
     def bodies(self, path_suffix: str) -> list[dict[str, Any]]:
@@ -94,6 +111,53 @@ def _anthropic_reply(model: str, text: str) -> dict[str, Any]:
     }
 
 
+def split_reply(text: str, count: int) -> list[str]:
+    """`text` in at most `count` pieces of about equal length, joined back exactly."""
+    size = max(1, -(-len(text) // max(1, count)))
+    return [text[i : i + size] for i in range(0, len(text), size)]
+
+
+def _openai_chunks(model: Any, pieces: list[str], usage: dict[str, Any] | None) -> list[dict[str, Any]]:
+    def chunk(delta: dict[str, Any], finish: str | None) -> dict[str, Any]:
+        choice = {"index": 0, "delta": delta, "finish_reason": finish}
+        return {
+            "id": "chatcmpl-fake",
+            "object": "chat.completion.chunk",
+            "created": 0,
+            "model": model,
+            "choices": [choice],
+        }
+
+    chunks = [chunk({"role": "assistant", "content": piece}, None) for piece in pieces]
+    chunks.append(chunk({}, "stop"))
+    if usage is not None:
+        chunks.append({"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 0, "model": model,
+                       "choices": [], "usage": usage})  # fmt: skip
+    return chunks
+
+
+def _anthropic_events(model: Any, pieces: list[str], usage: dict[str, Any], tool: str | None) -> list[dict[str, Any]]:
+    message: dict[str, Any] = {"id": "msg_fake", "type": "message", "role": "assistant", "model": model, "content": [],
+               "stop_reason": None, "stop_sequence": None,
+               "usage": {"input_tokens": usage.get("input_tokens"), "output_tokens": 1}}  # fmt: skip
+    block: dict[str, Any] = {"type": "text", "text": ""}
+    if tool is not None:
+        block = {"type": "tool_use", "id": "toolu_fake", "name": tool, "input": {}}
+    delta_type, field_name = ("input_json_delta", "partial_json") if tool else ("text_delta", "text")
+    return [
+        {"type": "message_start", "message": message},
+        {"type": "content_block_start", "index": 0, "content_block": block},
+        *({"type": "content_block_delta", "index": 0, "delta": {"type": delta_type, field_name: p}} for p in pieces),
+        {"type": "content_block_stop", "index": 0},
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+            "usage": {"output_tokens": usage.get("output_tokens")},
+        },
+        {"type": "message_stop"},
+    ]
+
+
 def make_handler(state: FakeProviderState) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -110,12 +174,73 @@ def make_handler(state: FakeProviderState) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(payload)
 
+        def _stream(self, body: dict[str, Any], model: str, reply: str, mode: str, is_openai: bool) -> None:
+            """A streamed reply as each provider sends one (server-sent events)."""
+            try:
+                self._stream_events(body, model, reply, mode, is_openai)
+            except (BrokenPipeError, ConnectionResetError):
+                self.recorded.cut = True
+
+        def _stream_events(self, body: dict[str, Any], model: str, reply: str, mode: str, is_openai: bool) -> None:
+            # A raw reply replaces the text as written, in one piece.
+            pieces = [reply] if state.raw_reply is not None else split_reply(reply, state.pieces)
+            if is_openai:
+                with_usage = state.stream_usage and (body.get("stream_options") or {}).get("include_usage")
+                usage = state.reply_fields.get("usage", _openai_reply(model, reply)["usage"]) if with_usage else None
+                answered = state.reply_fields.get("model", model)
+                events = [(None, chunk) for chunk in _openai_chunks(answered, pieces, usage)]
+            else:
+                usage = state.reply_fields.get("usage", _anthropic_reply(model, reply)["usage"])
+                tool = (body.get("tool_choice") or {}).get("name")
+                answered = state.reply_fields.get("model", model)
+                events = [(e["type"], e) for e in _anthropic_events(answered, pieces, usage, tool)]
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Cache-Control", "no-cache")
+            self.end_headers()  # no length: the stream ends when the connection closes
+            self.close_connection = True
+            sent = 0
+            for name, event in events:
+                encoded = json.dumps(event)
+                is_piece = ('"content": ' in encoded and is_openai) or (not is_openai and name == "content_block_delta")
+                if is_piece:
+                    if state.fail_after_pieces is not None and sent >= state.fail_after_pieces:
+                        error: dict[str, Any] = {
+                            "error": {"message": "overloaded mid-stream", "type": "overloaded_error"}
+                        }
+                        if not is_openai:
+                            error = {"type": "error", **error}
+                        self._event("error" if not is_openai else None, json.dumps(error))
+                        return
+                    if sent and state.piece_delay_seconds:
+                        time.sleep(state.piece_delay_seconds)
+                    sent += 1
+                    if state.raw_reply is not None and sent == 1:
+                        encoded = encoded.replace(json.dumps(pieces[0]), state.raw_reply, 1)
+                if mode == "malformed" and is_piece:
+                    self._event(name, '{"choices": [ {"delta": ')
+                    return
+                if mode == "trickle":
+                    for byte in f"data: {encoded}\n\n".encode():
+                        self.wfile.write(bytes([byte]))
+                        self.wfile.flush()
+                        time.sleep(0.1)
+                    continue
+                self._event(name, encoded)
+            if is_openai:
+                self._event(None, "[DONE]")
+
+        def _event(self, name: str | None, data: str) -> None:
+            self.wfile.write((f"event: {name}\n" if name else "").encode() + f"data: {data}\n\n".encode())
+            self.wfile.flush()
+
         def do_POST(self) -> None:  # noqa: PLR0912 (one branch per way of failing)
             length = int(self.headers.get("Content-Length") or 0)
             raw = self.rfile.read(length)
             body = json.loads(raw or b"{}")
             with state.lock:
-                state.requests.append(RecordedRequest(self.path, dict(self.headers.items()), body))
+                self.recorded = RecordedRequest(self.path, dict(self.headers.items()), body)
+                state.requests.append(self.recorded)
                 mode, reply = state.mode, state.reply
             model = str(body.get("model", "fake-model"))
             is_openai = self.path.endswith("/chat/completions")
@@ -130,6 +255,12 @@ def make_handler(state: FakeProviderState) -> type[BaseHTTPRequestHandler]:
             if mode == "hang":
                 time.sleep(state.hang_seconds)
                 mode = "ok"
+            if is_openai and body.get("stream") and "stream_options" in body and state.refuse_stream_options:
+                self._send(400, b'{"error": {"message": "Unrecognized request argument: stream_options"}}')
+                return
+            if body.get("stream") and mode in ("ok", "empty", "malformed", "trickle"):
+                self._stream(body, model, "" if mode == "empty" else reply, mode, is_openai)
+                return
             if mode == "error500":
                 self._send(500, b'{"error": {"message": "upstream exploded", "type": "server_error"}}')
             elif mode == "ratelimit":

@@ -101,7 +101,9 @@ async def test_a_reply_from_a_real_model_is_stored_as_answered(
     assert sent["assistant_turn"]["provider"] == "openai"
     assert sent["assistant_turn"]["model"] == "smollm2"
     assert (await turns(local, session["id"])) == [sent["user_turn"], sent["assistant_turn"]]
-    assert isinstance(sent["assistant_turn"]["output_tokens"], int)
+    # llama-cpp-python's server ignores stream_options.include_usage: its streamed replies carry
+    # no token counts, and Smriti stores none rather than a guess.
+    assert (sent["assistant_turn"]["input_tokens"], sent["assistant_turn"]["output_tokens"]) == (None, None)
 
 
 async def test_a_mounted_send_through_a_real_model(local: httpx.AsyncClient, db: asyncpg.Connection) -> None:

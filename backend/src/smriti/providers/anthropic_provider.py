@@ -1,17 +1,20 @@
-"""Anthropic through the Messages API."""
+"""Anthropic through the Messages API, streamed (`messages.stream()`): text deltas as they come;
+for a JSON request (a forced tool call), the tool input's JSON deltas, which joined are its JSON."""
 
 from __future__ import annotations
 
-import json
 import time
+from collections.abc import AsyncIterator
 from typing import Any
 
 import anthropic
+import httpx
 
 from smriti.core.config import ProviderSettings
 from smriti.providers.base import (
-    ProviderReply,
     ProviderRequest,
+    ReplyEnd,
+    ReplyPiece,
     describe_upstream,
     rate_limited_error,
     timeout_error,
@@ -24,6 +27,7 @@ class AnthropicProvider:
     name = "anthropic"
     label = "Anthropic"
     model_backed = True
+    networked = True
 
     def __init__(self, settings: ProviderSettings, *, timeout_s: float, max_retries: int) -> None:
         self.default_model = settings.default_model
@@ -49,28 +53,17 @@ class AnthropicProvider:
     def unavailable_reason(self) -> str | None:
         return None if self.configured else "Set ANTHROPIC_API_KEY."
 
-    async def complete(self, request: ProviderRequest) -> ProviderReply:
-        assert self._client is not None, "complete() called on an unconfigured provider"
-        kwargs: dict[str, Any] = {
-            "model": request.model,
-            "max_tokens": request.max_tokens,
-            "messages": [{"role": m.role, "content": m.content} for m in request.messages],
-        }
-        if request.system:
-            kwargs["system"] = request.system
-        if request.json_schema is not None:
-            # Structured output through a forced tool call: the tool's input is the JSON we want.
-            kwargs["tools"] = [
-                {
-                    "name": request.json_schema_name,
-                    "description": "Return the result in this exact shape.",
-                    "input_schema": request.json_schema,
-                }
-            ]
-            kwargs["tool_choice"] = {"type": "tool", "name": request.json_schema_name}
+    async def stream(self, request: ProviderRequest) -> AsyncIterator[ReplyPiece]:
+        assert self._client is not None, "stream() called on an unconfigured provider"
+        kwargs = _arguments(request)
         started = time.monotonic()
         try:
-            message = await self._client.messages.create(**kwargs)
+            async with self._client.messages.stream(**kwargs) as events:
+                async for event in events:
+                    text = _delta_text(event)
+                    if text:
+                        yield text
+                message = await events.get_final_message()
         except anthropic.APITimeoutError:
             raise timeout_error(
                 self.name, per_attempt_s=self._timeout_s, attempts=self._attempts, started=started
@@ -87,14 +80,14 @@ class AnthropicProvider:
             raise upstream_error(self.name, f"HTTP {exc.status_code}: {self._describe(exc)}") from None
         except anthropic.APIConnectionError:
             raise upstream_error(self.name, "could not connect to the provider") from None
-        except (anthropic.AnthropicError, ValueError, TypeError, KeyError) as exc:
+        except httpx.TimeoutException:
+            raise upstream_error(self.name, "the reply stopped arriving (a read timed out)") from None
+        except anthropic.APIError as exc:  # an error event inside the stream
+            raise upstream_error(self.name, f"the stream failed: {self._describe(exc)}") from None
+        except (anthropic.AnthropicError, httpx.HTTPError, ValueError, TypeError, KeyError) as exc:
             raise upstream_error(self.name, f"unusable response ({type(exc).__name__})") from None
-        content = _text_of(getattr(message, "content", None))
-        if not content.strip():
-            raise upstream_error(self.name, "the response held no message text")
         usage = getattr(message, "usage", None)
-        return ProviderReply(
-            content=content,
+        yield ReplyEnd(
             model=getattr(message, "model", None) or request.model,
             input_tokens=getattr(usage, "input_tokens", None),
             output_tokens=getattr(usage, "output_tokens", None),
@@ -108,15 +101,32 @@ class AnthropicProvider:
             await self._client.close()
 
 
-def _text_of(blocks: Any) -> str:
-    """Text blocks joined; a forced tool call's input as JSON text."""
-    if not isinstance(blocks, list):
-        return ""
-    parts: list[str] = []
-    for block in blocks:
-        kind = getattr(block, "type", None)
-        if kind == "text":
-            parts.append(str(getattr(block, "text", "")))
-        elif kind == "tool_use":
-            parts.append(json.dumps(getattr(block, "input", {})))
-    return "".join(parts)
+def _delta_text(event: Any) -> str | None:
+    """A text delta's text; a forced tool call's input, as its JSON text, piece by piece."""
+    if getattr(event, "type", None) != "content_block_delta":
+        return None
+    delta = getattr(event, "delta", None)
+    kind = getattr(delta, "type", None)
+    text = getattr(delta, "partial_json" if kind == "input_json_delta" else "text", None)
+    return text if isinstance(text, str) and kind in ("text_delta", "input_json_delta") else None
+
+
+def _arguments(request: ProviderRequest) -> dict[str, Any]:
+    kwargs: dict[str, Any] = {
+        "model": request.model,
+        "max_tokens": request.max_tokens,
+        "messages": [{"role": m.role, "content": m.content} for m in request.messages],
+    }
+    if request.system:
+        kwargs["system"] = request.system
+    if request.json_schema is not None:
+        # Structured output through a forced tool call: the tool's input is the JSON we want.
+        kwargs["tools"] = [
+            {
+                "name": request.json_schema_name,
+                "description": "Return the result in this exact shape.",
+                "input_schema": request.json_schema,
+            }
+        ]
+        kwargs["tool_choice"] = {"type": "tool", "name": request.json_schema_name}
+    return kwargs

@@ -1,10 +1,13 @@
 """The one interface every provider adapter implements.
 
 A provider only renders: it gets the whole context (system text plus messages) on every call,
-built by Smriti from its own records, and answers once; what the reply is for (a chat answer, a
-draft's JSON, a review's) is its caller's business. No streaming, no provider
-side sessions. What an adapter returns is checked and normalised in one place for all of them
-(`providers/guard.py`) before anything is stored or answered.
+built by Smriti from its own records, and streams its reply: text pieces, then one `ReplyEnd`
+with the model that answered and the token counts. What the reply is for (a chat answer, a
+draft's JSON, a review's) is its caller's business, and so is whether it waits for the whole
+reply (`GuardedProvider.complete` collects the same stream): one code path per provider. No
+provider side sessions. What an adapter yields is checked and normalised in one place for all of
+them (`providers/guard.py`), with timeouts on the first piece and on each gap, before anything
+is stored or answered.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from __future__ import annotations
 import datetime
 import math
 import time
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from email.utils import parsedate_to_datetime
 from typing import Any, Literal, Protocol
 
@@ -47,11 +50,26 @@ class ProviderReply(msgspec.Struct, frozen=True, kw_only=True):
     output_tokens: int | None = None
 
 
+class ReplyEnd(msgspec.Struct, frozen=True, kw_only=True):
+    """The last item of a reply's stream: who answered and what it cost (None: not reported)."""
+
+    model: str | None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+
+
+ReplyPiece = str | ReplyEnd
+"""What a provider's stream yields: text, in order, then one `ReplyEnd`."""
+
+
 class Provider(Protocol):
     name: str
     label: str
     default_model: str
     models: tuple[str, ...]
+    networked: bool
+    """Whether replies come over a network, which can stall: only then does each piece wait
+    under a timeout (`GuardedProvider.stream`), which costs more than the offline reply itself."""
     model_backed: bool
     """Whether a model writes the replies. The offline provider's only describe what it received,
     so drafting and review use their rule-based strategies with it."""
@@ -62,7 +80,10 @@ class Provider(Protocol):
     @property
     def unavailable_reason(self) -> str | None: ...
 
-    async def complete(self, request: ProviderRequest) -> ProviderReply: ...
+    def stream(self, request: ProviderRequest) -> AsyncIterator[ReplyPiece]:
+        """The reply as it arrives: text pieces, then one `ReplyEnd`. Closing the iterator early
+        ends the provider's call (the HTTP response is closed)."""
+        ...
 
     async def close(self) -> None: ...
 

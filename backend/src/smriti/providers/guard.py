@@ -1,11 +1,13 @@
 """Everything a provider answers passes one check before Smriti stores or returns it.
 
 A provider is outside Smriti's control: a local server, a proxy, or a hostile endpoint behind
-`OPENAI_BASE_URL` can answer with anything its SDK accepts. Each adapter turns its SDK's reply
-into a `ProviderReply`; `GuardedProvider` wraps every adapter (the registry builds only guarded
-ones) and makes that reply storable, the same way for all three:
+`OPENAI_BASE_URL` can answer with anything its SDK accepts. Each adapter turns its SDK's stream
+into text pieces and a `ReplyEnd`; `GuardedProvider` wraps every adapter (the registry builds
+only guarded ones) and makes what it yields storable, the same way for all three:
 
-- the text: NUL and lone surrogates (which PostgreSQL and UTF-8 cannot hold) become U+FFFD;
+- the text, piece by piece: NUL and lone surrogates (which PostgreSQL and UTF-8 cannot hold)
+  become U+FFFD (a surrogate pair split across two pieces becomes two); a reply with no text at
+  all is a failure (502);
 - the model name: missing or blank → the model that was asked for; longer than 200 characters,
   or with control characters → refused (502): a label that cannot be stored as given is not
   shortened or guessed at;
@@ -14,8 +16,13 @@ ones) and makes that reply storable, the same way for all three:
 
 What is stored is then exactly what is answered. Any other exception from an adapter becomes a
 502 naming the provider: nothing a provider answers gives a 500. A failure's own text is made
-storable too (an upstream error body can spell a lone surrogate), and the whole call has a
-wall-clock deadline (`call_deadline_s`), which the SDKs' per-read timeouts are not.
+storable too (an upstream error body can spell a lone surrogate).
+
+Timeouts: the first piece may take the whole call's wall-clock deadline (`call_deadline_s`: every
+attempt the SDK makes before a response starts, and its waits); after it, each gap between two
+pieces at most the provider timeout, and the whole call still ends by the deadline (a claim on a
+`request_id` lasts that long, sessions/claims.py). The SDKs' own timeouts bound each read of the
+socket, which a server sending keep-alives, or a byte a minute, never trips.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+from collections.abc import AsyncIterator
 from typing import Any
 
 import structlog
@@ -34,6 +42,8 @@ from smriti.providers.base import (
     Provider,
     ProviderReply,
     ProviderRequest,
+    ReplyEnd,
+    ReplyPiece,
     call_deadline_s,
     timeout_error,
     upstream_error,
@@ -74,15 +84,11 @@ def model_name(value: Any, requested: str, *, provider: str) -> str:
     return storable(value)  # a lone surrogate becomes U+FFFD
 
 
-def normalised(reply: ProviderReply, request: ProviderRequest, *, provider: str) -> ProviderReply:
-    content = storable(reply.content) if isinstance(reply.content, str) else ""
-    if not content.strip():
-        raise upstream_error(provider, "the response held no message text")
-    return ProviderReply(
-        content=content,
-        model=model_name(reply.model, request.model, provider=provider),
-        input_tokens=token_count(reply.input_tokens, provider=provider, what="input_tokens"),
-        output_tokens=token_count(reply.output_tokens, provider=provider, what="output_tokens"),
+def normalised_end(end: ReplyEnd, request: ProviderRequest, *, provider: str) -> ReplyEnd:
+    return ReplyEnd(
+        model=model_name(end.model, request.model, provider=provider),
+        input_tokens=token_count(end.input_tokens, provider=provider, what="input_tokens"),
+        output_tokens=token_count(end.output_tokens, provider=provider, what="output_tokens"),
     )
 
 
@@ -100,6 +106,7 @@ class GuardedProvider:
         self.default_model = inner.default_model
         self.models = inner.models
         self.model_backed = inner.model_backed
+        self.networked = inner.networked
 
     @property
     def inner(self) -> Provider:
@@ -114,10 +121,43 @@ class GuardedProvider:
         return self._inner.unavailable_reason
 
     async def complete(self, request: ProviderRequest) -> ProviderReply:
+        """The whole reply, from the same stream (`stream`)."""
+        parts: list[str] = []
+        end: ReplyEnd | None = None
+        async for piece in self.stream(request):  # to its end: a generator left open is closed by a task
+            if isinstance(piece, ReplyEnd):
+                end = piece
+            else:
+                parts.append(piece)
+        if end is not None:
+            return ProviderReply(
+                content="".join(parts),
+                model=end.model or request.model,
+                input_tokens=end.input_tokens,
+                output_tokens=end.output_tokens,
+            )
+        raise AssertionError("unreachable: a guarded stream ends with a ReplyEnd or raises")
+
+    async def stream(self, request: ProviderRequest) -> AsyncIterator[ReplyPiece]:
+        """The adapter's stream, each piece storable, ending with exactly one normalised
+        `ReplyEnd` after some text, or raising a `ProviderFailure` (see the module's timeouts)."""
+        loop = asyncio.get_running_loop()
         started = time.monotonic()
+        deadline = loop.time() + self._deadline_s
+        pieces = self._inner.stream(request)
+        arrived = has_text = False
         try:
-            async with asyncio.timeout(self._deadline_s):
-                reply = await self._inner.complete(request)
+            while True:
+                piece = await self._next(pieces, deadline - loop.time(), after_a_piece=arrived)
+                if isinstance(piece, ReplyEnd):
+                    if not has_text:
+                        raise upstream_error(self.name, "the response held no message text")
+                    yield normalised_end(piece, request, provider=self.name)
+                    return
+                text = storable(piece) if isinstance(piece, str) else ""
+                if text:
+                    arrived, has_text = True, has_text or bool(text.strip())
+                    yield text
         except ProviderFailure as exc:
             exc.detail = storable(exc.detail)
             raise
@@ -130,7 +170,31 @@ class GuardedProvider:
         except Exception as exc:  # an SDK or adapter surprise: a failed provider, not a 500
             log.error("provider adapter failed", provider=self.name, error=type(exc).__name__, exc_info=exc)
             raise upstream_error(self.name, f"unusable response ({type(exc).__name__})") from None
-        return normalised(reply, request, provider=self.name)
+        finally:
+            close = getattr(pieces, "aclose", None)  # an async generator's: ends the provider's call
+            if close is not None:
+                await close()
+
+    async def _next(self, pieces: AsyncIterator[ReplyPiece], left_s: float, *, after_a_piece: bool) -> ReplyPiece:
+        """The next piece, within the time left of the call and, after a first piece, within
+        the provider timeout: the gap's own 504 says which one ran out."""
+        gap = self.networked and after_a_piece and self._timeout_s < left_s
+        try:
+            if not self.networked:
+                return await anext(pieces)
+            async with asyncio.timeout(max(0.0, self._timeout_s if gap else left_s)):
+                return await anext(pieces)
+        except StopAsyncIteration:
+            raise upstream_error(self.name, "the reply ended without its end") from None
+        except TimeoutError:
+            if not gap:
+                raise  # the whole call's deadline: `stream` says how long it waited in all
+            raise ProviderFailure(
+                self.name,
+                504,
+                f"Provider {self.name} stopped sending its reply: nothing for {self._timeout_s:g} s "
+                "(SMRITI_PROVIDER_TIMEOUT sets this).",
+            ) from None
 
     async def close(self) -> None:
         await self._inner.close()

@@ -8,8 +8,9 @@ demos and for checking a mount without any key. Drafting and review know it has 
 from __future__ import annotations
 
 import re
+from collections.abc import AsyncIterator
 
-from smriti.providers.base import ProviderReply, ProviderRequest
+from smriti.providers.base import ProviderRequest, ReplyEnd, ReplyPiece
 
 OFFLINE_MODEL = "offline-1"
 OFFLINE_MARK = "[offline provider:"
@@ -19,6 +20,10 @@ OFFLINE_MARK = "[offline provider:"
 # ~2.5 µs instead of ~14 per 4 KB Checkpoint, on every mounted send.
 _CHECKPOINT_HEADER = re.compile(r"\n## Checkpoint (\S+): ([^\n]*)")
 _SECTION = re.compile(r"\n### ([^\n]+?) \((\d+)\)(?=\n|\Z)")
+
+# One piece per line: a stream all the same (the web app shows it arrive), and few enough pieces
+# that a plain send, which collects them, costs what it did.
+_PIECE = re.compile(r"[^\n]*\n?")
 
 _KINDS = (
     ("decisions", "decision"),
@@ -42,10 +47,14 @@ class OfflineProvider:
     models: tuple[str, ...] = (OFFLINE_MODEL,)
     configured = True
     model_backed = False
+    networked = False
     unavailable_reason = None
 
-    async def complete(self, request: ProviderRequest) -> ProviderReply:
-        return ProviderReply(content=describe_context(request), model=request.model)
+    async def stream(self, request: ProviderRequest) -> AsyncIterator[ReplyPiece]:
+        for piece in _PIECE.findall(describe_context(request)):
+            if piece:
+                yield piece
+        yield ReplyEnd(model=request.model)
 
     async def close(self) -> None:
         return None

@@ -7,20 +7,29 @@ text with the schema in the prompt. llama.cpp's servers accept only `text` or `j
 a 400); a refusal that names the response format moves to the next way, and the way that worked
 is remembered per model, so the next request starts there. The caller's parse stays strict
 whichever way was used.
+
+Every reply is streamed (`stream=True`), with `stream_options: {include_usage: true}` for the
+token counts; a server that refuses that option (naming it in a 400 or 422) is asked again
+without it, and so is every later request to it: its replies then carry no counts. One that
+ignores it sends none either, and the counts are unknown (null), never guessed.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
+from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Any, Literal
 
+import httpx
 import openai
 
 from smriti.core.config import ProviderSettings
 from smriti.providers.base import (
-    ProviderReply,
     ProviderRequest,
+    ReplyEnd,
+    ReplyPiece,
     describe_upstream,
     rate_limited_error,
     timeout_error,
@@ -38,6 +47,7 @@ class OpenAIProvider:
     name = "openai"
     label = "OpenAI"
     model_backed = True
+    networked = True
 
     def __init__(self, settings: ProviderSettings, *, timeout_s: float, max_retries: int) -> None:
         self.default_model = settings.default_model
@@ -47,6 +57,7 @@ class OpenAIProvider:
         self._attempts = 1 + max_retries
         self._json_modes: dict[str, JsonMode] = {}
         # The structured-output way that last worked, per model.
+        self._usage_option = True  # False once the server refused stream_options
         self._client: openai.AsyncOpenAI | None = None
         if self.configured:
             self._client = openai.AsyncOpenAI(
@@ -70,23 +81,25 @@ class OpenAIProvider:
     def json_mode(self, model: str) -> JsonMode:
         return self._json_modes.get(model, "json_schema")
 
-    async def complete(self, request: ProviderRequest) -> ProviderReply:
-        if request.json_schema is None:
+    async def stream(self, request: ProviderRequest) -> AsyncIterator[ReplyPiece]:
+        modes: tuple[JsonMode | None, ...] = (None,)
+        if request.json_schema is not None:
+            modes = _JSON_MODES[_JSON_MODES.index(self.json_mode(request.model)) :]
+        for mode in modes:
+            extra = {} if mode is None else _response_format(request, mode)
             try:
-                return await self._create(request, self._messages(request, None), {})
+                chunks = await self._open(request, self._messages(request, mode), extra)
             except openai.APIStatusError as exc:
-                raise self._failure(exc, request.model) from None
-        first = _JSON_MODES.index(self.json_mode(request.model))
-        for mode in _JSON_MODES[first:]:
-            try:
-                reply = await self._create(request, self._messages(request, mode), _response_format(request, mode))
-            except openai.APIStatusError as exc:
-                if mode == "text" or not _refuses_format(exc):
+                if mode is None or mode == "text" or not _refuses_format(exc):
                     raise self._failure(exc, request.model) from None
                 continue  # this server does not take that response format: try the next way
-            self._remember(request.model, mode)
-            return reply
-        raise AssertionError("unreachable: the text mode raises or returns")
+            if mode is not None:
+                self._remember(request.model, mode)
+            async with contextlib.aclosing(self._pieces(chunks, request)) as pieces:  # closed early: the call ends
+                async for piece in pieces:
+                    yield piece
+            return
+        raise AssertionError("unreachable: the last mode raises or returns")
 
     def _remember(self, model: str, mode: JsonMode) -> None:
         """Only a fallback is worth remembering; a client can name any number of models, so at
@@ -108,37 +121,53 @@ class OpenAIProvider:
         messages.extend({"role": m.role, "content": m.content} for m in request.messages)
         return messages
 
-    async def _create(
+    async def _open(
         self, request: ProviderRequest, messages: list[dict[str, str]], extra: dict[str, Any]
-    ) -> ProviderReply:
-        assert self._client is not None, "complete() called on an unconfigured provider"
+    ) -> openai.AsyncStream[Any]:
+        """The streamed response, once it has started (the SDK's retries happen before that)."""
+        assert self._client is not None, "stream() called on an unconfigured provider"
         started = time.monotonic()
+        for with_usage in (True, False) if self._usage_option else (False,):
+            options = {"stream_options": {"include_usage": True}} if with_usage else {}
+            try:
+                return await self._client.chat.completions.create(  # type: ignore[no-any-return, call-overload]
+                    model=request.model, messages=messages, stream=True, **options, **extra
+                )
+            except openai.APITimeoutError:
+                raise timeout_error(
+                    self.name, per_attempt_s=self._timeout_s, attempts=self._attempts, started=started
+                ) from None
+            except openai.APIStatusError as exc:
+                if with_usage and exc.status_code in (400, 422) and "stream_options" in _error_text(exc):
+                    self._usage_option = False  # a compatible server without it: ask without, from now on
+                    continue
+                raise  # `stream` decides: another response format, or a failure
+            except openai.APIConnectionError:
+                raise upstream_error(self.name, "could not connect to the provider") from None
+        raise AssertionError("unreachable: the last way returns or raises")
+
+    async def _pieces(
+        self, chunks: openai.AsyncStream[Any], request: ProviderRequest
+    ) -> AsyncGenerator[ReplyPiece, None]:
+        model: str | None = None
+        usage: Any = None
         try:
-            response = await self._client.chat.completions.create(
-                model=request.model,
-                messages=messages,  # type: ignore[arg-type]
-                **extra,
-            )
-        except openai.APITimeoutError:
-            raise timeout_error(
-                self.name, per_attempt_s=self._timeout_s, attempts=self._attempts, started=started
-            ) from None
-        except openai.APIStatusError:
-            raise  # `complete` decides: another response format, or a failure
-        except openai.APIConnectionError:
-            raise upstream_error(self.name, "could not connect to the provider") from None
-        except (openai.OpenAIError, ValueError, TypeError, KeyError) as exc:
+            async with chunks:
+                async for chunk in chunks:
+                    model = getattr(chunk, "model", None) or model
+                    usage = getattr(chunk, "usage", None) or usage
+                    for choice in getattr(chunk, "choices", None) or ():
+                        text = getattr(getattr(choice, "delta", None), "content", None)
+                        if isinstance(text, str) and text:
+                            yield text
+        except (openai.APITimeoutError, httpx.TimeoutException):
+            raise upstream_error(self.name, "the reply stopped arriving (a read timed out)") from None
+        except openai.APIError as exc:  # an error event inside the stream
+            raise upstream_error(self.name, f"the stream failed: {self._describe(exc)}") from None
+        except (httpx.HTTPError, ValueError, TypeError, KeyError) as exc:
             raise upstream_error(self.name, f"unusable response ({type(exc).__name__})") from None
-        try:
-            content = response.choices[0].message.content
-        except (AttributeError, IndexError, TypeError):
-            content = None
-        if not isinstance(content, str) or not content.strip():
-            raise upstream_error(self.name, "the response held no message text")
-        usage = getattr(response, "usage", None)
-        return ProviderReply(
-            content=content,
-            model=getattr(response, "model", None) or request.model,
+        yield ReplyEnd(
+            model=model or request.model,
             input_tokens=getattr(usage, "prompt_tokens", None),
             output_tokens=getattr(usage, "completion_tokens", None),
         )

@@ -31,7 +31,7 @@ class ProviderList(msgspec.Struct):
 
 
 class ProviderChoice(msgspec.Struct, frozen=True):
-    provider: Provider
+    provider: GuardedProvider
     model: str
 
 
@@ -44,7 +44,7 @@ class ProviderRegistry:
             AnthropicProvider(settings.anthropic, timeout_s=timeout, max_retries=retries),
             OfflineProvider(),
         ]
-        self._by_name: dict[str, Provider] = {
+        self._by_name: dict[str, GuardedProvider] = {
             p.name: GuardedProvider(p, timeout_s=timeout, max_retries=retries) for p in providers
         }
         self.default_name = self._pick_default(settings.default_provider)
@@ -58,7 +58,7 @@ class ProviderRegistry:
         # Offline is the default only when no remote provider is configured.
         return next(p.name for p in self._by_name.values() if p.configured)
 
-    def __iter__(self) -> Iterator[Provider]:
+    def __iter__(self) -> Iterator[GuardedProvider]:
         return iter(self._by_name.values())
 
     def choose(self, name: str | None, model: str | None, *, field: str = "provider") -> ProviderChoice:
