@@ -646,6 +646,7 @@ export interface components {
             /** @enum {null|string} */
             checkpoint_from: "mount" | "base" | null;
             checkpoint_id: string | null;
+            context_window?: number | null;
             history_base_seq: number | null;
             messages: components["schemas"]["ContextMessage"][];
             model: string;
@@ -875,6 +876,9 @@ export interface components {
         /** ProviderInfo */
         ProviderInfo: {
             configured: boolean;
+            context_windows: {
+                [key: string]: number;
+            };
             default: boolean;
             default_model: string;
             label: string;

@@ -19,6 +19,7 @@ from smriti.chat.schemas import (
     Suggestion,
 )
 from smriti.chat.store import ChatStore, SessionContext
+from smriti.chat.window import check_fits, window_nudge
 from smriti.core.errors import BadRequest, Conflict, NotFound, ProviderFailure
 from smriti.providers.base import ProviderReply, ProviderRequest
 from smriti.providers.registry import ProviderChoice, ProviderRegistry
@@ -84,15 +85,18 @@ class ChatService:
             await asyncio.shield(self.claims.release(data.session_id, request_id, _fingerprint(data)))
 
     def _response(self, data: SendRequest, context: SessionContext, user: Turn, assistant: Turn) -> SendResponse:
-        return SendResponse(
-            user_turn=user,
-            assistant_turn=assistant,
-            suggestion=self._suggest(data, context, user.content + "\n" + assistant.content),
-        )
+        suggestion = self._suggest(data, context, user.content + "\n" + assistant.content)
+        window = self.providers.context_window(assistant.model) if assistant.model else None
+        if window is not None:
+            # What the next send starts from, about: this context and the new pair (estimated alike).
+            used = sum(section.tokens for section in assemble(context.mounted, context.history).sections)
+            suggestion = window_nudge(suggestion, used + -(-len(user.content + assistant.content) // 4), window)
+        return SendResponse(user_turn=user, assistant_turn=assistant, suggestion=suggestion)
 
     async def _exchange(self, data: SendRequest, context: SessionContext, choice: ProviderChoice) -> tuple[Turn, Turn]:
         """Ask the provider, then store both Turns (nothing is stored when it fails)."""
         assembled = assemble(context.mounted, _history_for(data, context), data.content)
+        check_fits(assembled, choice.model, self.providers.context_window(choice.model))
         request = ProviderRequest(model=choice.model, system=assembled.system, messages=assembled.messages)
         reply = await complete_remembered(self.turns, choice, request, data.session_id, asked=data.model)
         return await self.turns.write_exchange(
@@ -116,7 +120,7 @@ class ChatService:
         context = await self._read(data, request_id=None)
         choice = self._choose(data, context)
         assembled = assemble(context.mounted, context.history)
-        return _preview(data, choice, assembled, context)
+        return _preview(data, choice, assembled, context, self.providers.context_window(choice.model))
 
     async def _read(self, data: ContextRequest, *, request_id: str | None) -> SessionContext:
         return await self.store.read_context(
@@ -211,7 +215,11 @@ def _check_mount(data: ContextRequest) -> None:
 
 
 def _preview(
-    data: ContextRequest, choice: ProviderChoice, assembled: AssembledContext, context: SessionContext
+    data: ContextRequest,
+    choice: ProviderChoice,
+    assembled: AssembledContext,
+    context: SessionContext,
+    window: int | None,
 ) -> ContextPreview:
     messages = [
         ContextMessage(role=message.role, content=message.content, sequence_number=turn.sequence_number)
@@ -229,4 +237,5 @@ def _preview(
         messages=messages,
         sections=sections,
         total_tokens=sum(s.tokens for s in sections),
+        context_window=window,
     )

@@ -74,4 +74,6 @@ class ContextPreview(msgspec.Struct, kw_only=True):
     messages: list[ContextMessage]
     sections: list[ContextSection]
     total_tokens: int
+    context_window: int | None = None
+    """The model's window in tokens (`GET /v4/providers`); null when unknown."""
     token_estimate: str = "about 4 characters per token"  # noqa: S105 (not a secret)

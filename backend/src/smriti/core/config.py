@@ -43,6 +43,8 @@ class Settings:
     provider_timeout_s: float = 60.0
     provider_max_retries: int = 2
     nudge_after_turns: int = 12
+    context_windows: Mapping[str, int] = field(default_factory=dict)
+    """`SMRITI_CONTEXT_WINDOWS`: model → tokens, over `providers/windows.KNOWN_CONTEXT_WINDOWS`."""
     max_page_size: int = 200
     migrate_on_start: bool = True
     web_dir: Path | None = None
@@ -86,6 +88,7 @@ class Settings:
             provider_timeout_s=_float(env, "SMRITI_PROVIDER_TIMEOUT", 60.0),
             provider_max_retries=_int(env, "SMRITI_PROVIDER_MAX_RETRIES", 2, minimum=0),
             nudge_after_turns=_int(env, "SMRITI_NUDGE_AFTER_TURNS", 12, minimum=2),
+            context_windows=parse_context_windows(env.get("SMRITI_CONTEXT_WINDOWS")),
             max_page_size=_int(env, "SMRITI_MAX_PAGE_SIZE", 200, minimum=1),
             migrate_on_start=not _bool(env, "SMRITI_SKIP_MIGRATIONS"),
             web_dir=Path(env["SMRITI_WEB_DIR"]) if env.get("SMRITI_WEB_DIR") else None,
@@ -138,3 +141,26 @@ def _float(env: Mapping[str, str], name: str, default: float, *, maximum: float 
 
 def _bool(env: Mapping[str, str], name: str) -> bool:
     return (env.get(name) or "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def parse_context_windows(raw: str | None) -> dict[str, int]:
+    """`SMRITI_CONTEXT_WINDOWS`: `model=tokens` entries separated by commas; a bad entry is a
+    ConfigError naming it (a window silently ignored would let a send overflow)."""
+    windows: dict[str, int] = {}
+    for entry in (raw or "").split(","):
+        if not entry.strip():
+            continue
+        model, equals, tokens = entry.partition("=")
+        if not equals or not model.strip():
+            raise ConfigError(f"SMRITI_CONTEXT_WINDOWS: {entry.strip()!r} is not model=tokens")
+        try:
+            count = int(tokens.strip())
+        except ValueError:
+            raise ConfigError(
+                f"SMRITI_CONTEXT_WINDOWS: the window of {model.strip()!r} must be a whole number of tokens, "
+                f"got {tokens.strip()!r}"
+            ) from None
+        if count < 1:
+            raise ConfigError(f"SMRITI_CONTEXT_WINDOWS: the window of {model.strip()!r} must be at least 1")
+        windows[model.strip()] = count
+    return windows

@@ -13,6 +13,7 @@ from smriti.providers.base import Provider
 from smriti.providers.guard import GuardedProvider
 from smriti.providers.offline import OfflineProvider
 from smriti.providers.openai_provider import OpenAIProvider
+from smriti.providers.windows import KNOWN_CONTEXT_WINDOWS
 
 
 class ProviderInfo(msgspec.Struct):
@@ -23,6 +24,8 @@ class ProviderInfo(msgspec.Struct):
     default_model: str
     models: list[str]
     unavailable_reason: str | None
+    context_windows: dict[str, int]
+    """Tokens each of `models` takes in, where known (`providers/windows.py`)."""
 
 
 class ProviderList(msgspec.Struct):
@@ -48,6 +51,11 @@ class ProviderRegistry:
             p.name: GuardedProvider(p, timeout_s=timeout, max_retries=retries) for p in providers
         }
         self.default_name = self._pick_default(settings.default_provider)
+        self._windows = {**KNOWN_CONTEXT_WINDOWS, **settings.context_windows}
+
+    def context_window(self, model: str) -> int | None:
+        """The model's window in tokens, None when unknown."""
+        return self._windows.get(model)
 
     def _pick_default(self, wanted: str | None) -> str:
         if wanted is not None:
@@ -120,6 +128,7 @@ class ProviderRegistry:
                     default_model=p.default_model,
                     models=list(p.models),
                     unavailable_reason=p.unavailable_reason,
+                    context_windows={m: self._windows[m] for m in p.models if m in self._windows},
                 )
                 for p in self
             ],

@@ -53,6 +53,7 @@ function renderChat() {
           default_model: "offline-1",
           models: ["offline-1"],
           unavailable_reason: null,
+          context_windows: {},
         },
       ],
     },

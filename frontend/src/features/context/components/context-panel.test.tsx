@@ -15,7 +15,7 @@ vi.mock("../api/preview-context", () => ({
   }),
 }));
 
-function context(total: number): ContextPreview {
+function context(total: number, window: number | null = 8_000): ContextPreview {
   return {
     session_id: "s",
     provider: "offline",
@@ -30,21 +30,33 @@ function context(total: number): ContextPreview {
       { sequence_number: 2, role: "assistant", content: "Noted." },
     ],
     total_tokens: total,
+    context_window: window,
     token_estimate: "about 4 characters per token",
   };
 }
 
-const show = (total: number) => {
-  preview = context(total);
+const show = (total: number, window: number | null = 8_000) => {
+  preview = context(total, window);
   render(<ContextPanel request={{ session_id: "s" }} mountedLabel={null} />);
 };
 
 describe("the context panel", () => {
-  it("warns when the context is large for the model", () => {
+  it("shows N of M tokens with a bar, and warns from three quarters of the window", () => {
     show(7_000);
+    expect(screen.getByTestId("context-window")).toHaveTextContent("of 8,000");
+    expect(screen.getByTestId("context-window-bar")).toHaveAttribute("value", "7000");
+    expect(screen.getByTestId("context-window-bar")).toHaveTextContent("88%");
     expect(screen.getByTestId("context-warning")).toHaveTextContent(
-      "Large context: about 7,000 tokens, 88% of the ~8,000 tokens assumed for offline-1.",
+      "Large context: about 7,000 tokens, 88% of offline-1's 8,000.",
     );
+  });
+
+  it("says the window is unknown, with no bar and no warning, when the server does not know it", () => {
+    show(70_000, null);
+    expect(screen.queryByTestId("context-window")).toBeNull();
+    expect(screen.queryByTestId("context-window-bar")).toBeNull();
+    expect(screen.queryByTestId("context-warning")).toBeNull();
+    expect(screen.getByTestId("context-panel")).toHaveTextContent("this model's window is unknown");
   });
 
   it("does not warn for a small context", () => {

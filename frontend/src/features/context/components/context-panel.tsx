@@ -4,7 +4,7 @@ import { FailureNotice, Loading } from "@/components/feedback";
 import { plural } from "@/lib/format";
 import { useContextPreview } from "../api/preview-context";
 import { contextText } from "../lib/context-text";
-import { contextWindowFor, largeContextShare } from "../lib/context-window";
+import { largeContextShare, windowShare } from "../lib/context-window";
 
 interface ContextPanelProps {
   request: ContextRequest;
@@ -37,10 +37,19 @@ export function ContextPanel({ request, mountedLabel }: ContextPanelProps) {
       <header className="context-header">
         <p className="context-lead">
           Next message goes to <strong>{ctx.provider}</strong> · {ctx.model} with about{" "}
-          <strong data-testid="context-total">{ctx.total_tokens.toLocaleString("en")}</strong>{" "}
+          <strong data-testid="context-total">{ctx.total_tokens.toLocaleString("en")}</strong>
+          {ctx.context_window ? (
+            <span data-testid="context-window"> of {ctx.context_window.toLocaleString("en")}</span>
+          ) : null}{" "}
           tokens of context
-          <span className="muted small"> ({ctx.token_estimate})</span>.
+          <span className="muted small">
+            {" "}
+            ({ctx.token_estimate}
+            {ctx.context_window ? "" : "; this model's window is unknown"})
+          </span>
+          .
         </p>
+        <WindowBar ctx={ctx} />
         <p className="muted small" data-testid="context-scope">
           {ctx.checkpoint_from === "base"
             ? `Checkpoint ${mountedLabel ?? "…"} (this Session's base) plus every Turn of this Session.`
@@ -124,16 +133,34 @@ export function ContextPanel({ request, mountedLabel }: ContextPanelProps) {
   );
 }
 
+/** How much of the model's window the context takes, when the window is known. */
+function WindowBar({ ctx }: { ctx: ContextPreview }) {
+  const share = windowShare(ctx.total_tokens, ctx.context_window);
+  if (share === null) return null;
+  return (
+    <meter
+      className="context-window-bar"
+      aria-label="Share of the model's context window"
+      min={0}
+      max={ctx.context_window ?? 1}
+      high={(ctx.context_window ?? 1) * 0.75}
+      value={Math.min(ctx.total_tokens, ctx.context_window ?? 1)}
+      data-testid="context-window-bar"
+    >
+      {Math.round(share * 100)}%
+    </meter>
+  );
+}
+
 /** Says so when the context takes most of what the model can read. */
 function LargeContextWarning({ ctx }: { ctx: ContextPreview }) {
-  const share = largeContextShare(ctx.total_tokens, ctx.provider, ctx.model);
-  if (share === null) return null;
-  const window = contextWindowFor(ctx.provider, ctx.model);
+  const share = largeContextShare(ctx.total_tokens, ctx.context_window);
+  if (share === null || !ctx.context_window) return null;
   return (
     <p className="context-warning" role="status" data-testid="context-warning">
       <strong>Large context:</strong> about {ctx.total_tokens.toLocaleString("en")} tokens,{" "}
-      {Math.round(share * 100)}% of the ~{window.toLocaleString("en")} tokens assumed for{" "}
-      {ctx.model}. Save a Checkpoint and mount it to send less.
+      {Math.round(share * 100)}% of {ctx.model}'s {ctx.context_window.toLocaleString("en")}. Save a
+      Checkpoint and mount it to send less: a send that would not fit is refused.
     </p>
   );
 }

@@ -1,19 +1,24 @@
 /**
- * How large a context is "large" for the model. The context preview does not say how many tokens
- * a model takes yet (a later issue adds real context windows), so every model is assumed to have
- * a conservative default window, and the panel warns above a share of it. Change them here only.
+ * How full the context is, against the model's window as the server knows it
+ * (`context_window` in the preview: the server's table and `SMRITI_CONTEXT_WINDOWS`; null when
+ * unknown). The server refuses a send that would not fit and recommends a Checkpoint from the
+ * same share; this only shows it.
  */
-export const DEFAULT_CONTEXT_WINDOW_TOKENS = 8_000;
-/** Warn when the context takes more than this share of the model's window. */
+
+/** Warn from this share of the model's window, as the server's suggestion does. */
 export const LARGE_CONTEXT_SHARE = 0.75;
 
-/** The context window assumed for a model; the same default for every model until one is known. */
-export function contextWindowFor(_provider: string, _model: string): number {
-  return DEFAULT_CONTEXT_WINDOW_TOKENS;
+/** The share of the window the context takes (0.8 = 80 %), capped at 1; null when unknown. */
+export function windowShare(tokens: number, window: number | null | undefined): number | null {
+  if (!window) return null;
+  return Math.min(1, tokens / window);
 }
 
-/** The share of the window the context takes when it is large (0.8 = 80 %), else null. */
-export function largeContextShare(tokens: number, provider: string, model: string): number | null {
-  const share = tokens / contextWindowFor(provider, model);
-  return share > LARGE_CONTEXT_SHARE ? share : null;
+/** The share when it is large enough to warn about, else null. */
+export function largeContextShare(
+  tokens: number,
+  window: number | null | undefined,
+): number | null {
+  const share = windowShare(tokens, window);
+  return share !== null && share >= LARGE_CONTEXT_SHARE ? share : null;
 }

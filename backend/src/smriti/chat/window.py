@@ -1,0 +1,40 @@
+"""A context that would not fit the model's window is refused before the provider is called,
+and one that fills three quarters of it brings a recommendation to save a Checkpoint (SYSTEM.md
+§9). Nothing is ever cut to fit: the person decides what the model receives."""
+
+from __future__ import annotations
+
+from smriti.chat.context import AssembledContext
+from smriti.chat.schemas import Suggestion
+from smriti.core.errors import BadRequest
+from smriti.providers.windows import NUDGE_SHARE, reply_room
+
+
+def check_fits(assembled: AssembledContext, model: str, window: int | None) -> None:
+    """400 when the context, plus room for a reply, is more than the model's window."""
+    if window is None:
+        return
+    used = sum(section.tokens for section in assembled.sections)
+    room = reply_room(window)
+    over = used + room - window
+    if over > 0:
+        raise BadRequest(
+            f"This send would not fit {model}'s context window: about {used:,} tokens of context (estimated) "
+            f"plus {room:,} for the reply is {over:,} over its {window:,}. Nothing was sent or stored. Save a "
+            "Checkpoint of this Session and mount it (or fork from it) to continue from a smaller context, "
+            "or choose a model with a larger window.",
+            field="content",
+        )
+
+
+def window_nudge(suggestion: Suggestion, used: int, window: int) -> Suggestion:
+    """The suggestion, or a recommendation to save a Checkpoint once the context is at
+    `NUDGE_SHARE` of the window (the other reasons, when there are some, stay first)."""
+    if used < NUDGE_SHARE * window:
+        return suggestion
+    why = (
+        f"The context is about {used * 100 // window}% of the model's window ({used:,} of {window:,} tokens, "
+        "estimated): save a Checkpoint and continue from it before it is full."
+    )
+    reason = why if suggestion.reason is None else f"{suggestion.reason} {why}"
+    return Suggestion(True, reason)

@@ -1,0 +1,78 @@
+"""The context window (SYSTEM.md §9): known per model, overridable, shown next to the context's
+tokens, a send that would overflow refused before the provider is called (nothing stored), and
+a Checkpoint recommended at 75%."""
+
+from __future__ import annotations
+
+import asyncpg
+import pytest
+
+from smriti.core.config import ConfigError, Settings, parse_context_windows
+from smriti.providers.windows import KNOWN_CONTEXT_WINDOWS
+from tests.conftest import make_client
+from tests.support.api import create_session, create_space, send
+from tests.support.fake_providers import FakeProviderServer
+
+
+def test_the_default_models_have_known_windows() -> None:
+    defaults = Settings.from_env({})
+    for model in (*defaults.openai.models, *defaults.anthropic.models):
+        assert KNOWN_CONTEXT_WINDOWS.get(model, 0) > 0, model
+
+
+def test_smriti_context_windows_is_parsed_strictly() -> None:
+    assert parse_context_windows(" gpt-test = 8000, local=4096 ,") == {"gpt-test": 8000, "local": 4096}
+    assert Settings.from_env({"SMRITI_CONTEXT_WINDOWS": "gpt-5=1000"}).context_windows == {"gpt-5": 1000}
+    for bad, named in (("gpt-test", "'gpt-test'"), ("=5", "'=5'"), ("m=lots", "'lots'"), ("m=0", "'m'")):
+        with pytest.raises(ConfigError, match=named):
+            parse_context_windows(bad)
+
+
+async def test_providers_and_the_context_preview_carry_the_window(settings: Settings, db: asyncpg.Connection) -> None:
+    async with make_client(settings, context_windows={"gpt-test": 8000}) as client:
+        listed = (await client.get("/v4/providers")).json()["items"]
+        windows = {item["name"]: item["context_windows"] for item in listed}
+        assert windows["openai"] == {"gpt-test": 8000}
+        assert windows["offline"] == {}  # unknown: nothing is refused for it
+        space = await create_space(client)
+        session = await create_session(client, space["id"])
+        for provider, window in (("openai", 8000), ("offline", None)):
+            body = {"session_id": session["id"], "provider": provider}
+            preview = (await client.post("/v4/chat/context", json=body)).json()
+            assert preview["context_window"] == window
+
+
+async def test_a_send_that_would_overflow_is_refused_before_the_provider_is_called(
+    settings: Settings, fake_providers: FakeProviderServer, db: asyncpg.Connection
+) -> None:
+    async with make_client(settings, context_windows={"gpt-test": 8000}) as client:
+        space = await create_space(client)
+        session = await create_session(client, space["id"])
+        # 7,000 tokens (estimated) + 1,024 for the reply > 8,000.
+        body = {"session_id": session["id"], "provider": "openai", "content": "x" * 28_000}
+        response = await client.post("/v4/chat/send", json=body)
+        assert response.status_code == 400, response.text
+        problem = response.json()
+        assert problem["errors"][0]["field"] == "content"
+        assert "context window" in problem["detail"]
+        assert "24 over its 8,000" in problem["detail"]
+        assert "Save a Checkpoint" in problem["detail"]
+        assert fake_providers.state.requests == []
+        assert await db.fetchval("SELECT count(*) FROM turns") == 0
+        # One that fits is answered.
+        body["content"] = "x" * 27_800
+        assert (await client.post("/v4/chat/send", json=body)).status_code == 201
+
+
+async def test_at_three_quarters_of_the_window_a_checkpoint_is_recommended(
+    settings: Settings, db: asyncpg.Connection
+) -> None:
+    async with make_client(settings, context_windows={"gpt-test": 8000}) as client:
+        space = await create_space(client)
+        session = await create_session(client, space["id"])
+        quiet = await send(client, session["id"], "short", provider="openai")
+        assert quiet["suggestion"] == {"checkpoint_recommended": False, "reason": None}
+        full = await send(client, session["id"], "y" * 24_000, provider="openai")  # ~6,000 tokens
+        assert full["suggestion"]["checkpoint_recommended"] is True
+        assert "about 75% of the model's window (6,0" in full["suggestion"]["reason"]
+        assert "save a Checkpoint" in full["suggestion"]["reason"]
