@@ -93,10 +93,27 @@ const server = createServer((req, res) => {
       usage: { prompt_tokens: 42, completion_tokens: 17, total_tokens: 59 },
     };
     setTimeout(() => {
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(reply));
+      if (request.stream) streamReply(res, request, content, reply);
+      else res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(reply));
     }, delay);
   });
 });
+
+// As OpenAI streams (Smriti always asks for a stream): chunks of the text, one with the
+// finish_reason, one with the usage when `stream_options.include_usage` asks, then [DONE].
+function streamReply(res, request, content, reply) {
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  const chunk = (choices, extra = {}) =>
+    `data: ${JSON.stringify({ id: reply.id, object: "chat.completion.chunk", created: reply.created, model: request.model, choices, ...extra })}\n\n`;
+  const size = Math.max(1, Math.ceil(content.length / 3));
+  for (let i = 0; i < content.length; i += size) {
+    const delta = { role: "assistant", content: content.slice(i, i + size) };
+    res.write(chunk([{ index: 0, delta, finish_reason: null }]));
+  }
+  res.write(chunk([{ index: 0, delta: {}, finish_reason: "stop" }]));
+  if (request.stream_options?.include_usage) res.write(chunk([], { usage: reply.usage }));
+  res.end("data: [DONE]\n\n");
+}
 
 server.listen(port, "127.0.0.1", () => {
   const address = server.address();

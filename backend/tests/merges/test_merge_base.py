@@ -76,6 +76,16 @@ async def test_verify_names_a_jump_link_changed_behind_smritis_back(
         (saved[4]["id"], "jump_mismatch"),
         (saved[5]["id"], "head_links_mismatch"),
     ]
+    # A link that does not go back (naming itself) would never end the climb: it is not taken.
+    await db.execute(
+        "UPDATE commits SET jump_commit_id = id, jump_depth = depth WHERE id = ANY($1)",
+        [uuid.UUID(saved[n]["id"]) for n in (3, 5)],
+    )
+    response = await client.get(
+        f"/v5/repos/{space['id']}/merge", params={"ours": saved[5]["id"], "theirs": saved[3]["id"]}
+    )
+    assert response.status_code == 200, response.text
+    assert response.json()["base_commit_id"] == saved[3]["id"]
 
 
 async def test_a_line_keeps_heads_links_and_verify_names_a_changed_copy(

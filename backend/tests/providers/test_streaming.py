@@ -104,6 +104,22 @@ async def test_an_error_in_the_middle_of_a_stream_is_a_502_naming_the_provider(
 
 
 @pytest.mark.parametrize("name", ["openai", "anthropic"])
+async def test_a_stream_cut_short_is_a_502_never_a_whole_reply(
+    settings: Settings, fake_providers: FakeProviderServer, name: str
+) -> None:
+    # The SDKs end a stream whose connection closed as quietly as a finished one: without the
+    # provider's own end (a finish_reason, a stop_reason), half an answer would be stored as one.
+    fake_providers.state.pieces = 4
+    fake_providers.state.cut_after_pieces = 2
+    provider = ProviderRegistry(settings).choose(name, None).provider
+    with pytest.raises(ProviderFailure) as failure:
+        await provider.complete(_request(MODELS[name]))
+    await provider.close()
+    assert failure.value.status_code == 502
+    assert "cut short" in failure.value.detail
+
+
+@pytest.mark.parametrize("name", ["openai", "anthropic"])
 async def test_a_stream_closed_early_ends_the_providers_call(
     settings: Settings, fake_providers: FakeProviderServer, name: str
 ) -> None:

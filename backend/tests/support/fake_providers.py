@@ -57,6 +57,8 @@ class FakeProviderState:
     """A streamed reply is sent in this many pieces (or fewer, for a short reply)."""
     piece_delay_seconds: float = 0.0
     """The wait before each streamed piece after the first."""
+    cut_after_pieces: int | None = None
+    """Streamed: after this many pieces, the connection closes, with no end (no finish, no stop)."""
     fail_after_pieces: int | None = None
     """Streamed: after this many pieces, an error event instead of the rest."""
     stream_usage: bool = True
@@ -78,6 +80,7 @@ class FakeProviderState:
             self.pieces = 3
             self.piece_delay_seconds = 0.0
             self.fail_after_pieces = None
+            self.cut_after_pieces = None
             self.stream_usage = True
             self.refuse_stream_options = False
             self.requests.clear()
@@ -181,7 +184,9 @@ def make_handler(state: FakeProviderState) -> type[BaseHTTPRequestHandler]:
             except (BrokenPipeError, ConnectionResetError):
                 self.recorded.cut = True
 
-        def _stream_events(self, body: dict[str, Any], model: str, reply: str, mode: str, is_openai: bool) -> None:
+        def _stream_events(  # noqa: PLR0912 (one branch per way of failing)
+            self, body: dict[str, Any], model: str, reply: str, mode: str, is_openai: bool
+        ) -> None:
             # A raw reply replaces the text as written, in one piece.
             pieces = [reply] if state.raw_reply is not None else split_reply(reply, state.pieces)
             if is_openai:
@@ -204,6 +209,8 @@ def make_handler(state: FakeProviderState) -> type[BaseHTTPRequestHandler]:
                 encoded = json.dumps(event)
                 is_piece = ('"content": ' in encoded and is_openai) or (not is_openai and name == "content_block_delta")
                 if is_piece:
+                    if state.cut_after_pieces is not None and sent >= state.cut_after_pieces:
+                        return
                     if state.fail_after_pieces is not None and sent >= state.fail_after_pieces:
                         error: dict[str, Any] = {
                             "error": {"message": "overloaded mid-stream", "type": "overloaded_error"}

@@ -144,7 +144,8 @@ def _derived_problem(
     depth = 0 if parent is None else parent["depth"] + 1
     if row["depth"] != depth:
         return VerifyProblem(row["id"], "depth_mismatch", f"Stored depth {row['depth']} should be {depth}.")
-    if (row["jump_commit_id"], row["jump_depth"]) != _expected_jump(row["id"], parent, by_id):
+    jump = _expected_jump(row["id"], parent, by_id)
+    if jump is not None and (row["jump_commit_id"], row["jump_depth"]) != jump:
         return VerifyProblem(row["id"], "jump_mismatch", "The stored jump link differs from the one its parent's give.")
     merges = (0 if parent is None else parent["first_parent_merges"]) + (row["merge_parent_id"] is not None)
     if row["first_parent_merges"] != merges:
@@ -154,14 +155,15 @@ def _derived_problem(
 
 def _expected_jump(
     commit_id: UUID, parent: asyncpg.Record | None, by_id: dict[UUID, asyncpg.Record]
-) -> tuple[UUID | None, int | None]:
+) -> tuple[UUID, int] | None:
     """The jump link (id, depth) a Checkpoint gets from its parent's (migration 0007); a root's
-    is itself. From the stored links, so each row is checked on its own."""
+    is itself. From the stored links, so each row is checked on its own; None when the parent's
+    own link is broken (reported on the parent, not again on each child)."""
     if parent is None:
         return commit_id, 0
     jump = by_id.get(parent["jump_commit_id"])
     if jump is None:
-        return None, None  # the parent's own link is broken, and reported on the parent
+        return None
     if parent["depth"] - parent["jump_depth"] == parent["jump_depth"] - jump["jump_depth"]:
         return jump["jump_commit_id"], jump["jump_depth"]
     return parent["id"], parent["depth"]

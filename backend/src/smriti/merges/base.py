@@ -33,23 +33,32 @@ WITH RECURSIVE fork(o, od, t, td) AS (
     -- The deeper side climbs to the other's depth, by its jump link when that does not overshoot;
     -- at one depth, both take their jump links while those differ (the fork point is further
     -- back), else both their parents. Two roots apart: no fork point.
-    SELECT CASE WHEN od > td THEN CASE WHEN oc.jump_depth >= td THEN oc.jump_commit_id ELSE oc.parent_commit_id END
+    SELECT CASE WHEN od > td THEN CASE WHEN oc.jump_depth >= td AND oc.ok THEN oc.jump_commit_id
+                                          ELSE oc.parent_commit_id END
                 WHEN od < td THEN o
-                WHEN oc.jump_commit_id = tc.jump_commit_id THEN oc.parent_commit_id ELSE oc.jump_commit_id END,
-           CASE WHEN od > td THEN CASE WHEN oc.jump_depth >= td THEN oc.jump_depth ELSE od - 1 END
+                WHEN oc.jump_commit_id = tc.jump_commit_id OR NOT (oc.ok AND tc.ok) THEN oc.parent_commit_id
+                ELSE oc.jump_commit_id END,
+           CASE WHEN od > td THEN CASE WHEN oc.jump_depth >= td AND oc.ok THEN oc.jump_depth ELSE od - 1 END
                 WHEN od < td THEN od
-                WHEN oc.jump_commit_id = tc.jump_commit_id THEN od - 1 ELSE oc.jump_depth END,
-           CASE WHEN td > od THEN CASE WHEN tc.jump_depth >= od THEN tc.jump_commit_id ELSE tc.parent_commit_id END
+                WHEN oc.jump_commit_id = tc.jump_commit_id OR NOT (oc.ok AND tc.ok) THEN od - 1
+                ELSE oc.jump_depth END,
+           CASE WHEN td > od THEN CASE WHEN tc.jump_depth >= od AND tc.ok THEN tc.jump_commit_id
+                                          ELSE tc.parent_commit_id END
                 WHEN td < od THEN t
-                WHEN oc.jump_commit_id = tc.jump_commit_id THEN tc.parent_commit_id ELSE tc.jump_commit_id END,
-           CASE WHEN td > od THEN CASE WHEN tc.jump_depth >= od THEN tc.jump_depth ELSE td - 1 END
+                WHEN oc.jump_commit_id = tc.jump_commit_id OR NOT (oc.ok AND tc.ok) THEN tc.parent_commit_id
+                ELSE tc.jump_commit_id END,
+           CASE WHEN td > od THEN CASE WHEN tc.jump_depth >= od AND tc.ok THEN tc.jump_depth ELSE td - 1 END
                 WHEN td < od THEN td
-                WHEN oc.jump_commit_id = tc.jump_commit_id THEN td - 1 ELSE tc.jump_depth END
+                WHEN oc.jump_commit_id = tc.jump_commit_id OR NOT (oc.ok AND tc.ok) THEN td - 1
+                ELSE tc.jump_depth END
     FROM fork
     -- One key lookup per side, as a lateral subquery: the working table is one row, and a join
     -- there may be planned as a hash over the whole table, scanned every step.
-    CROSS JOIN LATERAL (SELECT parent_commit_id, jump_commit_id, jump_depth FROM commits WHERE id = fork.o) oc
-    CROSS JOIN LATERAL (SELECT parent_commit_id, jump_commit_id, jump_depth FROM commits WHERE id = fork.t) tc
+    -- `ok`: a jump that goes back (a changed row could name itself, which would never end the climb).
+    CROSS JOIN LATERAL (SELECT parent_commit_id, jump_commit_id, jump_depth, jump_depth < fork.od AS ok
+                        FROM commits WHERE id = fork.o) oc
+    CROSS JOIN LATERAL (SELECT parent_commit_id, jump_commit_id, jump_depth, jump_depth < fork.td AS ok
+                        FROM commits WHERE id = fork.t) tc
     WHERE o <> t AND od + td > 0
 ),
 fork_point AS (

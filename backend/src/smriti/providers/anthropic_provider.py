@@ -15,8 +15,10 @@ from smriti.providers.base import (
     ProviderRequest,
     ReplyEnd,
     ReplyPiece,
+    cut_short_error,
     describe_upstream,
     rate_limited_error,
+    stalled_error,
     timeout_error,
     unknown_model_error,
     upstream_error,
@@ -81,11 +83,14 @@ class AnthropicProvider:
         except anthropic.APIConnectionError:
             raise upstream_error(self.name, "could not connect to the provider") from None
         except httpx.TimeoutException:
-            raise upstream_error(self.name, "the reply stopped arriving (a read timed out)") from None
+            raise stalled_error(self.name, self._timeout_s) from None
         except anthropic.APIError as exc:  # an error event inside the stream
             raise upstream_error(self.name, f"the stream failed: {self._describe(exc)}") from None
         except (anthropic.AnthropicError, httpx.HTTPError, ValueError, TypeError, KeyError) as exc:
             raise upstream_error(self.name, f"unusable response ({type(exc).__name__})") from None
+        if getattr(message, "stop_reason", None) is None:
+            # The SDK builds the message from whatever arrived, so a stream cut short looks whole.
+            raise cut_short_error(self.name)
         usage = getattr(message, "usage", None)
         yield ReplyEnd(
             model=getattr(message, "model", None) or request.model,

@@ -117,6 +117,21 @@ def timeout_error(provider: str, *, per_attempt_s: float, attempts: int, started
     )
 
 
+def stalled_error(provider: str, timeout_s: float) -> ProviderFailure:
+    """A reply that started and then stopped arriving for longer than the provider timeout."""
+    return ProviderFailure(
+        provider,
+        504,
+        f"Provider {provider} stopped sending its reply: nothing for {timeout_s:g} s "
+        "(SMRITI_PROVIDER_TIMEOUT sets this).",
+    )
+
+
+def cut_short_error(provider: str) -> ProviderFailure:
+    """A stream that ended without the provider saying the reply was complete: never stored as one."""
+    return upstream_error(provider, "the reply ended before the provider said it was complete (cut short)")
+
+
 DEFAULT_RETRY_AFTER_S = 30
 """What a 429 tells the client to wait when the provider itself said nothing usable."""
 MAX_RETRY_AFTER_S = 3600

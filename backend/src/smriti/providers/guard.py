@@ -45,6 +45,7 @@ from smriti.providers.base import (
     ReplyEnd,
     ReplyPiece,
     call_deadline_s,
+    stalled_error,
     timeout_error,
     upstream_error,
 )
@@ -189,12 +190,7 @@ class GuardedProvider:
         except TimeoutError:
             if not gap:
                 raise  # the whole call's deadline: `stream` says how long it waited in all
-            raise ProviderFailure(
-                self.name,
-                504,
-                f"Provider {self.name} stopped sending its reply: nothing for {self._timeout_s:g} s "
-                "(SMRITI_PROVIDER_TIMEOUT sets this).",
-            ) from None
+            raise stalled_error(self.name, self._timeout_s) from None
 
     async def close(self) -> None:
         await self._inner.close()

@@ -30,8 +30,10 @@ from smriti.providers.base import (
     ProviderRequest,
     ReplyEnd,
     ReplyPiece,
+    cut_short_error,
     describe_upstream,
     rate_limited_error,
+    stalled_error,
     timeout_error,
     unknown_model_error,
     upstream_error,
@@ -151,21 +153,25 @@ class OpenAIProvider:
     ) -> AsyncGenerator[ReplyPiece, None]:
         model: str | None = None
         usage: Any = None
+        finished = False  # a finish_reason: the SDK ends a stream cut short as quietly as a whole one
         try:
             async with chunks:
                 async for chunk in chunks:
                     model = getattr(chunk, "model", None) or model
                     usage = getattr(chunk, "usage", None) or usage
                     for choice in getattr(chunk, "choices", None) or ():
+                        finished = finished or getattr(choice, "finish_reason", None) is not None
                         text = getattr(getattr(choice, "delta", None), "content", None)
                         if isinstance(text, str) and text:
                             yield text
         except (openai.APITimeoutError, httpx.TimeoutException):
-            raise upstream_error(self.name, "the reply stopped arriving (a read timed out)") from None
+            raise stalled_error(self.name, self._timeout_s) from None
         except openai.APIError as exc:  # an error event inside the stream
             raise upstream_error(self.name, f"the stream failed: {self._describe(exc)}") from None
         except (httpx.HTTPError, ValueError, TypeError, KeyError) as exc:
             raise upstream_error(self.name, f"unusable response ({type(exc).__name__})") from None
+        if not finished:
+            raise cut_short_error(self.name)
         yield ReplyEnd(
             model=model or request.model,
             input_tokens=getattr(usage, "prompt_tokens", None),
