@@ -26,35 +26,32 @@ from uuid import UUID
 
 from smriti.db.pool import Pool
 
-_MERGE_BASE_SQL = """
+
+def _climb(side: str, depth: str, row: str, other_depth: str, other_row: str) -> str:
+    """One side's next (id, depth) in the fork climb: the deeper side climbs to the other's
+    depth, by its jump link when that does not overshoot; at one depth, both take their jump
+    links while those differ (the fork point is further back), else both their parents. Only a
+    jump that goes back is taken (`ok`: a changed row could name itself, which would never end
+    the climb)."""
+    jump = (
+        f"CASE WHEN {depth} > {other_depth} THEN {row}.ok AND {row}.jump_depth >= {other_depth} "
+        f"ELSE {row}.ok AND {other_row}.ok AND {row}.jump_commit_id <> {other_row}.jump_commit_id END"
+    )
+    return f"""CASE WHEN {depth} < {other_depth} THEN {side} WHEN {jump} THEN {row}.jump_commit_id
+                ELSE {row}.parent_commit_id END,
+           CASE WHEN {depth} < {other_depth} THEN {depth} WHEN {jump} THEN {row}.jump_depth ELSE {depth} - 1 END"""
+
+
+_MERGE_BASE_SQL = f"""
 WITH RECURSIVE fork(o, od, t, td) AS (
     SELECT o.id, o.depth, t.id, t.depth FROM commits o, commits t WHERE o.id = $1 AND t.id = $2
     UNION ALL
-    -- The deeper side climbs to the other's depth, by its jump link when that does not overshoot;
-    -- at one depth, both take their jump links while those differ (the fork point is further
-    -- back), else both their parents. Two roots apart: no fork point.
-    SELECT CASE WHEN od > td THEN CASE WHEN oc.jump_depth >= td AND oc.ok THEN oc.jump_commit_id
-                                          ELSE oc.parent_commit_id END
-                WHEN od < td THEN o
-                WHEN oc.jump_commit_id = tc.jump_commit_id OR NOT (oc.ok AND tc.ok) THEN oc.parent_commit_id
-                ELSE oc.jump_commit_id END,
-           CASE WHEN od > td THEN CASE WHEN oc.jump_depth >= td AND oc.ok THEN oc.jump_depth ELSE od - 1 END
-                WHEN od < td THEN od
-                WHEN oc.jump_commit_id = tc.jump_commit_id OR NOT (oc.ok AND tc.ok) THEN od - 1
-                ELSE oc.jump_depth END,
-           CASE WHEN td > od THEN CASE WHEN tc.jump_depth >= od AND tc.ok THEN tc.jump_commit_id
-                                          ELSE tc.parent_commit_id END
-                WHEN td < od THEN t
-                WHEN oc.jump_commit_id = tc.jump_commit_id OR NOT (oc.ok AND tc.ok) THEN tc.parent_commit_id
-                ELSE tc.jump_commit_id END,
-           CASE WHEN td > od THEN CASE WHEN tc.jump_depth >= od AND tc.ok THEN tc.jump_depth ELSE td - 1 END
-                WHEN td < od THEN td
-                WHEN oc.jump_commit_id = tc.jump_commit_id OR NOT (oc.ok AND tc.ok) THEN td - 1
-                ELSE tc.jump_depth END
+    SELECT {_climb("o", "od", "oc", "td", "tc")},
+           {_climb("t", "td", "tc", "od", "oc")}
     FROM fork
     -- One key lookup per side, as a lateral subquery: the working table is one row, and a join
-    -- there may be planned as a hash over the whole table, scanned every step.
-    -- `ok`: a jump that goes back (a changed row could name itself, which would never end the climb).
+    -- there may be planned as a hash over the whole table, scanned every step. Two roots apart:
+    -- the climb ends at depth 0 on both sides, with no fork point.
     CROSS JOIN LATERAL (SELECT parent_commit_id, jump_commit_id, jump_depth, jump_depth < fork.od AS ok
                         FROM commits WHERE id = fork.o) oc
     CROSS JOIN LATERAL (SELECT parent_commit_id, jump_commit_id, jump_depth, jump_depth < fork.td AS ok
