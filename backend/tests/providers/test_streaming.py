@@ -129,7 +129,7 @@ async def test_a_stream_closed_early_ends_the_providers_call(
     pieces = provider.stream(_request(MODELS[name]))
     first = await anext(pieces)
     assert isinstance(first, str)
-    await pieces.aclose()  # type: ignore[attr-defined]
+    await pieces.aclose()
     [request] = fake_providers.state.requests
     for _ in range(50):  # the server sees its next write fail
         if request.cut:

@@ -87,7 +87,7 @@ export interface paths {
         put?: never;
         /**
          * Send a message in a Session and store the exchange
-         * @description With `checkpoint_id` (a mounted Checkpoint), `history_base_seq` is required and the provider receives the Checkpoint's state plus only the Turns after the boundary. Both Turns are stored together after the provider answered; on a provider failure nothing is stored. A repeated `request_id` returns the stored pair.
+         * @description With `checkpoint_id` (a mounted Checkpoint), `history_base_seq` is required and the provider receives the Checkpoint's state plus only the Turns after the boundary. Both Turns are stored together after the provider answered; on a provider failure nothing is stored. A repeated `request_id` returns the stored pair. With `Accept: text/event-stream` the reply streams as Server-Sent Events (`context`, `delta`..., then `done` with this body, or `error`); refusals still answer as JSON before the stream. See docs/api.md.
          */
         post: operations["sendMessage"];
         delete?: never;
@@ -1065,6 +1065,8 @@ export interface components {
             sequence_number: number;
             /** Format: uuid */
             session_id: string;
+            /** @default false */
+            stopped?: boolean;
         };
         /** TurnPage */
         TurnPage: {
@@ -1365,6 +1367,15 @@ export interface operations {
             };
             /** @description The provider failed or answered with something unusable. */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable, too busy to answer in time, or rolled the request back to resolve a conflict with a concurrent one, or the server is shutting down; retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,16 +1,41 @@
 from __future__ import annotations
 
+import asyncio
+from typing import Any, cast
+
 import msgspec
-from litestar import Controller, Response, post
+from litestar import Controller, Request, Response, post
 from litestar.di import NamedDependency
 from litestar.params import JSONBody
+from litestar.response import Stream
 
 from smriti.chat.exchange import ChatService
 from smriti.chat.schemas import ContextPreview, ContextRequest, SendRequest, SendResponse
+from smriti.chat.streaming import StopReason
 from smriti.core.errors import error_responses
 from smriti.core.responses import EncodedJSON
 
 _encode = msgspec.json.Encoder().encode
+_EVENT_STREAM = b"text/event-stream"
+# No cache, and no buffering by a proxy in front (nginx reads X-Accel-Buffering).
+_STREAM_HEADERS = {"cache-control": "no-cache", "x-accel-buffering": "no"}
+
+
+def _wants_events(request: Request[Any, Any, Any]) -> bool:
+    """Whether the client asked for the reply as events (`Accept: text/event-stream`). Read off
+    the raw headers: a plain send, the hot path, pays one scan of them."""
+    return any(name == b"accept" and _EVENT_STREAM in value for name, value in request.scope["headers"])
+
+
+async def _event_stream(chat: ChatService, data: SendRequest) -> Stream:
+    stream = chat.stream(data)
+    try:
+        # A refusal (bad input, an unknown Session, a context too big) raises here: JSON, as ever.
+        await asyncio.shield(stream.started)
+    except asyncio.CancelledError:  # the client went away before the stream began
+        stream.stop(StopReason.CLIENT_GONE)
+        raise
+    return Stream(stream.frames(), status_code=200, media_type="text/event-stream", headers=_STREAM_HEADERS)
 
 
 class ChatController(Controller):
@@ -25,13 +50,19 @@ class ChatController(Controller):
             "With `checkpoint_id` (a mounted Checkpoint), `history_base_seq` is required and the "
             "provider receives the Checkpoint's state plus only the Turns after the boundary. "
             "Both Turns are stored together after the provider answered; on a provider failure "
-            "nothing is stored. A repeated `request_id` returns the stored pair."
+            "nothing is stored. A repeated `request_id` returns the stored pair. With `Accept: "
+            "text/event-stream` the reply streams as Server-Sent Events (`context`, `delta`..., then "
+            "`done` with this body, or `error`); refusals still answer as JSON before the stream. "
+            "See docs/api.md."
         ),
-        responses=error_responses(404, 409, 429, 502, 504),
+        responses=error_responses(404, 409, 429, 502, 503, 504),
     )
     async def send_message(
-        self, data: JSONBody[SendRequest], chat: NamedDependency[ChatService]
+        self, request: Request[Any, Any, Any], data: JSONBody[SendRequest], chat: NamedDependency[ChatService]
     ) -> Response[SendResponse]:
+        if _wants_events(request):
+            # The OpenAPI document keeps the JSON body as the answer; the events are in docs/api.md.
+            return cast("Response[SendResponse]", await _event_stream(chat, data))
         sent = await chat.send(data)
         # The pair just stored: the Turns after the one before it.
         after = sent.user_turn.sequence_number - 1

@@ -19,6 +19,7 @@ from smriti.chat.schemas import (
     Suggestion,
 )
 from smriti.chat.store import ChatStore, SessionContext
+from smriti.chat.streaming import ContextEvent, LiveStreams, ReplyStream, ShuttingDown, receive
 from smriti.chat.window import check_fits, window_nudge
 from smriti.core.errors import BadRequest, Conflict, NotFound, ProviderFailure
 from smriti.providers.base import ProviderReply, ProviderRequest
@@ -36,25 +37,37 @@ class ChatService:
     nudge_after_turns: int
     claims: SendClaims
     in_flight: InFlight = field(default_factory=InFlight)
+    streams: LiveStreams = field(default_factory=LiveStreams)
 
-    async def send(self, data: SendRequest) -> SendResponse:
+    async def send(self, data: SendRequest, stream: ReplyStream | None = None) -> SendResponse:
+        """Store the exchange and answer it; with a `stream`, the reply's pieces go to it as they
+        arrive (chat/streaming.py), by the same path: the same refusals, claims and write."""
         _check_mount(data)
         if data.request_id is None:
-            return await self._send(data, None)
+            return await self._send(data, None, stream)
         request_id = data.request_id
         # One provider call per key, whatever the number of retries in flight (sessions/claims.py).
         return await self.in_flight.one_at_a_time(
-            (data.session_id, request_id), _fingerprint(data), lambda: self._send(data, request_id)
+            (data.session_id, request_id), _fingerprint(data), lambda: self._send(data, request_id, stream)
         )
 
-    async def _send(self, data: SendRequest, request_id: str | None) -> SendResponse:
-        if request_id is not None:
-            return await self._send_keyed(data, request_id)
-        context = await self._read(data, request_id=None)
-        user, assistant = await self._exchange(data, context, self._choose(data, context))
-        return self._response(data, context, user, assistant)
+    def stream(self, data: SendRequest) -> ReplyStream:
+        """Start a streamed send; its refusals fail `ReplyStream.started`, before any event."""
+        if self.streams.draining:
+            raise ShuttingDown("The server is shutting down: send again in a moment.")
+        stream = ReplyStream()
+        self.streams.add(stream)
+        stream.run(self.send(data, stream)).add_done_callback(lambda _: self.streams.discard(stream))
+        return stream
 
-    async def _send_keyed(self, data: SendRequest, request_id: str) -> SendResponse:
+    async def _send(self, data: SendRequest, request_id: str | None, stream: ReplyStream | None) -> SendResponse:
+        if request_id is not None:
+            return await self._send_keyed(data, request_id, stream)
+        context = await self._read(data, request_id=None)
+        user, assistant, used = await self._exchange(data, context, self._choose(data, context), stream)
+        return self._response(data, context, user, assistant, used)
+
+    async def _send_keyed(self, data: SendRequest, request_id: str, stream: ReplyStream | None) -> SendResponse:
         """A send with a `request_id`: the provider is called only by the send that holds the
         claim on the key (sessions/claims.py); the others replay the pair it stores.
 
@@ -68,8 +81,9 @@ class ChatService:
             try:
                 context = await self._read(data, request_id=request_id)
                 if context.replay_seq is None:
-                    user, assistant = await self._exchange(data, context, self._choose(data, context))
-                    return self._response(data, context, user, assistant)  # the write gave the claim up
+                    choice = self._choose(data, context)
+                    user, assistant, used = await self._exchange(data, context, choice, stream)
+                    return self._response(data, context, user, assistant, used)  # the write gave the claim up
             except BaseException:
                 await self._release(data, request_id)
                 raise
@@ -84,22 +98,44 @@ class ChatService:
         with contextlib.suppress(Exception):  # best effort: a claim left behind expires and is taken over
             await asyncio.shield(self.claims.release(data.session_id, request_id, _fingerprint(data)))
 
-    def _response(self, data: SendRequest, context: SessionContext, user: Turn, assistant: Turn) -> SendResponse:
+    def _response(
+        self, data: SendRequest, context: SessionContext, user: Turn, assistant: Turn, used: int | None = None
+    ) -> SendResponse:
+        """The pair and the suggestion; `used` is the context the message was sent with (tokens),
+        when this send sent it."""
         suggestion = self._suggest(data, context, user.content + "\n" + assistant.content)
         window = self.providers.context_window(assistant.model) if assistant.model else None
         if window is not None:
-            # What the next send starts from, about: this context and the new pair (estimated alike).
-            used = sum(section.tokens for section in assemble(context.mounted, context.history).sections)
-            suggestion = window_nudge(suggestion, used + -(-len(user.content + assistant.content) // 4), window)
+            if used is None:  # a replay: about the context it was sent with
+                used = sum(section.tokens for section in assemble(context.mounted, context.history).sections)
+            # What the next send starts from, about: that context and the reply (estimated alike).
+            suggestion = window_nudge(suggestion, used + -(-len(assistant.content) // 4), window)
         return SendResponse(user_turn=user, assistant_turn=assistant, suggestion=suggestion)
 
-    async def _exchange(self, data: SendRequest, context: SessionContext, choice: ProviderChoice) -> tuple[Turn, Turn]:
-        """Ask the provider, then store both Turns (nothing is stored when it fails)."""
+    async def _exchange(
+        self, data: SendRequest, context: SessionContext, choice: ProviderChoice, stream: ReplyStream | None
+    ) -> tuple[Turn, Turn, int]:
+        """Ask the provider, then store both Turns (nothing is stored when it fails); also the
+        context's size in tokens (estimated)."""
         assembled = assemble(context.mounted, _history_for(data, context), data.content)
         check_fits(assembled, choice.model, self.providers.context_window(choice.model))
         request = ProviderRequest(model=choice.model, system=assembled.system, messages=assembled.messages)
-        reply = await complete_remembered(self.turns, choice, request, data.session_id, asked=data.model)
-        return await self.turns.write_exchange(
+        used = sum(section.tokens for section in assembled.sections)
+        if stream is not None:
+            stream.began(
+                ContextEvent(
+                    session_id=data.session_id,
+                    provider=choice.provider.name,
+                    model=choice.model,
+                    checkpoint_id=context.checkpoint_id,
+                    history_base_seq=context.history_base_seq,
+                    context_tokens=used,
+                )
+            )
+        reply, stopped = await complete_remembered(
+            self.turns, choice, request, data.session_id, asked=data.model, stream=stream
+        )
+        user, assistant = await self.turns.write_exchange(
             data.session_id,
             Exchange(
                 user_content=data.content,
@@ -112,8 +148,10 @@ class ChatService:
                 output_tokens=reply.output_tokens,
                 request_id=data.request_id,
                 retry_of=data.retry_of,
+                stopped=stopped,
             ),
         )
+        return user, assistant, used
 
     async def preview(self, data: ContextRequest) -> ContextPreview:
         _check_mount(data)
@@ -151,12 +189,21 @@ class ChatService:
 
 
 async def complete_remembered(
-    turns: TurnStore, choice: ProviderChoice, request: ProviderRequest, session_id: UUID, *, asked: str | None
-) -> ProviderReply:
-    """The provider's reply; when it does not know a model the Session remembered (the request
-    named none), the Session forgets it, so the next send uses the provider's default."""
+    turns: TurnStore,
+    choice: ProviderChoice,
+    request: ProviderRequest,
+    session_id: UUID,
+    *,
+    asked: str | None,
+    stream: ReplyStream | None = None,
+) -> tuple[ProviderReply, bool]:
+    """The provider's reply, and whether it was stopped (streamed only); when the provider does
+    not know a model the Session remembered (the request named none), the Session forgets it, so
+    the next send uses the provider's default."""
     try:
-        return await choice.provider.complete(request)
+        if stream is None:
+            return await choice.provider.complete(request), False
+        return await receive(stream, choice.provider, request)
     except ProviderFailure as exc:
         if asked is None and any(error.field == "model" for error in exc.errors):
             await turns.forget_model(session_id, choice.model)

@@ -43,6 +43,9 @@ class Settings:
     provider_timeout_s: float = 60.0
     provider_max_retries: int = 2
     nudge_after_turns: int = 12
+    shutdown_grace_s: float = 10.0
+    """How long a streamed reply may go on once the server is told to stop (SIGTERM); one still
+    streaming then ends with an `error` event and stores nothing."""
     context_windows: Mapping[str, int] = field(default_factory=dict)
     """`SMRITI_CONTEXT_WINDOWS`: model → tokens, over `providers/windows.KNOWN_CONTEXT_WINDOWS`."""
     max_page_size: int = 200
@@ -88,6 +91,7 @@ class Settings:
             provider_timeout_s=_float(env, "SMRITI_PROVIDER_TIMEOUT", 60.0),
             provider_max_retries=_int(env, "SMRITI_PROVIDER_MAX_RETRIES", 2, minimum=0),
             nudge_after_turns=_int(env, "SMRITI_NUDGE_AFTER_TURNS", 12, minimum=2),
+            shutdown_grace_s=_float(env, "SMRITI_SHUTDOWN_GRACE", 10.0),
             context_windows=parse_context_windows(env.get("SMRITI_CONTEXT_WINDOWS")),
             max_page_size=_int(env, "SMRITI_MAX_PAGE_SIZE", 200, minimum=1),
             migrate_on_start=not _bool(env, "SMRITI_SKIP_MIGRATIONS"),

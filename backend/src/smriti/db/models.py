@@ -21,6 +21,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     Uuid,
+    false,
     select,
     text,
 )
@@ -208,6 +209,7 @@ class TurnModel(DefaultBase):
         CheckConstraint(
             "retry_of IS NULL OR (role = 'user' AND retry_of BETWEEN 1 AND sequence_number - 1)", name="retry_of"
         ),
+        CheckConstraint("NOT stopped OR role = 'assistant'", name="stopped"),
         Index(
             "uq_turns_session_id_request_id",
             "session_id",
@@ -236,6 +238,8 @@ class TurnModel(DefaultBase):
     # On the user Turn of a retry: the user Turn it asks again (migration 0005). That pair stays
     # in the history and leaves every later context.
     retry_of: Mapped[int | None] = mapped_column(Integer, default=None)
+    # A streamed reply whose client went away before it was complete: what had arrived (0008).
+    stopped: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class SendClaimModel(DefaultBase):

@@ -69,7 +69,7 @@ class DraftService:
             answer=DraftFields,
             name=DRAFT_SCHEMA_NAME,
         )
-        reply = await complete_remembered(self.turns, choice, request, data.session_id, asked=data.model)
+        reply, _ = await complete_remembered(self.turns, choice, request, data.session_id, asked=data.model)
         try:
             return cleaned(decode_answer(reply.content, DraftFields)), reply.model
         except UnusableOutput as exc:

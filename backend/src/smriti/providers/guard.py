@@ -30,7 +30,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Any
 
 import structlog
@@ -139,7 +139,7 @@ class GuardedProvider:
             )
         raise AssertionError("unreachable: a guarded stream ends with a ReplyEnd or raises")
 
-    async def stream(self, request: ProviderRequest) -> AsyncIterator[ReplyPiece]:
+    async def stream(self, request: ProviderRequest) -> AsyncGenerator[ReplyPiece, None]:
         """The adapter's stream, each piece storable, ending with exactly one normalised
         `ReplyEnd` after some text, or raising a `ProviderFailure` (see the module's timeouts)."""
         loop = asyncio.get_running_loop()

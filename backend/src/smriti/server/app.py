@@ -43,6 +43,7 @@ from smriti.server.methods import head_and_options
 from smriti.server.openapi import BEARER, bearer_scheme, refine_openapi
 from smriti.server.request_rules import request_rules
 from smriti.server.services import Services
+from smriti.server.stopping import when_stopping
 from smriti.server.webapp import DEFAULT_WEB_DIR, first_segment, no_web_app, web_router
 from smriti.sessions.claims import claim_ttl_s
 
@@ -96,10 +97,13 @@ def create_app(settings: Settings | None = None) -> Litestar:
         gc.freeze()
         tune_allocator()
         log.info("smriti ready", default_provider=providers.default_name)
+        streams = services.chat.streams
+        forget = when_stopping(lambda: streams.drain(settings.shutdown_grace_s))
         try:
             async with mcp.run(app):  # the MCP endpoint stops before the pool closes
                 yield
         finally:
+            forget()
             await pool.close()
             # advanced-alchemy (1.12) disposes the ORM's engine only for the first config of a
             # process: later ones get a renamed state key its shutdown does not look up. Without

@@ -7,8 +7,9 @@ keep-alive connections and two workers, one worker served every request in 4 of 
 `SO_REUSEPORT`, and the kernel spreads new connections over them by a hash of their addresses.
 granian spreads connections over its workers itself.
 
-Whichever way it runs, `serve` itself stops the embedded database when the server stops (SIGTERM,
-SIGINT, a worker that died): `smriti.db.embedded`.
+A uvicorn worker told to stop first gives its streamed replies a grace period
+(`smriti.server.stopping`). Whichever way it runs, `serve` itself stops the embedded database
+when the server stops (SIGTERM, SIGINT, a worker that died): `smriti.db.embedded`.
 
 The parent process only starts the workers and waits. A signal to it (SIGTERM, or SIGINT from a
 terminal) is passed on to every worker, which finishes its requests and stops. A worker that
@@ -31,6 +32,8 @@ import uvicorn
 from granian import Granian
 from granian.constants import Interfaces
 
+from smriti.server.stopping import GracefulServer
+
 APP = "smriti.server.app:create_app"
 
 
@@ -52,8 +55,9 @@ def serve_uvicorn(host: str, port: int, workers: int) -> int:
         # before `serve` could stop the embedded database; this one lets `run` return instead.
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, _stopped_by)
-        uvicorn.run(APP, factory=True, host=host, port=port, log_level="warning")
-        return 0
+        server = GracefulServer(uvicorn.Config(APP, factory=True, host=host, port=port, log_level="warning"))
+        server.run()
+        return 0 if server.started else 3  # uvicorn's own status for a failed start-up
     context = multiprocessing.get_context("spawn")
     processes = [
         context.Process(target=_uvicorn_worker, args=(host, port), name=f"worker {n + 1}") for n in range(workers)
@@ -124,4 +128,4 @@ def _uvicorn_worker(host: str, port: int) -> None:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
     sock.bind(address)
-    uvicorn.Server(uvicorn.Config(APP, factory=True, log_level="warning")).run(sockets=[sock])
+    GracefulServer(uvicorn.Config(APP, factory=True, log_level="warning")).run(sockets=[sock])

@@ -75,6 +75,9 @@ class Turn(msgspec.Struct, kw_only=True):
     retry_of: int | None = None
     """On the user Turn of a retry: the `sequence_number` of the user Turn it asks again. That
     earlier pair stays in the history and is left out of every later context."""
+    stopped: bool = False
+    """On an assistant Turn: its streamed reply was stopped (the client went away) before it was
+    complete; `content` is what had arrived. The pair is in later contexts like any other."""
 
 
 def session_location(session_id: UUID) -> str:

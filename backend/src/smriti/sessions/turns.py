@@ -50,6 +50,8 @@ class Exchange:
     retry_of: int | None = None
     """The user Turn this pair asks again; the pair is stored only while that one's answer is
     still the Session's last Turn."""
+    stopped: bool = False
+    """The reply is what had arrived when its stream was stopped (`Turn.stopped`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,10 +78,10 @@ def _write_sql(*, release_claim: bool) -> str:
         f"RETURNING last_seq) "
         f"INSERT INTO turns ({TURN_COLUMNS}) "
         f"SELECT $1, s.last_seq - 1, 'user', $4::text, $2::text, $3::text, $5::uuid, $6::int, "
-        f"NULL::int, NULL::int, $7::text, clock_timestamp(), $11::int FROM s "
+        f"NULL::int, NULL::int, $7::text, clock_timestamp(), $11::int, false FROM s "
         f"UNION ALL "
         f"SELECT $1, s.last_seq, 'assistant', $8::text, $2, $3, $5, $6, $9::int, $10::int, $7, "
-        f"clock_timestamp(), NULL::int FROM s "
+        f"clock_timestamp(), NULL::int, $12::bool FROM s "
         f"RETURNING sequence_number, created_at"
     )
 
@@ -182,6 +184,7 @@ class TurnStore:
                 exchange.input_tokens,
                 exchange.output_tokens,
                 exchange.retry_of,
+                exchange.stopped,
             )
         except asyncpg.UniqueViolationError:
             if exchange.request_id is None:
@@ -254,4 +257,5 @@ def _stored(session_id: UUID, exchange: Exchange, row: asyncpg.Record, *, user: 
         request_id=exchange.request_id,
         created_at=row[1],
         retry_of=exchange.retry_of if user else None,
+        stopped=False if user else exchange.stopped,
     )
