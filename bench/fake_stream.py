@@ -3,7 +3,8 @@
     python bench/fake_stream.py PORT
 
 Every POST answers an SSE stream of content chunks (the first at once, then one every interval),
-a finish chunk, a usage chunk and `[DONE]`, then closes the connection. The last message says
+a finish chunk, a usage chunk and `[DONE]`, chunked on a keep-alive connection as a real
+provider's are. The last message says
 how many and how often: `pieces=40 interval=0.05` (default: 3 pieces, no wait). Plain asyncio,
 so that 64 streams at once cost it little next to the server being measured.
 """
@@ -14,7 +15,10 @@ import asyncio
 import json
 import sys
 
-_HEAD = b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\nconnection: close\r\n\r\n"
+_HEAD = (
+    b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\n"
+    b"transfer-encoding: chunked\r\n\r\n"
+)
 
 
 def _chunk(delta: dict[str, str], finish: str | None = None, usage: dict[str, int] | None = None) -> bytes:
@@ -26,29 +30,32 @@ def _chunk(delta: dict[str, str], finish: str | None = None, usage: dict[str, in
 
 
 def _asked(body: bytes) -> tuple[int, float]:
-    words = dict(
-        word.split("=", 1) for word in json.loads(body)["messages"][-1]["content"].split() if "=" in word
-    )
+    words = dict(word.split("=", 1) for word in json.loads(body)["messages"][-1]["content"].split() if "=" in word)
     return int(words.get("pieces", 3)), float(words.get("interval", 0))
+
+
+def _wrapped(data: bytes) -> bytes:
+    return b"%x\r\n%s\r\n" % (len(data), data)
 
 
 async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
     try:
-        head = await reader.readuntil(b"\r\n\r\n")
-        length = next(
-            (int(line.split(b":", 1)[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")),
-            0,
-        )
-        pieces, interval = _asked(await reader.readexactly(length))
-        writer.write(_HEAD + _chunk({"role": "assistant", "content": ""}) + _chunk({"content": "piece 0 "}))
-        await writer.drain()
-        for n in range(1, pieces):
-            await asyncio.sleep(interval)
-            writer.write(_chunk({"content": f"piece {n} "}))
+        while True:  # one request after another on the connection
+            head = await reader.readuntil(b"\r\n\r\n")
+            lines = head.lower().split(b"\r\n")
+            length = next((int(line.split(b":", 1)[1]) for line in lines if line.startswith(b"content-length")), 0)
+            pieces, interval = _asked(await reader.readexactly(length))
+            first = _chunk({"role": "assistant", "content": ""}) + _chunk({"content": "piece 0 "})
+            writer.write(_HEAD + _wrapped(first))
             await writer.drain()
-        usage = {"prompt_tokens": 10, "completion_tokens": pieces, "total_tokens": 10 + pieces}
-        writer.write(_chunk({}, "stop") + _chunk({}, usage=usage) + b"data: [DONE]\n\n")
-        await writer.drain()
+            for n in range(1, pieces):
+                await asyncio.sleep(interval)
+                writer.write(_wrapped(_chunk({"content": f"piece {n} "})))
+                await writer.drain()
+            usage = {"prompt_tokens": 10, "completion_tokens": pieces, "total_tokens": 10 + pieces}
+            end = _chunk({}, "stop") + _chunk({}, usage=usage) + b"data: [DONE]\n\n"
+            writer.write(_wrapped(end) + b"0\r\n\r\n")
+            await writer.drain()
     except (ConnectionError, asyncio.IncompleteReadError):
         pass
     finally:

@@ -15,7 +15,9 @@
   for Spaces of 10, 1,000 and 10,000 Checkpoints; commits with 1 KB, 100 KB and 1 MB artifacts;
 - scale-out: two server processes against one on HEAD; resident memory of the API;
 - server: granian against uvicorn for the floor and for Smriti's HEAD and send;
-- merges: a merge preview of two 1,000-item Checkpoints 1,000 and 10 Checkpoints apart, 1 client.
+- merges: a merge preview of two 1,000-item Checkpoints 1,000 and 10 Checkpoints apart, 1 client;
+- streams: time to the first piece through Smriti against straight from a fake streaming
+  provider, at 1 and 16 clients; 64 streams at once (CPU per piece, memory per stream).
 
 Every ratio compares numbers from the same run; the table ends with each target and whether it
 held. Results are also written as JSON (bench/results/latest.json).
@@ -32,6 +34,7 @@ from pathlib import Path
 
 import lines
 import merges
+import streams
 from database import fresh_database
 from hot import run_floor, run_smriti
 from peer import run_peer
@@ -56,7 +59,7 @@ def main() -> None:
     parser.add_argument("--server", choices=["uvicorn", "granian"], default="uvicorn")
     parser.add_argument("--quick", action="store_true", help="3 s per row, one run, a shorter peer thread")
     parser.add_argument("--out", type=Path, default=HERE / "results" / "latest.json")
-    parser.add_argument("--only", choices=["lines", "merges"], help="only these rows (and their targets)")
+    parser.add_argument("--only", choices=["lines", "merges", "streams"], help="only these rows (and their targets)")
     args = parser.parse_args()
     if args.quick:
         args.seconds, args.repeat, args.history = 3.0, 1, 2_000
@@ -86,13 +89,20 @@ def main() -> None:
         merges.evaluate_merges(report)
         print_report(report)
         return
+    if args.only == "streams":
+        streams.run_streams(report, args, env, log)
+        streams.evaluate_streams(report)
+        print_report(report)
+        return
     run_floor(report, args, env, work, args.server)
     run_floor(report, args, env, work, "uvicorn" if args.server == "granian" else "granian")
     fixtures = run_smriti(report, args, env, log, work, url)
     run_peer(report, args, env, log, work, url, fixtures["head_space"])
     merges.run_merges(report, args, env, log, work, url)
+    streams.run_streams(report, args, env, log)
     evaluate(report)
     merges.evaluate_merges(report)
+    streams.evaluate_streams(report)
     print_report(report)
     write_results(report, args)
     print(f"\nwritten to {args.out}; server logs in {log}")
