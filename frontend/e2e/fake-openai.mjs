@@ -100,19 +100,36 @@ const server = createServer((req, res) => {
 });
 
 // As OpenAI streams (Smriti always asks for a stream): chunks of the text, one with the
-// finish_reason, one with the usage when `stream_options.include_usage` asks, then [DONE].
+// finish_reason, one with the usage when `stream_options.include_usage` asks, then [DONE]. A
+// message containing "SLOW STREAM" is answered in 12 numbered parts 400 ms apart, so that a
+// browser test can watch a reply arrive, stop it, or reload in the middle of it.
 function streamReply(res, request, content, reply) {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   const chunk = (choices, extra = {}) =>
     `data: ${JSON.stringify({ id: reply.id, object: "chat.completion.chunk", created: reply.created, model: request.model, choices, ...extra })}\n\n`;
-  const size = Math.max(1, Math.ceil(content.length / 3));
-  for (let i = 0; i < content.length; i += size) {
-    const delta = { role: "assistant", content: content.slice(i, i + size) };
-    res.write(chunk([{ index: 0, delta, finish_reason: null }]));
+  const piece = (text) =>
+    chunk([{ index: 0, delta: { role: "assistant", content: text }, finish_reason: null }]);
+  const end = () => {
+    res.write(chunk([{ index: 0, delta: {}, finish_reason: "stop" }]));
+    if (request.stream_options?.include_usage) res.write(chunk([], { usage: reply.usage }));
+    res.end("data: [DONE]\n\n");
+  };
+  const last = [...(request.messages ?? [])].reverse().find((m) => m.role === "user");
+  if (String(last?.content ?? "").includes("SLOW STREAM")) {
+    let part = 1;
+    const next = () => {
+      if (res.destroyed) return; // the client went away: Smriti stopped the call
+      res.write(piece(`Part ${part} of the slow reply. `));
+      part += 1;
+      if (part > 12) end();
+      else setTimeout(next, 400);
+    };
+    next();
+    return;
   }
-  res.write(chunk([{ index: 0, delta: {}, finish_reason: "stop" }]));
-  if (request.stream_options?.include_usage) res.write(chunk([], { usage: reply.usage }));
-  res.end("data: [DONE]\n\n");
+  const size = Math.max(1, Math.ceil(content.length / 3));
+  for (let i = 0; i < content.length; i += size) res.write(piece(content.slice(i, i + size)));
+  end();
 }
 
 server.listen(port, "127.0.0.1", () => {

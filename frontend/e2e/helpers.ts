@@ -37,3 +37,14 @@ export async function sendMessage(page: Page, text: string, expectedReplySeq: nu
 
 export const turn = (page: Page, seq: number) =>
   page.locator(`[data-testid="turn"][data-seq="${seq}"]`);
+
+/** Creates a Space from the Spaces page and opens a new Session in it. */
+export async function newSpaceWithSession(page: Page, name: string) {
+  await page.goto("/");
+  await page.getByRole("textbox", { name: "Name" }).fill(name);
+  await page.getByRole("button", { name: "Create Space" }).click();
+  await page.getByRole("button", { name: "+ New Session" }).click();
+  await expect(page).toHaveURL(/\/sessions\//);
+  const [, spaceId, sessionId] = /\/spaces\/([^/]+)\/sessions\/([^/?]+)/.exec(page.url()) ?? [];
+  return { spaceId: spaceId ?? "", sessionId: sessionId ?? "" };
+}

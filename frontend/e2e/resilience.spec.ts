@@ -1,15 +1,5 @@
-import { expect, type Page, test } from "@playwright/test";
-import { guardConsole, sendMessage, shot, turn } from "./helpers";
-
-async function newSpaceWithSession(page: Page, name: string) {
-  await page.goto("/");
-  await page.getByRole("textbox", { name: "Name" }).fill(name);
-  await page.getByRole("button", { name: "Create Space" }).click();
-  await page.getByRole("button", { name: "+ New Session" }).click();
-  await expect(page).toHaveURL(/\/sessions\//);
-  const [, spaceId, sessionId] = /\/spaces\/([^/]+)\/sessions\/([^/?]+)/.exec(page.url()) ?? [];
-  return { spaceId: spaceId ?? "", sessionId: sessionId ?? "" };
-}
+import { expect, test } from "@playwright/test";
+import { guardConsole, newSpaceWithSession, sendMessage, shot, turn } from "./helpers";
 
 test("a failed send keeps the text, shows the provider's error, and Retry stores the exchange once", async ({
   page,

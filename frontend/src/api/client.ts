@@ -66,6 +66,7 @@ async function smritiFetch(input: Request): Promise<Response> {
   try {
     response = await globalThis.fetch(input);
   } catch (cause) {
+    if (input.signal.aborted) throw cause; // stopped on purpose (a streamed reply's Stop), not lost
     throw networkError(cause);
   }
   if (response.status === 401) markUnauthorized();

@@ -54,26 +54,35 @@ export function highlight(code: string, lang: string | undefined): string {
   return escapeHtml(code);
 }
 
-const marked = new Marked({
-  gfm: true,
-  breaks: true,
-  async: false,
-  renderer: {
-    code({ text, lang }: Tokens.Code): string {
-      const language = lang?.trim().split(/\s+/)[0] ?? "";
-      const label = language ? `<span class="code-lang">${escapeHtml(language)}</span>` : "";
-      const copy = '<button type="button" class="copy-code" aria-label="Copy code">Copy</button>';
-      return `<pre class="code-block">${label}${copy}<code class="hljs">${highlight(text, language)}</code></pre>\n`;
+/** A Markdown renderer; `highlighted` code blocks through highlight.js, else escaped as they are. */
+function makeMarked(highlighted: boolean): Marked {
+  return new Marked({
+    gfm: true,
+    breaks: true,
+    async: false,
+    renderer: {
+      code({ text, lang }: Tokens.Code): string {
+        const language = lang?.trim().split(/\s+/)[0] ?? "";
+        const label = language ? `<span class="code-lang">${escapeHtml(language)}</span>` : "";
+        const copy = '<button type="button" class="copy-code" aria-label="Copy code">Copy</button>';
+        const code = highlighted ? highlight(text, language) : escapeHtml(text);
+        return `<pre class="code-block">${label}${copy}<code class="hljs">${code}</code></pre>\n`;
+      },
+      // Raw HTML is shown as the text it is, never interpreted: "an <a> tag" in a message must not
+      // turn the rest of it into a link, and "<script>" must stay visible in the author's own words.
+      // (DOMPurify below is the second line of defence, not the way HTML is handled.)
+      html({ text, block }: Tokens.HTML | Tokens.Tag): string {
+        if (!block) return escapeHtml(text);
+        return `<p>${escapeHtml(text.replace(/\n+$/, "")).replace(/\n/g, "<br>")}</p>\n`;
+      },
     },
-    // Raw HTML is shown as the text it is, never interpreted: "an <a> tag" in a message must not
-    // turn the rest of it into a link, and "<script>" must stay visible in the author's own words.
-    // (DOMPurify below is the second line of defence, not the way HTML is handled.)
-    html({ text, block }: Tokens.HTML | Tokens.Tag): string {
-      if (!block) return escapeHtml(text);
-      return `<p>${escapeHtml(text.replace(/\n+$/, "")).replace(/\n/g, "<br>")}</p>\n`;
-    },
-  },
-});
+  });
+}
+
+const marked = makeMarked(true);
+// A reply still arriving re-renders on every frame: its code stays plain (highlighting a block
+// that is half written is wasted work, and its colours would flicker as the lexer changes its mind).
+const streamingMarked = makeMarked(false);
 
 DOMPurify.addHook("afterSanitizeAttributes", (node) => {
   if (node.tagName === "A") {
@@ -84,6 +93,12 @@ DOMPurify.addHook("afterSanitizeAttributes", (node) => {
 
 const cache = new Map<string, string>();
 const CACHE_LIMIT = 500;
+
+/** Markdown still arriving to sanitised HTML: code not highlighted, and not cached (each text is
+ * seen once). */
+export function renderStreamingMarkdown(source: string): string {
+  return DOMPurify.sanitize(streamingMarked.parse(source) as string);
+}
 
 /** Markdown to sanitised HTML (GFM, code highlighted). Cached: a virtual list re-renders rows often. */
 export function renderMarkdown(source: string): string {

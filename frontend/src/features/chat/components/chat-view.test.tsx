@@ -7,10 +7,15 @@ import type { SendRequest, SendResponse, Session } from "@/api/models";
 import { makeTurns } from "@/test/factories";
 import { fakeLayout } from "@/test/layout";
 import { type ChatSession, ChatSessionProvider } from "../lib/chat-session";
+import type { DeliveryProgress } from "../lib/use-send";
 import { ChatView } from "./chat-view";
 
-const deliver = vi.fn<(body: SendRequest) => Promise<SendResponse>>();
-vi.mock("../api/send-message", () => ({ useSendMessage: () => deliver }));
+const deliver = vi.fn<(body: SendRequest, progress?: DeliveryProgress) => Promise<SendResponse>>();
+const refreshAfterStop = vi.fn();
+vi.mock("../api/send-message", () => ({
+  useSendMessage: () => deliver,
+  useRefreshAfterStop: () => refreshAfterStop,
+}));
 
 let restore: () => void;
 beforeEach(() => {
@@ -91,13 +96,16 @@ describe("ChatView's send", () => {
     const box = screen.getByRole("textbox", { name: "Message" });
 
     await user.type(box, "Plan the trip{Enter}");
-    expect(deliver).toHaveBeenCalledWith({
-      session_id: "s1",
-      content: "Plan the trip",
-      request_id: expect.stringMatching(/^web-/),
-      provider: "offline",
-      model: "offline-1",
-    });
+    expect(deliver).toHaveBeenCalledWith(
+      {
+        session_id: "s1",
+        content: "Plan the trip",
+        request_id: expect.stringMatching(/^web-/),
+        provider: "offline",
+        model: "offline-1",
+      },
+      expect.objectContaining({ signal: expect.any(AbortSignal) }),
+    );
     expect(screen.getByTestId("pending-reply")).toHaveTextContent("offline · offline-1");
     expect(screen.getByRole("feed", { name: "Turns" })).toHaveAttribute("aria-busy", "true");
     expect(box).toBeDisabled();
@@ -134,5 +142,63 @@ describe("ChatView's send", () => {
     expect(box).toHaveValue("second");
     expect(screen.queryByTestId("pending-reply")).toBeNull();
     expect(screen.queryByTestId("nudge")).toBeNull();
+  });
+
+  it("shows the reply as it arrives, and Stop keeps what had arrived, marked stopped", async () => {
+    const user = userEvent.setup();
+    let progress!: DeliveryProgress;
+    deliver.mockImplementation(
+      (_body, given) =>
+        new Promise((_resolve, reject) => {
+          progress = given as DeliveryProgress;
+          progress.signal.addEventListener("abort", () =>
+            reject(new DOMException("aborted", "AbortError")),
+          );
+        }),
+    );
+    renderChat();
+    const box = screen.getByRole("textbox", { name: "Message" });
+
+    await user.type(box, "Plan the trip{Enter}");
+    progress.onBegin();
+    progress.onText("First, **Lisbon**");
+    await waitFor(() =>
+      expect(screen.getByTestId("pending-reply")).toHaveTextContent("First, Lisbon"),
+    );
+    expect(screen.getByTestId("pending-reply").querySelector("strong")).toHaveTextContent("Lisbon");
+    progress.onText("First, **Lisbon**, then Porto");
+
+    await user.click(screen.getByRole("button", { name: "Stop the reply" }));
+    expect(progress.signal.aborted).toBe(true);
+    const stopped = screen.getByTestId("pending-reply");
+    // The text as it was when Stop was pressed, not as of the last frame.
+    expect(stopped).toHaveTextContent("First, Lisbon, then Porto");
+    expect(stopped).toHaveTextContent("stopped");
+    expect(
+      screen.getByText("Reply stopped: what had arrived is kept, marked stopped."),
+    ).toBeInTheDocument();
+    expect(refreshAfterStop).toHaveBeenCalledTimes(1);
+    await waitFor(() => expect(box).toBeEnabled());
+    expect(box).toHaveValue(""); // stored with its partial reply: it was sent
+  });
+
+  it("keeps the text of a message stopped before its reply began (nothing was stored)", async () => {
+    const user = userEvent.setup();
+    deliver.mockImplementation(
+      (_body, given) =>
+        new Promise((_resolve, reject) => {
+          given?.signal.addEventListener("abort", () =>
+            reject(new DOMException("aborted", "AbortError")),
+          );
+        }),
+    );
+    renderChat();
+    const box = screen.getByRole("textbox", { name: "Message" });
+    await user.type(box, "Plan the trip{Enter}");
+    await user.keyboard("{Escape}");
+    await waitFor(() => expect(box).toBeEnabled());
+    expect(box).toHaveValue("Plan the trip");
+    expect(screen.queryByTestId("pending-reply")).toBeNull();
+    expect(screen.getByRole("status")).toHaveTextContent("nothing was stored");
   });
 });

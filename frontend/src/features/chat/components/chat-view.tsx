@@ -1,11 +1,12 @@
-import { useState } from "react";
-import type { SendResponse } from "@/api/models";
+import { useMemo, useState } from "react";
+import type { SendResponse, Turn } from "@/api/models";
 import { EmptyState, FailureNotice, Loading } from "@/components/feedback";
 import { ProviderPicker } from "@/features/providers";
-import { useSendMessage } from "../api/send-message";
+import { useRefreshAfterStop, useSendMessage } from "../api/send-message";
 import { useChatSession } from "../lib/chat-session";
 import { contextStart } from "../lib/context-start";
 import { mountFields } from "../lib/history-base";
+import { receivedText, type SendState } from "../lib/send-machine";
 import { useSend } from "../lib/use-send";
 import { ChatHeader } from "./chat-header";
 import { Composer } from "./composer";
@@ -19,25 +20,44 @@ export function ChatView() {
   return <Chat key={sessionId} />;
 }
 
+/**
+ * The exchange to show below the stored Turns: a message on its way with its reply so far, or a
+ * stopped one until its stored pair arrives (one stopped before any text is not stored at all).
+ */
+function pendingSend(state: SendState<SendResponse>, turns: readonly Turn[] | undefined) {
+  if (state.status === "sending" || state.status === "receiving") {
+    return { ...state.message, text: receivedText(state), phase: state.status };
+  }
+  if (state.status === "stopped" && state.text) {
+    const stored = turns?.some((turn) => turn.request_id === state.message.requestId);
+    return stored ? null : { ...state.message, text: state.text, phase: state.status };
+  }
+  return null;
+}
+
 function Chat() {
   const chat = useChatSession();
   const { spaceId, sessionId, turns, choice } = chat;
   const { mount } = chat.mount;
   const deliver = useSendMessage(spaceId);
   const send = useSend({
-    send: ({ content, requestId, retryOf }) =>
-      deliver({
-        session_id: sessionId,
-        content,
-        request_id: requestId,
-        ...(retryOf === null ? {} : { retry_of: retryOf }),
-        ...(choice ? { provider: choice.provider, model: choice.model } : {}),
-        ...mountFields(mount),
-      }),
+    send: ({ content, requestId, retryOf }, progress) =>
+      deliver(
+        {
+          session_id: sessionId,
+          content,
+          request_id: requestId,
+          ...(retryOf === null ? {} : { retry_of: retryOf }),
+          ...(choice ? { provider: choice.provider, model: choice.model } : {}),
+          ...mountFields(mount),
+        },
+        progress,
+      ),
+    onStopped: useRefreshAfterStop(spaceId, sessionId),
     via: choice,
   });
   const start = contextStart(mount, chat.session.base_commit_id ?? null, chat.checkpoints);
-  const pending = send.state.status === "sending" ? send.state.message : null;
+  const pending = useMemo(() => pendingSend(send.state, turns), [send.state, turns]);
   const reply = send.state.status === "done" ? send.state.reply : null;
   const [dismissed, setDismissed] = useState<SendResponse | null>(null);
   const suggestion =
@@ -74,7 +94,11 @@ function Chat() {
         )}
       </div>
       <div className="visually-hidden" aria-live="polite">
-        {reply ? `Reply ${reply.assistant_turn.sequence_number} from ${by} received.` : ""}
+        {reply
+          ? `Reply ${reply.assistant_turn.sequence_number} from ${by} received.`
+          : send.state.status === "stopped" && send.state.text
+            ? "Reply stopped: what had arrived is kept, marked stopped."
+            : ""}
       </div>
       <footer className="chat-footer">
         {suggestion && (

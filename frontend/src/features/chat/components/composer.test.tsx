@@ -39,13 +39,17 @@ describe("Composer", () => {
     expect(box).toHaveValue("first line\nsecond line");
 
     await user.keyboard("{Enter}");
-    expect(send).toHaveBeenCalledWith({
-      content: "first line\nsecond line",
-      requestId: "req-1",
-      retryOf: null,
-    });
+    expect(send).toHaveBeenCalledWith(
+      {
+        content: "first line\nsecond line",
+        requestId: "req-1",
+        retryOf: null,
+      },
+      expect.objectContaining({ signal: expect.any(AbortSignal) }),
+    );
     expect(box).toBeDisabled();
-    expect(screen.getByRole("button", { name: "Sending…" })).toBeDisabled();
+    // While it is on its way, the send button is Stop.
+    expect(screen.getByRole("button", { name: "Stop the reply" })).toBeEnabled();
 
     pending.resolve();
     await waitFor(() => expect(box).toBeEnabled());

@@ -1,4 +1,4 @@
-import { type KeyboardEvent, type ReactNode, useRef } from "react";
+import { type KeyboardEvent, type ReactNode, useEffect, useRef } from "react";
 import { ErrorNotice } from "@/components/dialog";
 import { errorMessage } from "@/components/feedback";
 import type { SendController } from "../lib/use-send";
@@ -14,8 +14,9 @@ interface ComposerProps {
 
 /**
  * The message box. Enter sends, Shift+Enter adds a line. While a message is on its way the box is
- * disabled; if the send fails the text stays, the error is shown, and Retry sends it again with
- * the same request_id, so a send that did reach the server is not stored twice.
+ * disabled and the send button is Stop (Escape too), which keeps the reply so far; if the send
+ * fails the text stays, the error is shown, and Retry sends it again with the same request_id,
+ * so a send that did reach the server is not stored twice.
  */
 export function Composer({ send, disabled = false, disabledReason, tools }: ComposerProps) {
   const box = useRef<HTMLTextAreaElement>(null);
@@ -29,6 +30,18 @@ export function Composer({ send, disabled = false, disabledReason, tools }: Comp
     if (disabled) return;
     refocus(send.submit());
   };
+
+  // Escape stops a reply wherever the focus is (the box itself is disabled meanwhile).
+  const stop = useRef(send.stop);
+  stop.current = send.stop;
+  useEffect(() => {
+    if (!busy) return;
+    const onEscape = (event: globalThis.KeyboardEvent) => {
+      if (event.key === "Escape" && !event.defaultPrevented) stop.current();
+    };
+    window.addEventListener("keydown", onEscape);
+    return () => window.removeEventListener("keydown", onEscape);
+  }, [busy]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
@@ -55,11 +68,19 @@ export function Composer({ send, disabled = false, disabledReason, tools }: Comp
           }
         />
       )}
+      {/* A reply stopped after some text shows on its Turn ("stopped"); one stopped before any
+          is not stored at all, and the box keeps the message: say so. */}
+      {state.status === "stopped" && !state.text && (
+        <p className="composer-note muted" role="status">
+          Stopped before the reply began: nothing was stored.
+        </p>
+      )}
       <form
         className="composer-form"
         onSubmit={(event) => {
           event.preventDefault();
-          sendTyped();
+          if (busy) send.stop();
+          else sendTyped();
         }}
       >
         <textarea
@@ -79,14 +100,17 @@ export function Composer({ send, disabled = false, disabledReason, tools }: Comp
         />
         <div className="composer-bar">
           {tools}
+
           <button
             type="submit"
             className="btn primary send-button"
-            disabled={blocked || !draft.trim()}
+            disabled={busy ? false : disabled || !draft.trim()}
+            aria-label={busy ? "Stop the reply" : "Send"}
+            title={busy ? "Stop: keep what has arrived (Escape)" : undefined}
           >
             {/* Both labels always take the same cell, so switching them moves nothing on screen. */}
             <span style={{ visibility: busy ? "hidden" : "visible" }}>Send</span>
-            <span style={{ visibility: busy ? "visible" : "hidden" }}>Sending…</span>
+            <span style={{ visibility: busy ? "visible" : "hidden" }}>Stop</span>
           </button>
         </div>
       </form>

@@ -65,6 +65,8 @@ describe("the mount boundary", () => {
       content: "hi",
       provider: "offline",
       model: "offline-1",
+      text: "",
+      phase: "sending",
     });
     expect(rows.map((r) => `${r.kind}:${r.key}`)).toEqual([
       "turn:t1",

@@ -18,6 +18,11 @@ export interface PendingSend {
   content: string;
   provider: string | null;
   model: string | null;
+  /** The reply so far ("" until its first piece). */
+  text: string;
+  /** Waiting for the reply to begin, receiving it, or stopped by the person (shown until the
+   * stored pair replaces it). */
+  phase: "sending" | "receiving" | "stopped";
 }
 
 type Row =
@@ -32,8 +37,15 @@ type Row =
       retryable: Turn | null;
     }
   | { kind: "boundary"; key: string }
-  | { kind: "pending-user"; key: string; content: string }
-  | { kind: "pending-reply"; key: string; provider: string | null; model: string | null };
+  | { kind: "pending-user"; key: string; content: string; phase: PendingSend["phase"] }
+  | {
+      kind: "pending-reply";
+      key: string;
+      provider: string | null;
+      model: string | null;
+      text: string;
+      phase: PendingSend["phase"];
+    };
 
 /** The rows of the list: Turns, the mount boundary after Turn `historyBaseSeq`, and a send in flight. */
 export function buildRows(
@@ -62,12 +74,19 @@ export function buildRows(
   }
   if (pending) {
     // Keyed by the sequence numbers the pair will get, so the real Turns take over the measured rows.
-    rows.push({ kind: "pending-user", key: `t${lastSeq + 1}`, content: pending.content });
+    rows.push({
+      kind: "pending-user",
+      key: `t${lastSeq + 1}`,
+      content: pending.content,
+      phase: pending.phase,
+    });
     rows.push({
       kind: "pending-reply",
       key: `t${lastSeq + 2}`,
       provider: pending.provider,
       model: pending.model,
+      text: pending.text,
+      phase: pending.phase,
     });
   }
   return rows;
@@ -205,17 +224,21 @@ function RowView({
       return <Boundary mounted={mounted} base={mount?.historyBaseSeq ?? 0} />;
     case "pending-user":
       return (
-        <article className="turn user pending" aria-busy="true">
+        <article className="turn user pending" aria-busy={row.phase === "sending"}>
           <header className="turn-head">
             <span className="turn-role">You</span>
-            <span className="turn-meta">sending…</span>
+            <span className="turn-meta">{row.phase === "sending" ? "sending…" : "sent"}</span>
           </header>
           <Markdown source={row.content} className="turn-body" />
         </article>
       );
     case "pending-reply":
       return (
-        <article className="turn assistant pending" aria-busy="true" data-testid="pending-reply">
+        <article
+          className="turn assistant pending"
+          aria-busy={row.phase !== "stopped"}
+          data-testid="pending-reply"
+        >
           <header className="turn-head">
             <span className="turn-role">Assistant</span>
             {row.provider && (
@@ -223,16 +246,33 @@ function RowView({
                 {row.provider} · {row.model}
               </span>
             )}
+            {row.phase === "stopped" && <StoppedBadge />}
           </header>
-          <div className="turn-body typing">
-            <span aria-hidden="true" />
-            <span aria-hidden="true" />
-            <span aria-hidden="true" />
-            <span className="visually-hidden">Waiting for the reply</span>
-          </div>
+          {row.text ? (
+            // Re-rendered as it grows; code is highlighted once the stored reply replaces it.
+            <Markdown source={row.text} className="turn-body" streaming />
+          ) : (
+            <div className="turn-body typing">
+              <span aria-hidden="true" />
+              <span aria-hidden="true" />
+              <span aria-hidden="true" />
+              <span className="visually-hidden">Waiting for the reply</span>
+            </div>
+          )}
         </article>
       );
   }
+}
+
+function StoppedBadge() {
+  return (
+    <span
+      className="badge muted-badge"
+      title="Stopped before the reply was complete: this is what had arrived"
+    >
+      stopped
+    </span>
+  );
 }
 
 export function Boundary({ mounted, base }: { mounted: MountedCheckpoint | null; base: number }) {
@@ -292,6 +332,7 @@ const TurnView = memo(function TurnView({
             retried
           </span>
         )}
+        {turn.stopped && <StoppedBadge />}
         {turn.retry_of != null && (
           <span className="badge muted-badge" title={`Asks Turn ${turn.retry_of} again`}>
             retry of #{turn.retry_of}

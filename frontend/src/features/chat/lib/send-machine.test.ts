@@ -62,4 +62,35 @@ describe("the send machine", () => {
       false,
     );
   });
+
+  it("streams: sending → receiving with the text so far → done, stopped or failed", () => {
+    const sending = transition<string>(idle, { type: "send", message: message("r1") });
+    const receiving = transition(sending, { type: "begin", requestId: "r1" });
+    expect(receiving).toEqual({ status: "receiving", message: message("r1"), text: "" });
+    expect(isInFlight(receiving)).toBe(true);
+    const some = transition(receiving, { type: "text", requestId: "r1", text: "Lis" });
+    expect(some).toEqual({ status: "receiving", message: message("r1"), text: "Lis" });
+    expect(transition(some, { type: "succeed", requestId: "r1", reply: "ok" }).status).toBe("done");
+    const stopped = transition(some, { type: "stop", requestId: "r1" });
+    expect(stopped).toEqual({ status: "stopped", message: message("r1"), text: "Lis" });
+    expect(isInFlight(stopped)).toBe(false);
+    expect(transition(some, { type: "fail", requestId: "r1", error: "x" }).status).toBe("failed");
+    // Stopped before the reply began: nothing had arrived.
+    expect(transition(sending, { type: "stop", requestId: "r1" })).toEqual({
+      status: "stopped",
+      message: message("r1"),
+      text: "",
+    });
+  });
+
+  it("ignores news of a send after it settled or of another send", () => {
+    const sending = transition<string>(idle, { type: "send", message: message("r1") });
+    const stopped = transition(sending, { type: "stop", requestId: "r1" });
+    // The transport's late outcome of a stopped send changes nothing.
+    expect(transition(stopped, { type: "fail", requestId: "r1", error: "aborted" })).toBe(stopped);
+    expect(transition(stopped, { type: "text", requestId: "r1", text: "late" })).toBe(stopped);
+    expect(transition(sending, { type: "text", requestId: "r2", text: "other" })).toBe(sending);
+    const again = transition(stopped, { type: "send", message: message("r2") });
+    expect(again.status).toBe("sending");
+  });
 });

@@ -1,13 +1,16 @@
 /**
  * The life of one message the composer sends, as a state machine:
  *
- *   idle ──send──▶ sending ──succeed──▶ done
- *                     │
- *                     └────fail──────▶ failed
+ *   idle ──send──▶ sending ──begin──▶ receiving ──succeed──▶ done
+ *                     │                  │ ▲ text
+ *                     │                  ├──fail──▶ failed
+ *                     │                  └──stop──▶ stopped
+ *                     ├──succeed──▶ done      (a reply stored earlier, replayed whole)
+ *                     ├──fail──▶ failed       (refused, or the server could not be reached)
+ *                     └──stop──▶ stopped
  *
- * and from done or failed, send again. Every state and every transition is in this file: a new
- * state (streaming's "receiving", between sending and done) is one more member of `SendState`,
- * one more row of `IN_FLIGHT` (the compiler asks for it) and its cases in `transition`.
+ * and from done, failed or stopped, send again. Every state and every transition is in this
+ * file; the composer, the pending rows and the Stop button all read the one state.
  */
 
 /** A message from the moment it is sent until it settles; the pending rows show it. */
@@ -24,21 +27,33 @@ export interface OutgoingMessage {
 export type SendState<Reply> =
   | { status: "idle" }
   | { status: "sending"; message: OutgoingMessage }
+  /** The provider is answering; `text` is the reply so far. */
+  | { status: "receiving"; message: OutgoingMessage; text: string }
   | { status: "failed"; message: OutgoingMessage; error: unknown }
+  /**
+   * Stopped by the person: `text` is what had arrived. The server stores it as the reply, marked
+   * stopped, when there is any (and nothing when there is none).
+   */
+  | { status: "stopped"; message: OutgoingMessage; text: string }
   | { status: "done"; message: OutgoingMessage; reply: Reply };
 
 export type SendStatus = SendState<unknown>["status"];
 
 export type SendEvent<Reply> =
   | { type: "send"; message: OutgoingMessage }
+  | { type: "begin"; requestId: string }
+  | { type: "text"; requestId: string; text: string }
   | { type: "succeed"; requestId: string; reply: Reply }
-  | { type: "fail"; requestId: string; error: unknown };
+  | { type: "fail"; requestId: string; error: unknown }
+  | { type: "stop"; requestId: string };
 
 /** Whether a message is on its way: then another send is refused and the composer is locked. */
 const IN_FLIGHT: Record<SendStatus, boolean> = {
   idle: false,
   sending: true,
+  receiving: true,
   failed: false,
+  stopped: false,
   done: false,
 };
 
@@ -48,24 +63,38 @@ export function isInFlight(state: SendState<unknown>): boolean {
   return IN_FLIGHT[state.status];
 }
 
+/** The text that had arrived, in a state that has some. */
+export function receivedText(state: SendState<unknown>): string {
+  return state.status === "receiving" || state.status === "stopped" ? state.text : "";
+}
+
+function isCurrent(state: SendState<unknown>, requestId: string): boolean {
+  return isInFlight(state) && "message" in state && state.message.requestId === requestId;
+}
+
 /**
  * The state after `event`; the same object when the event does not apply (a send while one is on
- * its way, or the outcome of a send that is no longer the current one).
+ * its way, or news of a send that is no longer the current one, or has settled).
  */
 export function transition<Reply>(
   state: SendState<Reply>,
   event: SendEvent<Reply>,
 ): SendState<Reply> {
+  if (event.type === "send") {
+    return isInFlight(state) ? state : { status: "sending", message: event.message };
+  }
+  if (!isCurrent(state, event.requestId) || !("message" in state)) return state;
+  const { message } = state;
   switch (event.type) {
-    case "send":
-      return isInFlight(state) ? state : { status: "sending", message: event.message };
+    case "begin":
+      return state.status === "sending" ? { status: "receiving", message, text: "" } : state;
+    case "text":
+      return { status: "receiving", message, text: event.text };
     case "succeed":
-      return state.status === "sending" && state.message.requestId === event.requestId
-        ? { status: "done", message: state.message, reply: event.reply }
-        : state;
+      return { status: "done", message, reply: event.reply };
     case "fail":
-      return state.status === "sending" && state.message.requestId === event.requestId
-        ? { status: "failed", message: state.message, error: event.error }
-        : state;
+      return { status: "failed", message, error: event.error };
+    case "stop":
+      return { status: "stopped", message, text: receivedText(state) };
   }
 }

@@ -36,11 +36,10 @@ describe("useSend", () => {
       settled = hook.result.current.submit();
     });
     expect(settled).not.toBeNull();
-    expect(send).toHaveBeenCalledWith({
-      content: "Plan the trip",
-      requestId: "req-1",
-      retryOf: null,
-    });
+    expect(send).toHaveBeenCalledWith(
+      { content: "Plan the trip", requestId: "req-1", retryOf: null },
+      expect.objectContaining({ signal: expect.any(AbortSignal) }),
+    );
     expect(hook.result.current.state).toEqual({
       status: "sending",
       message: { content: "Plan the trip", requestId: "req-1", retryOf: null, ...via },

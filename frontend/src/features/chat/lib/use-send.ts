@@ -9,6 +9,14 @@ import {
   transition,
 } from "./send-machine";
 
+/** What a streamed delivery reports while the reply arrives (the transport's side). */
+export interface DeliveryProgress {
+  signal: AbortSignal;
+  onBegin: () => void;
+  /** The reply so far. */
+  onText: (text: string) => void;
+}
+
 /** What the transport is asked to deliver. */
 export interface SendInput {
   content: string;
@@ -18,8 +26,11 @@ export interface SendInput {
 }
 
 interface UseSendOptions<Reply> {
-  /** Delivers one message; rejects with the API's error. */
-  send: (input: SendInput) => Promise<Reply>;
+  /** Delivers one message, reporting its reply as it arrives; rejects with the API's error, or
+   * with the abort once `progress.signal` is aborted. */
+  send: (input: SendInput, progress: DeliveryProgress) => Promise<Reply>;
+  /** After a Stop: the server stores what had arrived a moment later. */
+  onStopped?: () => void;
   /** The provider and model the message goes to, shown on its pending reply. */
   via?: { provider: string; model: string } | null;
   createRequestId?: () => string;
@@ -38,7 +49,19 @@ export interface SendController<Reply> {
   retry: () => Promise<void> | null;
   /** Asks the last exchange again (a new pair; the old one stays in the history); null when busy. */
   askAgain: (message: { content: string; sequence_number: number }) => Promise<void> | null;
+  /** Stops the message on its way (the reply so far is kept, marked stopped); false if none is. */
+  stop: () => boolean;
 }
+
+// One update of the reply on screen per frame, however many pieces arrive in it.
+const nextFrame = (run: () => void): (() => void) => {
+  if (typeof requestAnimationFrame === "function") {
+    const id = requestAnimationFrame(run);
+    return () => cancelAnimationFrame(id);
+  }
+  const id = setTimeout(run, 16);
+  return () => clearTimeout(id);
+};
 
 /**
  * The one owner of a send's state: the machine of send-machine.ts, plus the draft it sends. The
@@ -46,6 +69,7 @@ export interface SendController<Reply> {
  */
 export function useSend<Reply>({
   send,
+  onStopped,
   via = null,
   createRequestId = newRequestId,
 }: UseSendOptions<Reply>): SendController<Reply> {
@@ -53,6 +77,8 @@ export function useSend<Reply>({
   const [draft, setDraft] = useState("");
   // Read and written synchronously, so a second send in the same tick is refused too.
   const current = useRef<SendState<Reply>>(state);
+  // The delivery on its way: how to stop it, and the reply so far (ahead of the next frame).
+  const delivery = useRef<{ requestId: string; abort: AbortController; text: string } | null>(null);
 
   const dispatch = (event: SendEvent<Reply>): boolean => {
     const next = transition(current.current, event);
@@ -75,15 +101,38 @@ export function useSend<Reply>({
       model: via?.model ?? null,
     };
     if (!dispatch({ type: "send", message })) return null;
+    const mine = { requestId, abort: new AbortController(), text: "" };
+    delivery.current = mine;
+    let cancelFrame: (() => void) | null = null;
+    const progress: DeliveryProgress = {
+      signal: mine.abort.signal,
+      onBegin: () => dispatch({ type: "begin", requestId }),
+      onText: (text) => {
+        mine.text = text;
+        cancelFrame ??= nextFrame(() => {
+          cancelFrame = null;
+          dispatch({ type: "text", requestId, text: mine.text });
+        });
+      },
+    };
+    // Clear the box only if it still holds what was sent (a retry was not sent from it).
+    const clearDraft = () => {
+      if (retryOf === null)
+        setDraft((text) => (text === content || text.trim() === content ? "" : text));
+    };
     const settle = async () => {
       try {
-        const reply = await send({ content, requestId, retryOf });
+        const reply = await send({ content, requestId, retryOf }, progress);
         dispatch({ type: "succeed", requestId, reply });
-        // Clear the box only if it still holds what was sent (a retry was not sent from it).
-        if (retryOf === null)
-          setDraft((text) => (text === content || text.trim() === content ? "" : text));
+        clearDraft();
       } catch (error) {
-        dispatch({ type: "fail", requestId, error });
+        // A stopped message is stored when some of its reply had arrived: then it is sent.
+        if (mine.abort.signal.aborted) {
+          if (mine.text) clearDraft();
+        } else dispatch({ type: "fail", requestId, error });
+      } finally {
+        cancelFrame?.();
+        if (delivery.current === mine) delivery.current = null;
       }
     };
     return settle();
@@ -112,5 +161,16 @@ export function useSend<Reply>({
       ? null
       : deliver(message.content, createRequestId(), message.sequence_number);
 
-  return { state, busy: isInFlight(state), draft, setDraft, submit, retry, askAgain };
+  const stop = () => {
+    const mine = delivery.current;
+    if (!mine || !isInFlight(current.current)) return false;
+    // What had arrived shows as it is, not as of the last frame.
+    if (mine.text) dispatch({ type: "text", requestId: mine.requestId, text: mine.text });
+    dispatch({ type: "stop", requestId: mine.requestId });
+    mine.abort.abort();
+    onStopped?.();
+    return true;
+  };
+
+  return { state, busy: isInFlight(state), draft, setDraft, submit, retry, askAgain, stop };
 }
