@@ -30,6 +30,16 @@ test("a reply streams in, Stop keeps what had arrived, and a reload mid-stream s
     await expect(box).toBeEnabled();
   });
 
+  await test.step("what the model saw for that reply, rebuilt and held to its receipt", async () => {
+    await turn(page, 2).getByRole("button", { name: "What the model saw for reply 2" }).click();
+    const dialog = page.getByRole("dialog", { name: "What the model saw for reply #2" });
+    await expect(dialog.getByTestId("receipt")).toContainText("Rebuilt exactly");
+    await expect(dialog).toContainText("SLOW STREAM: tell me about Lisbon");
+    await shot(page, "15-what-the-model-saw");
+    await dialog.getByRole("button", { name: "Close" }).click();
+    await expect(dialog).toBeHidden();
+  });
+
   await test.step("Stop keeps the reply so far, marked stopped", async () => {
     await box.fill("SLOW STREAM: and Porto?");
     await box.press("Enter");

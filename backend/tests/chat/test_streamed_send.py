@@ -159,6 +159,10 @@ async def test_a_client_that_goes_away_stops_the_call_and_the_partial_reply_is_s
     assert assistant["content"] != REPLY
     assert assistant["input_tokens"] is None
     assert assistant["output_tokens"] is None
+    # What the provider was sent is on the receipt, stopped or not.
+    rebuilt = (await api.get(f"/v4/sessions/{session['id']}/turns/2/context")).json()
+    assert rebuilt["matches"] is True
+    assert rebuilt["recorded_sha256"] == assistant["context_sha256"]
     [request] = fake_providers.state.requests
     for _ in range(100):  # the provider's stream was closed: its next write failed
         if request.cut:

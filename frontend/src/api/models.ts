@@ -20,6 +20,7 @@ export type SendResponse = Schemas["SendResponse"];
 export type Suggestion = Schemas["Suggestion"];
 export type ContextRequest = Schemas["ContextRequest"];
 export type ContextPreview = Schemas["ContextPreview"];
+export type AnsweredContext = Schemas["AnsweredContext"];
 export type ContextSection = Schemas["ContextSection"];
 export type ProviderInfo = Schemas["ProviderInfo"];
 export type ProviderList = Schemas["ProviderList"];

@@ -332,6 +332,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v4/sessions/{session_id}/turns/{sequence_number}/context": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The context a reply was answered from, rebuilt, with its receipt
+         * @description Rebuilds exactly what the provider was sent for reply `sequence_number` (an assistant Turn) from the Checkpoint and Turns it was sent with, and hashes it as the send did: `matches` says whether the hash is the reply's recorded `context_sha256`.
+         */
+        get: operations["getAnsweredContext"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v5/checkpoints/apply": {
         parameters: {
             query?: never;
@@ -496,6 +516,21 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** AnsweredContext */
+        AnsweredContext: {
+            checkpoint_id: string | null;
+            context_sha256: string;
+            history_base_seq: number | null;
+            matches: boolean | null;
+            messages: components["schemas"]["ContextMessage"][];
+            model: string | null;
+            provider: string | null;
+            recorded_sha256: string | null;
+            sequence_number: number;
+            /** Format: uuid */
+            session_id: string;
+            system: string | null;
+        };
         /** ApplyRequest */
         ApplyRequest: {
             add?: components["schemas"]["ItemAdditions"];
@@ -646,6 +681,8 @@ export interface components {
             /** @enum {null|string} */
             checkpoint_from: "mount" | "base" | null;
             checkpoint_id: string | null;
+            /** @default  */
+            context_sha256?: string;
             context_window?: number | null;
             history_base_seq: number | null;
             messages: components["schemas"]["ContextMessage"][];
@@ -662,6 +699,7 @@ export interface components {
         /** ContextRequest */
         ContextRequest: {
             checkpoint_id?: string | null;
+            content?: string | null;
             history_base_seq?: number | null;
             model?: string | null;
             provider?: string | null;
@@ -1051,6 +1089,7 @@ export interface components {
         Turn: {
             checkpoint_id: string | null;
             content: string;
+            context_sha256?: string | null;
             /** Format: date-time */
             created_at: string;
             history_base_seq: number | null;
@@ -2303,6 +2342,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TurnPage"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getAnsweredContext: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sequence_number: string;
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnsweredContext"];
                 };
             };
             /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */

@@ -2,18 +2,21 @@ from __future__ import annotations
 
 import asyncio
 from typing import Any, cast
+from uuid import UUID
 
 import msgspec
-from litestar import Controller, Request, Response, post
+from litestar import Controller, Request, Response, get, post
 from litestar.di import NamedDependency
-from litestar.params import JSONBody
+from litestar.params import FromPath, JSONBody
 from litestar.response import Stream
 
 from smriti.chat.exchange import ChatService
-from smriti.chat.schemas import ContextPreview, ContextRequest, SendRequest, SendResponse
+from smriti.chat.schemas import AnsweredContext, ContextPreview, ContextRequest, SendRequest, SendResponse
 from smriti.chat.streaming import StopReason
 from smriti.core.errors import error_responses
+from smriti.core.pagination import query_int
 from smriti.core.responses import EncodedJSON
+from smriti.core.schemas import MAX_INT4
 
 _encode = msgspec.json.Encoder().encode
 _EVENT_STREAM = b"text/event-stream"
@@ -82,3 +85,24 @@ class ChatController(Controller):
         self, data: JSONBody[ContextRequest], chat: NamedDependency[ChatService]
     ) -> ContextPreview:
         return await chat.preview(data)
+
+
+class AnsweredContextController(Controller):
+    tags = ["Chat"]
+
+    @get(
+        "/sessions/{session_id:str}/turns/{sequence_number:str}/context",
+        operation_id="getAnsweredContext",
+        summary="The context a reply was answered from, rebuilt, with its receipt",
+        description=(
+            "Rebuilds exactly what the provider was sent for reply `sequence_number` (an assistant "
+            "Turn) from the Checkpoint and Turns it was sent with, and hashes it as the send did: "
+            "`matches` says whether the hash is the reply's recorded `context_sha256`."
+        ),
+        responses=error_responses(404),
+    )
+    async def answered_context(
+        self, session_id: FromPath[UUID], sequence_number: FromPath[str], chat: NamedDependency[ChatService]
+    ) -> AnsweredContext:
+        seq = query_int("sequence_number", sequence_number, minimum=1, maximum=MAX_INT4, source="path")
+        return await chat.answered(session_id, seq)

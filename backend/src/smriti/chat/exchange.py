@@ -7,9 +7,12 @@ import contextlib
 from dataclasses import dataclass, field
 from uuid import UUID
 
+from smriti.chat.answered import answered_context
 from smriti.chat.context import AssembledContext, HistoryTurn, assemble
 from smriti.chat.nudge import suggest
+from smriti.chat.receipts import context_sha256
 from smriti.chat.schemas import (
+    AnsweredContext,
     ContextMessage,
     ContextPreview,
     ContextRequest,
@@ -120,6 +123,7 @@ class ChatService:
         assembled = assemble(context.mounted, _history_for(data, context), data.content)
         check_fits(assembled, choice.model, self.providers.context_window(choice.model))
         request = ProviderRequest(model=choice.model, system=assembled.system, messages=assembled.messages)
+        receipt = context_sha256(choice.provider.name, choice.model, assembled.system, assembled.messages)
         used = sum(section.tokens for section in assembled.sections)
         if stream is not None:
             stream.began(
@@ -149,6 +153,8 @@ class ChatService:
                 request_id=data.request_id,
                 retry_of=data.retry_of,
                 stopped=stopped,
+                asked_model=choice.model,
+                context_sha256=receipt,
             ),
         )
         return user, assistant, used
@@ -157,8 +163,12 @@ class ChatService:
         _check_mount(data)
         context = await self._read(data, request_id=None)
         choice = self._choose(data, context)
-        assembled = assemble(context.mounted, context.history)
+        assembled = assemble(context.mounted, context.history, data.content)
         return _preview(data, choice, assembled, context, self.providers.context_window(choice.model))
+
+    async def answered(self, session_id: UUID, sequence_number: int) -> AnsweredContext:
+        """The context reply `sequence_number` was answered from, rebuilt, and its receipt checked."""
+        return await answered_context(self.store.pool, session_id, sequence_number)
 
     async def _read(self, data: ContextRequest, *, request_id: str | None) -> SessionContext:
         return await self.store.read_context(
@@ -269,9 +279,11 @@ def _preview(
     window: int | None,
 ) -> ContextPreview:
     messages = [
-        ContextMessage(role=message.role, content=message.content, sequence_number=turn.sequence_number)
-        for turn, message in zip(context.history, assembled.messages, strict=True)
+        ContextMessage(role=turn.role, content=turn.content, sequence_number=turn.sequence_number)
+        for turn in context.history
     ]
+    if data.content is not None:  # the message about to be sent: not stored yet
+        messages.append(ContextMessage(role="user", content=data.content, sequence_number=None))
     sections = [ContextSection(s.name, s.part, s.items, s.tokens) for s in assembled.sections]
     return ContextPreview(
         session_id=data.session_id,
@@ -285,4 +297,5 @@ def _preview(
         sections=sections,
         total_tokens=sum(s.tokens for s in sections),
         context_window=window,
+        context_sha256=context_sha256(choice.provider.name, choice.model, assembled.system, assembled.messages),
     )

@@ -19,10 +19,13 @@ class ContextRequest(Request, kw_only=True):
     history_base_seq: SequenceNumber | None = None
     """With `checkpoint_id`: only Turns with `sequence_number` above this are in context. A
     Session with a base needs neither: its base and all its Turns are in context."""
+    content: NonEmptyText | None = None
+    """Preview only: the message about to be sent. `messages` then ends with it, and
+    `context_sha256` is the receipt its reply will carry."""
 
 
 class SendRequest(ContextRequest, kw_only=True):
-    content: NonEmptyText
+    content: NonEmptyText  # required here: what is sent
     request_id: RequestId | None = None
     """Makes a resend idempotent: the same key in the same Session returns the stored pair."""
     retry_of: Annotated[int, msgspec.Meta(ge=1, le=MAX_INT4)] | None = None
@@ -77,3 +80,31 @@ class ContextPreview(msgspec.Struct, kw_only=True):
     context_window: int | None = None
     """The model's window in tokens (`GET /v4/providers`); null when unknown."""
     token_estimate: str = "about 4 characters per token"  # noqa: S105 (not a secret)
+    context_sha256: str = ""
+    """SHA-256 of the RFC 8785 canonical JSON of `{provider, model, system, messages}` as shown:
+    with `content`, the receipt the reply will carry (`Turn.context_sha256`)."""
+
+
+class AnsweredContext(msgspec.Struct, kw_only=True):
+    """`GET /v4/sessions/{session_id}/turns/{sequence_number}/context`: the context a reply was
+    answered from, rebuilt from the Checkpoint and Turns it was sent with (neither ever
+    changes), and its hash beside the receipt the reply recorded."""
+
+    session_id: UUID
+    sequence_number: int
+    """The reply's."""
+    provider: str | None
+    model: str | None
+    """The model the message was sent to (its user Turn's)."""
+    checkpoint_id: UUID | None
+    history_base_seq: int | None
+    system: str | None
+    messages: list[ContextMessage]
+    """Oldest first; the last is the message this reply answered."""
+    context_sha256: str
+    """The hash of this rebuilt context."""
+    recorded_sha256: str | None
+    """The receipt the reply recorded when it was answered; null for a reply stored before
+    receipts existed, or imported."""
+    matches: bool | None
+    """Whether the two are the same; null when there is no receipt to compare."""

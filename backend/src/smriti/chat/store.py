@@ -120,6 +120,10 @@ class ChatStore:
             rendered_checkpoints_bytes, lambda mounted: 2 * len(mounted.system)
         )
 
+    @property
+    def pool(self) -> Pool:
+        return self._pool
+
     async def read_context(
         self,
         session_id: UUID,

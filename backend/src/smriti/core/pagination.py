@@ -34,19 +34,20 @@ def int_query(minimum: int, maximum: int, default: int, description: str | None 
     ]
 
 
-def query_int(name: str, value: str, *, minimum: int, maximum: int) -> int:
-    """A query parameter as an integer: plain decimal digits within the bounds, else 400 naming it."""
+def query_int(name: str, value: str, *, minimum: int, maximum: int, source: str = "query") -> int:
+    """A query (or path) parameter as an integer: plain decimal digits within the bounds, else 400
+    naming it."""
     if not _DIGITS.fullmatch(value):
         raise BadRequest(
             f"Invalid request. {name}: Expected a whole number written in digits, got {value!r}",
             field=name,
-            source="query",
+            source=source,
             field_message=f"Expected a whole number written in digits, got {value!r}",
         )
     number = int(value)
     if not minimum <= number <= maximum:
         rule = f"Expected a whole number from {minimum} to {maximum}, got {number}"
-        raise BadRequest(f"Invalid request. {name}: {rule}", field=name, source="query", field_message=rule)
+        raise BadRequest(f"Invalid request. {name}: {rule}", field=name, source=source, field_message=rule)
     return number
 
 

@@ -210,6 +210,10 @@ class TurnModel(DefaultBase):
             "retry_of IS NULL OR (role = 'user' AND retry_of BETWEEN 1 AND sequence_number - 1)", name="retry_of"
         ),
         CheckConstraint("NOT stopped OR role = 'assistant'", name="stopped"),
+        CheckConstraint(
+            "context_sha256 IS NULL OR (role = 'assistant' AND context_sha256 ~ '^[0-9a-f]{64}$')",
+            name="context_sha256",
+        ),
         Index(
             "uq_turns_session_id_request_id",
             "session_id",
@@ -240,6 +244,8 @@ class TurnModel(DefaultBase):
     retry_of: Mapped[int | None] = mapped_column(Integer, default=None)
     # A streamed reply whose client went away before it was complete: what had arrived (0008).
     stopped: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # On a reply: the SHA-256 of exactly what the provider was sent for it (0009, chat/receipts.py).
+    context_sha256: Mapped[str | None] = mapped_column(String(64), default=None)
 
 
 class SendClaimModel(DefaultBase):

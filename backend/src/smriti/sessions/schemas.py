@@ -78,6 +78,12 @@ class Turn(msgspec.Struct, kw_only=True):
     stopped: bool = False
     """On an assistant Turn: its streamed reply was stopped (the client went away) before it was
     complete; `content` is what had arrived. The pair is in later contexts like any other."""
+    context_sha256: str | None = None
+    """On an assistant Turn: the receipt, SHA-256 (hex) of the RFC 8785 canonical JSON of exactly
+    what the provider was sent for this reply (`{provider, model, system, messages}`); the user
+    Turn before it names the model it was sent to. `GET /v4/sessions/{session_id}/turns/
+    {sequence_number}/context` rebuilds that context and its hash. Null on Turns stored before
+    receipts existed, and on imported ones."""
 
 
 def session_location(session_id: UUID) -> str:

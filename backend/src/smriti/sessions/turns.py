@@ -52,6 +52,11 @@ class Exchange:
     still the Session's last Turn."""
     stopped: bool = False
     """The reply is what had arrived when its stream was stopped (`Turn.stopped`)."""
+    asked_model: str | None = None
+    """The model the message was sent to (the user Turn records it; the reply records `model`,
+    the one that answered); None: the same."""
+    context_sha256: str | None = None
+    """The reply's receipt (`Turn.context_sha256`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +72,9 @@ class TurnsInScope:
 # Both Turns and the Session's counter in one statement. A send with a `request_id` also gives
 # up its claim on that key (`sessions/claims.py`) in the same statement. A retry ($11) is stored
 # only while the pair it retries is still the last: another exchange stored in the meantime was
-# answered with that pair in its context, so replacing the pair now would leave it stranded.
+# answered with that pair in its context, so replacing the pair now would leave it stranded. The
+# user Turn records the model the message was sent to ($13, else the one that answered, $3); the
+# reply its receipt ($14).
 def _write_sql(*, release_claim: bool) -> str:
     release = (
         "released AS (DELETE FROM send_claims WHERE session_id = $1 AND request_id = $7), " if release_claim else ""
@@ -77,11 +84,11 @@ def _write_sql(*, release_claim: bool) -> str:
         f"updated_at = clock_timestamp() WHERE id = $1 AND ($11::int IS NULL OR last_seq = $11::int + 1) "
         f"RETURNING last_seq) "
         f"INSERT INTO turns ({TURN_COLUMNS}) "
-        f"SELECT $1, s.last_seq - 1, 'user', $4::text, $2::text, $3::text, $5::uuid, $6::int, "
-        f"NULL::int, NULL::int, $7::text, clock_timestamp(), $11::int, false FROM s "
+        f"SELECT $1, s.last_seq - 1, 'user', $4::text, $2::text, coalesce($13::text, $3::text), $5::uuid, "
+        f"$6::int, NULL::int, NULL::int, $7::text, clock_timestamp(), $11::int, false, NULL::text FROM s "
         f"UNION ALL "
         f"SELECT $1, s.last_seq, 'assistant', $8::text, $2, $3, $5, $6, $9::int, $10::int, $7, "
-        f"clock_timestamp(), NULL::int, $12::bool FROM s "
+        f"clock_timestamp(), NULL::int, $12::bool, $14::text FROM s "
         f"RETURNING sequence_number, created_at"
     )
 
@@ -185,6 +192,8 @@ class TurnStore:
                 exchange.output_tokens,
                 exchange.retry_of,
                 exchange.stopped,
+                exchange.asked_model,
+                exchange.context_sha256,
             )
         except asyncpg.UniqueViolationError:
             if exchange.request_id is None:
@@ -249,7 +258,7 @@ def _stored(session_id: UUID, exchange: Exchange, row: asyncpg.Record, *, user: 
         role="user" if user else "assistant",
         content=exchange.user_content if user else exchange.assistant_content,
         provider=exchange.provider,
-        model=exchange.model,
+        model=(exchange.asked_model or exchange.model) if user else exchange.model,
         checkpoint_id=exchange.checkpoint_id,
         history_base_seq=exchange.history_base_seq,
         input_tokens=None if user else exchange.input_tokens,
@@ -258,4 +267,5 @@ def _stored(session_id: UUID, exchange: Exchange, row: asyncpg.Record, *, user: 
         created_at=row[1],
         retry_of=exchange.retry_of if user else None,
         stopped=False if user else exchange.stopped,
+        context_sha256=None if user else exchange.context_sha256,
     )

@@ -1,6 +1,7 @@
-import { useMemo, useState } from "react";
+import { useCallback, useMemo, useState } from "react";
 import type { SendResponse, Turn } from "@/api/models";
 import { EmptyState, FailureNotice, Loading } from "@/components/feedback";
+import { AnsweredContextDialog } from "@/features/context";
 import { ProviderPicker } from "@/features/providers";
 import { useRefreshAfterStop, useSendMessage } from "../api/send-message";
 import { useChatSession } from "../lib/chat-session";
@@ -60,6 +61,9 @@ function Chat() {
   const pending = useMemo(() => pendingSend(send.state, turns), [send.state, turns]);
   const reply = send.state.status === "done" ? send.state.reply : null;
   const [dismissed, setDismissed] = useState<SendResponse | null>(null);
+  const [shownContext, setShownContext] = useState<number | null>(null);
+  // Stable, so the memoised Turns do not re-render on every piece of a streamed reply.
+  const showContext = useCallback((reply: Turn) => setShownContext(reply.sequence_number), []);
   const suggestion =
     reply && reply !== dismissed && reply.suggestion.checkpoint_recommended
       ? reply.suggestion
@@ -90,6 +94,7 @@ function Chat() {
             pending={pending}
             sessionId={sessionId}
             onRetry={send.busy ? null : send.askAgain}
+            onShowContext={showContext}
           />
         )}
       </div>
@@ -100,6 +105,11 @@ function Chat() {
             ? "Reply stopped: what had arrived is kept, marked stopped."
             : ""}
       </div>
+      <AnsweredContextDialog
+        sessionId={sessionId}
+        sequenceNumber={shownContext}
+        onClose={() => setShownContext(null)}
+      />
       <footer className="chat-footer">
         {suggestion && (
           <Nudge

@@ -100,6 +100,8 @@ interface TurnListProps {
   sessionId: string;
   /** Asks the last exchange again, given its message; null while that cannot be done (a send is on its way). */
   onRetry?: ((message: Turn) => void) | null;
+  /** Shows what the model saw for a reply. */
+  onShowContext?: ((reply: Turn) => void) | null;
 }
 
 /** The Turns of a Session, virtualised: only the rows on screen are in the DOM. */
@@ -110,6 +112,7 @@ export function TurnList({
   pending,
   sessionId,
   onRetry = null,
+  onShowContext = null,
 }: TurnListProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const rows = useMemo(() => buildRows(turns, mount, pending), [turns, mount, pending]);
@@ -188,7 +191,13 @@ export function TurnList({
                 ref={virtualizer.measureElement}
                 className="turn-row"
               >
-                <RowView row={row} mounted={mounted} mount={mount} onRetry={onRetry} />
+                <RowView
+                  row={row}
+                  mounted={mounted}
+                  mount={mount}
+                  onRetry={onRetry}
+                  onShowContext={onShowContext}
+                />
               </div>
             );
           })}
@@ -203,11 +212,13 @@ function RowView({
   mounted,
   mount,
   onRetry,
+  onShowContext,
 }: {
   row: Row;
   mounted: MountedCheckpoint | null;
   mount: Mount | null;
   onRetry: ((message: Turn) => void) | null;
+  onShowContext: ((reply: Turn) => void) | null;
 }) {
   switch (row.kind) {
     case "turn":
@@ -218,6 +229,7 @@ function RowView({
           retried={row.retried}
           retryable={row.retryable}
           onRetry={onRetry}
+          onShowContext={onShowContext}
         />
       );
     case "boundary":
@@ -296,6 +308,7 @@ interface TurnViewProps {
   /** The message of the exchange that ends with this reply, when it can be asked again. */
   retryable: Turn | null;
   onRetry: ((message: Turn) => void) | null;
+  onShowContext: ((reply: Turn) => void) | null;
 }
 
 const TurnView = memo(function TurnView({
@@ -304,6 +317,7 @@ const TurnView = memo(function TurnView({
   retried,
   retryable,
   onRetry,
+  onShowContext,
 }: TurnViewProps) {
   const roleClass = turn.role === "user" ? "user" : "assistant";
   const notSent = outside || retried;
@@ -346,6 +360,17 @@ const TurnView = memo(function TurnView({
           label={`Copy message ${turn.sequence_number}`}
           className="turn-action"
         />
+        {turn.role === "assistant" && onShowContext && (
+          <button
+            type="button"
+            className="turn-action"
+            onClick={() => onShowContext(turn)}
+            aria-label={`What the model saw for reply ${turn.sequence_number}`}
+            title="The context this reply was answered from, rebuilt and checked against its receipt"
+          >
+            Context
+          </button>
+        )}
         {retryable && (
           <button
             type="button"
