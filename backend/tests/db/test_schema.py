@@ -369,3 +369,51 @@ async def test_migration_0007_gives_every_checkpoint_the_jump_link_a_write_would
         assert await conn.fetchval(columns) == 0
     finally:
         await conn.close()
+
+
+async def test_migration_0010_counts_what_each_sessions_replies_cost(postgres_url: str) -> None:
+    async with _database_at(postgres_url, "0009") as url:
+        conn = await asyncpg.connect(url)
+        try:
+            space = await conn.fetchval(
+                "INSERT INTO repos (id, name, created_at, updated_at) "
+                "VALUES (gen_random_uuid(), 'usage', now(), now()) RETURNING id"
+            )
+            sessions = []
+            for title, count in (("counted", 4), ("mixed", 4), ("empty", 0)):
+                sessions.append(
+                    await conn.fetchval(
+                        "INSERT INTO sessions (id, repo_id, title, last_seq, created_at, updated_at) "
+                        "VALUES (gen_random_uuid(), $1, $2, $3, now(), now()) RETURNING id",
+                        space,
+                        title,
+                        count,
+                    )
+                )
+            counted, mixed, empty = sessions
+            rows = [
+                (counted, 1, "user", None, None),
+                (counted, 2, "assistant", 10, 3),
+                (counted, 3, "user", None, None),
+                (counted, 4, "assistant", 20, 5),
+                (mixed, 1, "user", None, None),
+                (mixed, 2, "assistant", 7, None),  # no output count: uncounted, its input still summed
+                (mixed, 3, "user", None, None),
+                (mixed, 4, "assistant", None, None),
+            ]
+            await conn.executemany(
+                "INSERT INTO turns (session_id, sequence_number, role, content, input_tokens, output_tokens) "
+                "VALUES ($1, $2, $3, 'x', $4, $5)",
+                rows,
+            )
+            await asyncio.to_thread(upgrade, url)
+            usage = {
+                r["id"]: (r["input_tokens"], r["output_tokens"], r["uncounted_replies"])
+                for r in await conn.fetch("SELECT id, input_tokens, output_tokens, uncounted_replies FROM sessions")
+            }
+            assert usage == {counted: (30, 8, 0), mixed: (7, 0, 2), empty: (0, 0, 0)}
+            await asyncio.to_thread(lambda: alembic_commands(url).downgrade("0009"))
+            columns = "SELECT count(*) FROM information_schema.columns WHERE column_name = 'uncounted_replies'"
+            assert await conn.fetchval(columns) == 0
+        finally:
+            await conn.close()

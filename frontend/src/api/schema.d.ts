@@ -987,6 +987,7 @@ export interface components {
             turn_count: number;
             /** Format: date-time */
             updated_at: string;
+            usage: components["schemas"]["Usage"];
         };
         /** SessionCreate */
         SessionCreate: {
@@ -1024,6 +1025,7 @@ export interface components {
             name: string;
             /** Format: date-time */
             updated_at: string;
+            usage: components["schemas"]["Usage"];
         };
         /** SpaceCreate */
         SpaceCreate: {
@@ -1113,6 +1115,12 @@ export interface components {
             limit: number;
             offset: number;
             total: number;
+        };
+        /** Usage */
+        Usage: {
+            input_tokens: number;
+            output_tokens: number;
+            uncounted_replies: number;
         };
         /** VerifyProblem */
         VerifyProblem: {

@@ -37,3 +37,24 @@ export function formatBytes(size: number): string {
 export function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
 }
+
+export const USAGE_NOTE =
+  "Tokens as the providers reported them. The offline provider, a stopped reply, an imported one and some servers report none.";
+
+/** Token counts as reported by the providers: "1,240 tokens in · 310 out", "+2 uncounted" when
+ * some replies reported none (the sums are then lower bounds); "" when nothing was counted. */
+export function formatUsage(usage: {
+  input_tokens: number;
+  output_tokens: number;
+  uncounted_replies: number;
+}): string {
+  const counted = usage.input_tokens + usage.output_tokens > 0;
+  const parts = counted
+    ? [
+        `${usage.input_tokens.toLocaleString("en")} tokens in · ${usage.output_tokens.toLocaleString("en")} out`,
+      ]
+    : [];
+  if (usage.uncounted_replies > 0)
+    parts.push(`${plural(usage.uncounted_replies, "reply", "replies")} without counts`);
+  return parts.join(", ");
+}

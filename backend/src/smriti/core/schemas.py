@@ -76,6 +76,17 @@ MAX_INT4 = 2_147_483_647
 SequenceNumber = Annotated[int, msgspec.Meta(ge=0, le=MAX_INT4)]
 
 
+class Usage(msgspec.Struct, kw_only=True):
+    """What replies cost, as their providers reported it: the sum over a Session's replies, or a
+    Space's."""
+
+    input_tokens: int
+    output_tokens: int
+    uncounted_replies: int
+    """Replies whose provider reported no token counts (a server that sends none, a stopped
+    reply, an imported one): left out of the sums, which are then lower bounds."""
+
+
 class Page(msgspec.Struct, Generic[T]):
     """One page of a list."""
 

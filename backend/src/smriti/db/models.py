@@ -10,6 +10,7 @@ from advanced_alchemy.base import DefaultBase
 from advanced_alchemy.types import DateTimeUTC
 from sqlalchemy import (
     ARRAY,
+    BigInteger,
     Boolean,
     CheckConstraint,
     ForeignKey,
@@ -21,7 +22,9 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     Uuid,
+    cast,
     false,
+    func,
     select,
     text,
 )
@@ -79,6 +82,9 @@ class RepoModel(MutableEntity):
     head_commit_hash: Mapped[str | None] = mapped_column(String(64), default=None)
     if TYPE_CHECKING:
         head_message: Mapped[str | None]
+        input_tokens: Mapped[int]
+        output_tokens: Mapped[int]
+        uncounted_replies: Mapped[int]
 
 
 class CommitModel(Entity):
@@ -197,6 +203,10 @@ class SessionModel(MutableEntity):
     # Not a foreign key: the Session forked from may be deleted; the fork stands on its own.
     forked_from_session_id: Mapped[UUID | None] = mapped_column(default=None)
     forked_from_seq: Mapped[int | None] = mapped_column(Integer, default=None)
+    # What its replies cost, as the providers reported it (0010): moved by the write of each pair.
+    input_tokens: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    output_tokens: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    uncounted_replies: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class TurnModel(DefaultBase):
@@ -263,4 +273,21 @@ class SendClaimModel(DefaultBase):
 # A Space lists with its HEAD's message, read in the same query as the Space itself.
 RepoModel.head_message = column_property(
     select(CommitModel.message).where(CommitModel.id == RepoModel.head_commit_id).scalar_subquery()
+)
+# And with its usage: the sum of its Sessions' counters, in the same query.
+RepoModel.input_tokens = column_property(
+    # sum() of a bigint is a numeric in PostgreSQL: cast back, so it reads as an int.
+    select(cast(func.coalesce(func.sum(SessionModel.input_tokens), 0), BigInteger))
+    .where(SessionModel.repo_id == RepoModel.id)
+    .scalar_subquery()
+)
+RepoModel.output_tokens = column_property(
+    select(cast(func.coalesce(func.sum(SessionModel.output_tokens), 0), BigInteger))
+    .where(SessionModel.repo_id == RepoModel.id)
+    .scalar_subquery()
+)
+RepoModel.uncounted_replies = column_property(
+    select(cast(func.coalesce(func.sum(SessionModel.uncounted_replies), 0), BigInteger))
+    .where(SessionModel.repo_id == RepoModel.id)
+    .scalar_subquery()
 )

@@ -13,6 +13,7 @@ import asyncpg
 
 from smriti.core.errors import BadRequest, NotFound
 from smriti.core.ids import uuid7
+from smriti.core.schemas import Usage
 from smriti.db.pool import Pool
 from smriti.sessions.schemas import ForkedFrom, ForkRequest, Session
 
@@ -64,4 +65,5 @@ class SessionForks:
             forked_from=ForkedFrom(session_id=row["forked_from_session_id"], sequence_number=row["forked_from_seq"]),
             created_at=row["created_at"],
             updated_at=row["updated_at"],
+            usage=Usage(input_tokens=0, output_tokens=0, uncounted_replies=0),
         )

@@ -6,7 +6,7 @@ from uuid import UUID
 
 import msgspec
 
-from smriti.core.schemas import Request, ShortName, Text
+from smriti.core.schemas import Request, ShortName, Text, Usage
 
 
 class SessionCreate(Request):
@@ -54,6 +54,8 @@ class Session(msgspec.Struct, kw_only=True):
     """Where this Session was forked from, if it was."""
     created_at: datetime.datetime
     updated_at: datetime.datetime
+    usage: Usage
+    """Tokens its replies cost, as the providers reported them."""
 
 
 class Turn(msgspec.Struct, kw_only=True):

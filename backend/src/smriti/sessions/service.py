@@ -11,7 +11,7 @@ from sqlalchemy import func, select, update
 
 from smriti.core.errors import BadRequest, NotFound, caused_by
 from smriti.core.pagination import PageParams
-from smriti.core.schemas import Page
+from smriti.core.schemas import Page, Usage
 from smriti.db.models import CommitModel, RepoModel, SessionModel
 from smriti.db.services import EntityService
 from smriti.sessions.schemas import ForkedFrom, Session, SessionCreate, SessionUpdate
@@ -33,6 +33,11 @@ def to_session(model: SessionModel) -> Session:
         ),
         created_at=model.created_at,
         updated_at=model.updated_at,
+        usage=Usage(
+            input_tokens=model.input_tokens,
+            output_tokens=model.output_tokens,
+            uncounted_replies=model.uncounted_replies,
+        ),
     )
 
 

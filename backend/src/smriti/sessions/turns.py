@@ -81,6 +81,8 @@ def _write_sql(*, release_claim: bool) -> str:
     )
     return (
         f"WITH {release}s AS (UPDATE sessions SET last_seq = last_seq + 2, provider = $2, model = $3, "
+        f"input_tokens = input_tokens + coalesce($9::int, 0), output_tokens = output_tokens + coalesce($10::int, 0), "
+        f"uncounted_replies = uncounted_replies + ($9::int IS NULL OR $10::int IS NULL)::int, "
         f"updated_at = clock_timestamp() WHERE id = $1 AND ($11::int IS NULL OR last_seq = $11::int + 1) "
         f"RETURNING last_seq) "
         f"INSERT INTO turns ({TURN_COLUMNS}) "
@@ -148,14 +150,17 @@ class TurnStore:
         session_id = uuid7()
         async with self._pool.acquire() as conn, conn.transaction():
             created = await conn.fetchval(
-                "INSERT INTO sessions (id, repo_id, title, provider, last_seq, created_at, updated_at) "
-                "SELECT $1, id, $3, $4, $5, clock_timestamp(), clock_timestamp() FROM repos WHERE id = $2 "
+                # Imported replies carry no token counts: each is uncounted.
+                "INSERT INTO sessions (id, repo_id, title, provider, last_seq, uncounted_replies, created_at, "
+                "updated_at) SELECT $1, id, $3, $4, $5, $6, clock_timestamp(), clock_timestamp() FROM repos "
+                "WHERE id = $2 "
                 "RETURNING id",
                 session_id,
                 repo_id,
                 title,
                 provider,
                 len(turns),
+                sum(role == "assistant" for role, _ in turns),
             )
             if created is None:
                 raise NotFound(f"No Space with id {repo_id}.", field="repo_id")

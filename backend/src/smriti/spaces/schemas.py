@@ -5,7 +5,7 @@ from uuid import UUID
 
 import msgspec
 
-from smriti.core.schemas import Request, ShortName, Text
+from smriti.core.schemas import Request, ShortName, Text, Usage
 
 
 class SpaceCreate(Request):
@@ -29,3 +29,5 @@ class Space(msgspec.Struct, kw_only=True):
     head_message: str | None
     created_at: datetime.datetime
     updated_at: datetime.datetime
+    usage: Usage
+    """Tokens the replies of all its Sessions cost, as the providers reported them."""

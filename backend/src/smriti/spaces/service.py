@@ -12,7 +12,7 @@ from sqlalchemy.exc import IntegrityError as SQLAlchemyIntegrityError
 
 from smriti.core.errors import Conflict, NotFound, caused_by
 from smriti.core.pagination import PageParams
-from smriti.core.schemas import Page
+from smriti.core.schemas import Page, Usage
 from smriti.db.models import RepoModel
 from smriti.db.services import EntityService
 from smriti.spaces.schemas import Space, SpaceCreate, SpaceUpdate
@@ -28,6 +28,11 @@ def to_space(model: RepoModel) -> Space:
         head_message=model.head_message,
         created_at=model.created_at,
         updated_at=model.updated_at,
+        usage=Usage(
+            input_tokens=model.input_tokens,
+            output_tokens=model.output_tokens,
+            uncounted_replies=model.uncounted_replies,
+        ),
     )
 
 

@@ -35,6 +35,7 @@ const session: Session = {
   turn_count: 2,
   created_at: "2026-01-01T00:00:00Z",
   updated_at: "2026-01-01T00:00:00Z",
+  usage: { input_tokens: 0, output_tokens: 0, uncounted_replies: 0 },
 };
 
 function renderChat() {

@@ -2,7 +2,7 @@ import { Link, useLocation } from "wouter";
 import type { Checkpoint, Session } from "@/api/models";
 import { FailureNotice, Loading } from "@/components/feedback";
 import { findById } from "@/lib/find-by-id";
-import { plural, shortHash, timeAgo } from "@/lib/format";
+import { formatUsage, plural, shortHash, timeAgo, USAGE_NOTE } from "@/lib/format";
 import { useCreateSession } from "../api/create-session";
 import { useSessions } from "../api/list-sessions";
 import { defaultSessionTitle, sessionTitle } from "../lib/title";
@@ -72,6 +72,11 @@ export function SessionSidebar({
                 {plural(session.turn_count, "Turn")}
                 {session.provider ? ` · ${session.provider}` : ""} · {timeAgo(session.updated_at)}
               </span>
+              {formatUsage(session.usage) && (
+                <span className="session-meta" data-testid="session-usage" title={USAGE_NOTE}>
+                  {formatUsage(session.usage)}
+                </span>
+              )}
               <SessionBase session={session} checkpoints={checkpoints} />
             </Link>
           </li>

@@ -22,6 +22,7 @@ const session: Session = {
   turn_count: 0,
   created_at: "2026-12-01T18:04:00Z",
   updated_at: "2026-12-01T18:04:00Z",
+  usage: { input_tokens: 0, output_tokens: 0, uncounted_replies: 0 },
 };
 
 function show() {

@@ -3,7 +3,7 @@ import { Link, useLocation } from "wouter";
 import type { Space } from "@/api/models";
 import { ConfirmDialog } from "@/components/dialog";
 import { EmptyState, errorMessage, FailureNotice, Loading } from "@/components/feedback";
-import { formatDateTime, shortHash, timeAgo } from "@/lib/format";
+import { formatDateTime, formatUsage, shortHash, timeAgo, USAGE_NOTE } from "@/lib/format";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { useCreateSpace } from "../api/create-space";
 import { useDeleteSpace } from "../api/delete-space";
@@ -160,6 +160,12 @@ function SpaceRow({ space }: { space: Space }) {
           <span className="muted" title={formatDateTime(space.updated_at)}>
             · changed {timeAgo(space.updated_at)}
           </span>
+          {formatUsage(space.usage) && (
+            <span className="muted" data-testid="space-usage" title={USAGE_NOTE}>
+              {" "}
+              · {formatUsage(space.usage)}
+            </span>
+          )}
         </p>
         <FailureNotice error={update.error} />
       </div>
