@@ -65,6 +65,8 @@ class FakeProviderState:
     """Streamed (OpenAI): honour `stream_options.include_usage`; False ignores it, as some servers do."""
     refuse_stream_options: bool = False
     """OpenAI: refuse a request with `stream_options` (400 naming it), as some compatible servers do."""
+    listed_models: list[Any] | None = None
+    """`GET /v1/models` answers these ids (both APIs); None: 404, as many compatible servers do."""
     requests: list[RecordedRequest] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -83,6 +85,7 @@ class FakeProviderState:
             self.cut_after_pieces = None
             self.stream_usage = True
             self.refuse_stream_options = False
+            self.listed_models = None
             self.requests.clear()
 
     def bodies(self, path_suffix: str) -> list[dict[str, Any]]:
@@ -240,6 +243,27 @@ def make_handler(state: FakeProviderState) -> type[BaseHTTPRequestHandler]:
         def _event(self, name: str | None, data: str) -> None:
             self.wfile.write((f"event: {name}\n" if name else "").encode() + f"data: {data}\n\n".encode())
             self.wfile.flush()
+
+        def do_GET(self) -> None:
+            with state.lock:
+                self.recorded = RecordedRequest(self.path, dict(self.headers.items()), {})
+                state.requests.append(self.recorded)
+                listed = state.listed_models
+            if not self.path.endswith("/models") or listed is None:
+                self._send(404, b'{"error": {"message": "Not Found", "type": "not_found"}}')
+                return
+            if "anthropic-version" in {name.lower() for name in self.headers}:
+                data = [
+                    {"type": "model", "id": m, "display_name": str(m), "created_at": "2025-01-01T00:00:00Z"}
+                    for m in listed
+                ]
+                page = {"data": data, "has_more": False, "first_id": None, "last_id": None}
+            else:
+                page = {
+                    "object": "list",
+                    "data": [{"id": m, "object": "model", "created": 0, "owned_by": "x"} for m in listed],
+                }
+            self._send(200, json.dumps(page).encode())
 
         def do_POST(self) -> None:  # noqa: PLR0912 (one branch per way of failing)
             length = int(self.headers.get("Content-Length") or 0)

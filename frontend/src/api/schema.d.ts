@@ -120,7 +120,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Providers, whether configured, their models */
+        /**
+         * Providers, whether configured, their models
+         * @description `models`: the configured default first, then the configured models, then the ones the provider lists itself (`GET /v1/models`, asked at most every 10 minutes); `listed` says whether it did.
+         */
         get: operations["listProviders"];
         put?: never;
         post?: never;
@@ -920,6 +923,8 @@ export interface components {
             default: boolean;
             default_model: string;
             label: string;
+            /** @default false */
+            listed?: boolean;
             models: string[];
             name: string;
             unavailable_reason: string | null;

@@ -12,6 +12,7 @@ import httpx
 
 from smriti.core.config import ProviderSettings
 from smriti.providers.base import (
+    LIST_MODELS_TIMEOUT_S,
     ProviderRequest,
     ReplyEnd,
     ReplyPiece,
@@ -100,6 +101,11 @@ class AnthropicProvider:
 
     def _describe(self, exc: anthropic.APIError) -> str:
         return describe_upstream(str(getattr(exc, "message", None) or exc), (self._settings.api_key,))
+
+    async def list_models(self) -> list[str]:
+        assert self._client is not None, "list_models() called on an unconfigured provider"
+        listed = await self._client.with_options(timeout=LIST_MODELS_TIMEOUT_S, max_retries=0).models.list()
+        return [model.id async for model in listed]
 
     async def close(self) -> None:
         if self._client is not None:

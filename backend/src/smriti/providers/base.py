@@ -85,8 +85,15 @@ class Provider(Protocol):
         ends the provider's call (the HTTP response is closed)."""
         ...
 
+    async def list_models(self) -> list[str]:
+        """The models the provider says it serves (`GET /v1/models`); raises when it cannot say."""
+        ...
+
     async def close(self) -> None: ...
 
+
+LIST_MODELS_TIMEOUT_S = 5.0
+"""A provider's model list is a nicety for the picker: asked briefly, and never retried."""
 
 # The SDKs wait between attempts (both cap their own backoff at 8 s, though a Retry-After header
 # can ask for more); the wall-clock deadline allows this much per retry.

@@ -11,8 +11,13 @@ from smriti.providers.registry import ProviderList, ProviderRegistry
     "/providers",
     operation_id="listProviders",
     summary="Providers, whether configured, their models",
+    description=(
+        "`models`: the configured default first, then the configured models, then the ones the "
+        "provider lists itself (`GET /v1/models`, asked at most every 10 minutes); `listed` says "
+        "whether it did."
+    ),
     tags=["Providers"],
     responses=error_responses(),
 )
 async def list_providers(providers: NamedDependency[ProviderRegistry]) -> ProviderList:
-    return providers.describe()
+    return await providers.describe()

@@ -39,6 +39,7 @@ from smriti.core.errors import ProviderFailure
 from smriti.core.schemas import MAX_INT4
 from smriti.core.text import storable
 from smriti.providers.base import (
+    LIST_MODELS_TIMEOUT_S,
     Provider,
     ProviderReply,
     ProviderRequest,
@@ -53,6 +54,7 @@ from smriti.providers.base import (
 log = structlog.get_logger(__name__)
 
 MAX_MODEL_NAME = 200  # the sessions' and turns' `model` columns
+MAX_LISTED_MODELS = 500
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
@@ -191,6 +193,21 @@ class GuardedProvider:
             if not gap:
                 raise  # the whole call's deadline: `stream` says how long it waited in all
             raise stalled_error(self.name, self._timeout_s) from None
+
+    async def list_models(self) -> list[str] | None:
+        """The models the provider lists, as names Smriti can store and send back (at most
+        `MAX_LISTED_MODELS`), or None when it cannot say (no such endpoint, down, a surprise)."""
+        try:
+            listed = await asyncio.wait_for(self._inner.list_models(), LIST_MODELS_TIMEOUT_S + 1)
+        except Exception as exc:  # the configured list stands; a listing failure is no send failure
+            log.info("provider lists no models", provider=self.name, error=type(exc).__name__)
+            return None
+        names = [
+            name
+            for name in listed
+            if isinstance(name, str) and name.strip() and len(name) <= MAX_MODEL_NAME and not _CONTROL.search(name)
+        ]
+        return [storable(name) for name in dict.fromkeys(names)][:MAX_LISTED_MODELS]
 
     async def close(self) -> None:
         await self._inner.close()

@@ -56,6 +56,9 @@ class OfflineProvider:
                 yield piece
         yield ReplyEnd(model=request.model)
 
+    async def list_models(self) -> list[str]:
+        return list(self.models)
+
     async def close(self) -> None:
         return None
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 
 import msgspec
@@ -11,6 +12,7 @@ from smriti.core.errors import BadRequest
 from smriti.providers.anthropic_provider import AnthropicProvider
 from smriti.providers.base import Provider
 from smriti.providers.guard import GuardedProvider
+from smriti.providers.model_lists import ModelLists, picker_models
 from smriti.providers.offline import OfflineProvider
 from smriti.providers.openai_provider import OpenAIProvider
 from smriti.providers.windows import KNOWN_CONTEXT_WINDOWS
@@ -26,6 +28,9 @@ class ProviderInfo(msgspec.Struct):
     unavailable_reason: str | None
     context_windows: dict[str, int]
     """Tokens each of `models` takes in, where known (`providers/windows.py`)."""
+    listed: bool = False
+    """Whether `models` includes the provider's own list (`GET /v1/models`); false: the
+    configured list only (the provider gave none, or is not configured)."""
 
 
 class ProviderList(msgspec.Struct):
@@ -52,6 +57,7 @@ class ProviderRegistry:
         }
         self.default_name = self._pick_default(settings.default_provider)
         self._windows = {**KNOWN_CONTEXT_WINDOWS, **settings.context_windows}
+        self._model_lists = ModelLists()
 
     def context_window(self, model: str) -> int | None:
         """The model's window in tokens, None when unknown."""
@@ -109,30 +115,34 @@ class ProviderRegistry:
         return self.choose(None, model)
 
     @staticmethod
-    def _known(provider: Provider, remembered: str | None) -> str | None:
+    def _known(provider: GuardedProvider, remembered: str | None) -> str | None:
         """A Session's remembered model, unless it is one the offline provider refuses (a Session
         could remember any name before names were checked): the default then."""
         if provider.name == "offline" and remembered not in provider.models:
             return None
         return remembered
 
-    def describe(self) -> ProviderList:
-        return ProviderList(
-            default_provider=self.default_name,
-            items=[
+    async def describe(self) -> ProviderList:
+        configured = [p for p in self if p.configured]
+        lists = await asyncio.gather(*(self._model_lists.of(p) for p in configured))
+        listed = {p.name: found for p, found in zip(configured, lists, strict=True)}
+        items = []
+        for p in self:
+            models = picker_models(p.models, p.default_model, listed.get(p.name))
+            items.append(
                 ProviderInfo(
                     name=p.name,
                     label=p.label,
                     configured=p.configured,
                     default=p.name == self.default_name,
                     default_model=p.default_model,
-                    models=list(p.models),
+                    models=models,
                     unavailable_reason=p.unavailable_reason,
-                    context_windows={m: self._windows[m] for m in p.models if m in self._windows},
+                    context_windows={m: self._windows[m] for m in models if m in self._windows},
+                    listed=listed.get(p.name) is not None,
                 )
-                for p in self
-            ],
-        )
+            )
+        return ProviderList(default_provider=self.default_name, items=items)
 
     async def close(self) -> None:
         for provider in self:
