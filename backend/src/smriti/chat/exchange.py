@@ -10,7 +10,7 @@ from uuid import UUID
 from smriti.chat.answered import answered_context
 from smriti.chat.context import AssembledContext, HistoryTurn, assemble
 from smriti.chat.nudge import suggest
-from smriti.chat.receipts import context_sha256
+from smriti.chat.receipts import ReceiptCache, context_sha256
 from smriti.chat.schemas import (
     AnsweredContext,
     ContextMessage,
@@ -41,6 +41,7 @@ class ChatService:
     claims: SendClaims
     in_flight: InFlight = field(default_factory=InFlight)
     streams: LiveStreams = field(default_factory=LiveStreams)
+    receipts: ReceiptCache = field(default_factory=ReceiptCache)
 
     async def send(self, data: SendRequest, stream: ReplyStream | None = None) -> SendResponse:
         """Store the exchange and answer it; with a `stream`, the reply's pieces go to it as they
@@ -123,7 +124,13 @@ class ChatService:
         assembled = assemble(context.mounted, _history_for(data, context), data.content)
         check_fits(assembled, choice.model, self.providers.context_window(choice.model))
         request = ProviderRequest(model=choice.model, system=assembled.system, messages=assembled.messages)
-        receipt = context_sha256(choice.provider.name, choice.model, assembled.system, assembled.messages)
+        history = assembled.messages[:-1]  # the last is this message
+        receipt = self.receipts.receipt(
+            (data.session_id, context.checkpoint_id, context.history_base_seq),
+            (choice.provider.name, choice.model, assembled.system),
+            history,
+            data.content,
+        )
         used = sum(section.tokens for section in assembled.sections)
         if stream is not None:
             stream.began(
