@@ -75,6 +75,10 @@ async def statements(pool: Pool) -> dict[str, Callable[[], Awaitable[Any]]]:
         input_tokens=None,
         output_tokens=None,
         request_id=None,
+        # As a send stores them: the model it was sent to, the receipt, where its context ended.
+        asked_model="offline-1",
+        context_sha256="0" * 64,
+        context_through_seq=0,
     )
     # The context is read from a Session that stays at HISTORY Turns; the writes go to another.
     history, writes = await _session(pool, space), await _session(pool, space)

@@ -4,6 +4,7 @@ what the fake provider really received."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import uuid
 from typing import Any
@@ -117,6 +118,27 @@ async def test_plain_mounted_forked_and_retried_sends_rebuild_to_what_the_provid
     assert rebuilt["checkpoint_id"] == saved["id"]
     assert rebuilt["history_base_seq"] is None
     assert "Fly to Lisbon" in rebuilt["system"]
+
+
+async def test_two_sends_answered_at_once_each_rebuild_to_the_context_they_saw(
+    client: httpx.AsyncClient, fake_providers: FakeProviderServer
+) -> None:
+    """Both read the same Turns; the pair stored second was answered without the first's, though
+    that pair's numbers come before it. Its rebuild leaves it out too (`context_through_seq`)."""
+    space = await create_space(client, f"receipts-{uuid.uuid4().hex[:6]}")
+    session = await create_session(client, space["id"])
+    await send(client, session["id"], "before", provider="openai")
+    fake_providers.state.delay_seconds = 0.4  # both are with the provider at once
+    one, two = await asyncio.gather(
+        send(client, session["id"], "first at once", provider="openai"),
+        send(client, session["id"], "second at once", provider="openai"),
+    )
+    later, earlier = sorted((one, two), key=lambda sent: -sent["user_turn"]["sequence_number"])
+    assert later["user_turn"]["context_through_seq"] == earlier["user_turn"]["context_through_seq"] == 2
+    for sent in (earlier, later):
+        rebuilt = await _answered(client, session["id"], sent["assistant_turn"]["sequence_number"])
+        assert rebuilt["matches"] is True
+        assert [m["sequence_number"] for m in rebuilt["messages"]] == [1, 2, sent["user_turn"]["sequence_number"]]
 
 
 async def test_the_preview_of_a_message_answers_the_receipt_its_reply_then_carries(

@@ -1097,6 +1097,7 @@ export interface components {
             checkpoint_id: string | null;
             content: string;
             context_sha256?: string | null;
+            context_through_seq?: number | null;
             /** Format: date-time */
             created_at: string;
             history_base_seq: number | null;

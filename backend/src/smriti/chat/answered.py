@@ -1,10 +1,13 @@
 """The context a past reply was answered from, rebuilt, with its receipt checked (SYSTEM.md §9).
 
-A reply's context is fixed by what its pair recorded: the Checkpoint in context and the mount's
-boundary (on the user Turn), and the Session's Turns between the boundary and the message, less
-the pairs that retries had asked again by then (a retry's own included). Checkpoints and Turns
-are never edited, so the same read, assembled by the same function as a send, gives the same
-context, and hashing it the same way gives the reply's receipt, or shows that something differs.
+A reply's context is fixed by what its pair recorded: the Checkpoint in context, the mount's
+boundary and the Session's last Turn when the context was read (on the user Turn), and the
+Session's Turns between the boundary and that one, less the pairs that retries had asked again
+by then (a retry's own included). A send answered at the same time as another in the Session
+did not see that one's pair, though its numbers come first, and its rebuild leaves it out too.
+Checkpoints and Turns are never edited, so the same read, assembled by the same function as a
+send, gives the same context, and hashing it the same way gives the reply's receipt, or shows
+that something differs.
 One statement reads it all.
 """
 
@@ -23,7 +26,8 @@ from smriti.sessions.turns import retried_pairs
 
 _CHECKPOINT = ", ".join(f"c.{name} AS c_{name}" for name in CHECKPOINT_FIELDS)
 
-# $2 is the reply's sequence number; its message is the Turn before it.
+# $2 is the reply's sequence number; its message is the Turn before it, whose context held the
+# Turns up to `context_through_seq` (before 0011: up to the Turn before the message).
 _ANSWERED_SQL = f"""
 SELECT a.role AS reply_role, a.context_sha256, u.role AS message_role, u.content AS message,
        u.provider, u.model, u.checkpoint_id, u.history_base_seq, {_CHECKPOINT},
@@ -37,11 +41,14 @@ LEFT JOIN LATERAL (
            array_agg(t.role ORDER BY t.sequence_number) AS roles,
            array_agg(t.content ORDER BY t.sequence_number) AS contents
     FROM turns t
-    WHERE t.session_id = s.id AND t.sequence_number > coalesce(u.history_base_seq, 0) AND t.sequence_number < $2 - 1
+    WHERE t.session_id = s.id AND t.sequence_number > coalesce(u.history_base_seq, 0)
+      AND t.sequence_number <= coalesce(u.context_through_seq, $2 - 2)
 ) history ON true
 LEFT JOIN LATERAL (
     SELECT array_agg(t.retry_of) AS retry_ofs
-    FROM turns t WHERE t.session_id = s.id AND t.sequence_number < $2 AND t.retry_of IS NOT NULL
+    FROM turns t
+    WHERE t.session_id = s.id AND t.retry_of IS NOT NULL
+      AND (t.sequence_number <= coalesce(u.context_through_seq, $2 - 2) OR t.sequence_number = $2 - 1)
 ) retried ON true
 WHERE s.id = $1
 """

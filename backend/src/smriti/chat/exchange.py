@@ -124,12 +124,10 @@ class ChatService:
         assembled = assemble(context.mounted, _history_for(data, context), data.content)
         check_fits(assembled, choice.model, self.providers.context_window(choice.model))
         request = ProviderRequest(model=choice.model, system=assembled.system, messages=assembled.messages)
-        history = assembled.messages[:-1]  # the last is this message
         receipt = self.receipts.receipt(
             (data.session_id, context.checkpoint_id, context.history_base_seq),
             (choice.provider.name, choice.model, assembled.system),
-            history,
-            data.content,
+            assembled.messages,
         )
         used = sum(section.tokens for section in assembled.sections)
         if stream is not None:
@@ -162,6 +160,7 @@ class ChatService:
                 stopped=stopped,
                 asked_model=choice.model,
                 context_sha256=receipt,
+                context_through_seq=context.last_seq,
             ),
         )
         return user, assistant, used

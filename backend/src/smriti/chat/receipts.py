@@ -88,30 +88,26 @@ class ReceiptCache:
     def __init__(self, entries: int = 10_000) -> None:
         self._prefixes: SizedLru[Hashable, _Prefix] = SizedLru(entries, lambda _: 1)
 
-    def receipt(
-        self,
-        key: Hashable,
-        request: tuple[str, str, str | None],
-        history: Sequence[Any],
-        message: str,
-    ) -> str:
-        """The receipt of `history` (HistoryTurns: messages with a `sequence_number`) then
-        `message`, sent as `request` = (provider, model, system)."""
+    def receipt(self, key: Hashable, request: tuple[str, str, str | None], messages: Sequence[Any]) -> str:
+        """The receipt of `messages` (the history's HistoryTurns, with a `sequence_number`, then
+        the new message last) sent as `request` = (provider, model, system). Works on indices:
+        copying a long history would cost more than hashing what is new in it."""
         provider, model, system = request
+        count = len(messages) - 1  # the history's; the last message is the one being sent
         cached = self._prefixes.get(key)
         if (
             cached is not None
-            and 0 < cached.count <= len(history)
-            and history[cached.count - 1].sequence_number == cached.last_seq
+            and 0 < cached.count <= count
+            and messages[cached.count - 1].sequence_number == cached.last_seq
         ):
             digest, start = cached.state.copy(), cached.count
         else:
             digest, start = hashlib.sha256(_OPEN), 0
-        if start < len(history):
-            rest = b",".join(map(_message, history[start:]))
+        if start < count:
+            rest = b",".join([_message(messages[i]) for i in range(start, count)])
             digest.update(b"," + rest if start else rest)
-        if history:
-            self._prefixes.put(key, _Prefix(digest.copy(), len(history), history[-1].sequence_number))
+        if count:
+            self._prefixes.put(key, _Prefix(digest.copy(), count, messages[count - 1].sequence_number))
             digest.update(b",")
-        digest.update(_message(ChatMessage(role="user", content=message)) + _close(model, provider, system))
+        digest.update(_message(messages[count]) + _close(model, provider, system))
         return str(digest.hexdigest())

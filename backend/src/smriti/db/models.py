@@ -224,6 +224,10 @@ class TurnModel(DefaultBase):
             "context_sha256 IS NULL OR (role = 'assistant' AND context_sha256 ~ '^[0-9a-f]{64}$')",
             name="context_sha256",
         ),
+        CheckConstraint(
+            "context_through_seq IS NULL OR (role = 'user' AND context_through_seq BETWEEN 0 AND sequence_number - 1)",
+            name="context_through_seq",
+        ),
         Index(
             "uq_turns_session_id_request_id",
             "session_id",
@@ -256,6 +260,8 @@ class TurnModel(DefaultBase):
     stopped: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # On a reply: the SHA-256 of exactly what the provider was sent for it (0009, chat/receipts.py).
     context_sha256: Mapped[str | None] = mapped_column(String(64), default=None)
+    # On a message: the Session's last Turn when its context was read (0011, chat/answered.py).
+    context_through_seq: Mapped[int | None] = mapped_column(Integer, default=None)
 
 
 class SendClaimModel(DefaultBase):

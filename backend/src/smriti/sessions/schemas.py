@@ -86,6 +86,10 @@ class Turn(msgspec.Struct, kw_only=True):
     Turn before it names the model it was sent to. `GET /v4/sessions/{session_id}/turns/
     {sequence_number}/context` rebuilds that context and its hash. Null on Turns stored before
     receipts existed, and on imported ones."""
+    context_through_seq: int | None = None
+    """On a user Turn: the Session's last Turn when this message's context was read; its
+    context held the Turns up to it (after the boundary, less the retried pairs). A send
+    answered at the same time as another in the Session does not see that one's pair."""
 
 
 def session_location(session_id: UUID) -> str:
