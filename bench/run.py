@@ -16,6 +16,8 @@
 - scale-out: two server processes against one on HEAD; resident memory of the API;
 - server: granian against uvicorn for the floor and for Smriti's HEAD and send;
 - merges: a merge preview of two 1,000-item Checkpoints 1,000 and 10 Checkpoints apart, 1 client;
+- bundles: export and import of a 10,000-Checkpoint, 100,000-Turn Space and one 10× smaller (rows
+  per second, the server's memory rise: constant in the Space's size);
 - streams: time to the first piece through Smriti against straight from a fake streaming
   provider, at 1 and 16 clients; 64 streams at once (CPU per piece, memory per stream).
 
@@ -32,6 +34,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import bundles
 import lines
 import merges
 import streams
@@ -59,7 +62,9 @@ def main() -> None:
     parser.add_argument("--server", choices=["uvicorn", "granian"], default="uvicorn")
     parser.add_argument("--quick", action="store_true", help="3 s per row, one run, a shorter peer thread")
     parser.add_argument("--out", type=Path, default=HERE / "results" / "latest.json")
-    parser.add_argument("--only", choices=["lines", "merges", "streams"], help="only these rows (and their targets)")
+    parser.add_argument(
+        "--only", choices=["lines", "merges", "streams", "bundles"], help="only these rows (and their targets)"
+    )
     args = parser.parse_args()
     if args.quick:
         args.seconds, args.repeat, args.history = 3.0, 1, 2_000
@@ -89,6 +94,11 @@ def main() -> None:
         merges.evaluate_merges(report)
         print_report(report)
         return
+    if args.only == "bundles":
+        bundles.run_bundles(report, args, env, log, work)
+        bundles.evaluate_bundles(report)
+        print_report(report)
+        return
     if args.only == "streams":
         streams.run_streams(report, args, env, log)
         streams.evaluate_streams(report)
@@ -100,9 +110,11 @@ def main() -> None:
     run_peer(report, args, env, log, work, url, fixtures["head_space"])
     merges.run_merges(report, args, env, log, work, url)
     streams.run_streams(report, args, env, log)
+    bundles.run_bundles(report, args, env, log, work)
     evaluate(report)
     merges.evaluate_merges(report)
     streams.evaluate_streams(report)
+    bundles.evaluate_bundles(report)
     print_report(report)
     write_results(report, args)
     print(f"\nwritten to {args.out}; server logs in {log}")

@@ -455,6 +455,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v5/repos/{repo_id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a Space as a bundle: its Checkpoints, lines, Sessions and Turns, one JSON object a line
+         * @description Streamed `application/x-ndjson` in the format of docs/bundles.md (`smriti-space`, version 1), read from one snapshot. `POST /v5/repos/import` brings it back with the same ids and hashes.
+         */
+        get: operations["exportSpace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v5/repos/{repo_id}/merge": {
         parameters: {
             query?: never;
@@ -489,6 +509,26 @@ export interface paths {
          * @description `merged` is the state about to be saved as the merge of `theirs` into `ours` (as in the preview). It is reviewed like a Checkpoint (on demand, rules and, with a model-backed provider, the model); a finding whose items no single line had is marked `from_merge`. Nothing is saved.
          */
         post: operations["reviewMerge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v5/repos/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a Space from a bundle
+         * @description The body is a bundle (`Content-Type: application/x-ndjson`, up to SMRITI_MAX_IMPORT_BYTES). Every hash and link is checked before anything is written, then all of it is written in one transaction: a bundle that does not check out is a 400 naming its first bad line and writes nothing. The Space keeps its ids, hashes and times; a Space with its id or name already here is a 409.
+         */
+        post: operations["importSpace"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2740,6 +2780,46 @@ export interface operations {
             };
         };
     };
+    exportSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                repo_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Stream Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": unknown;
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     previewMerge: {
         parameters: {
             query: {
@@ -2856,6 +2936,62 @@ export interface operations {
             };
             /** @description The provider did not answer in time. */
             504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    importSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Document created, URL follows */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Space"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request conflicts with the current state (for example HEAD has moved). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than the configured limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is not of the media type this route reads. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -11,9 +11,10 @@ The client is asynchronous: the MCP server runs it inside its event loop (in the
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from types import TracebackType
-from typing import Any, TypeVar, overload
+from typing import IO, Any, TypeVar, overload
 from urllib.parse import quote
 from uuid import UUID
 
@@ -35,6 +36,7 @@ T = TypeVar("T")
 DEFAULT_URL = "http://127.0.0.1:8000"
 DEFAULT_TIMEOUT = 120.0
 """Seconds for a whole request. Generous because a review may wait on a model provider."""
+_UPLOAD_CHUNK = 256 * 1024
 MAX_PAGE = 200
 """The largest page the API hands out by default (`SMRITI_MAX_PAGE_SIZE`)."""
 
@@ -136,6 +138,32 @@ class SmritiClient:
         await self._http.aclose()
 
     # Spaces ---------------------------------------------------------------------------------
+
+    async def export_space(self, space_id: UUID, sink: IO[bytes]) -> int:
+        """Write the Space's bundle (docs/bundles.md) to `sink` as it arrives; the bytes written."""
+        written = 0
+        with self._reaching():
+            async with self._http.stream("GET", f"/v5/repos/{space_id}/export") as response:
+                if response.status_code >= 400:
+                    await response.aread()
+                    raise self._error(response)
+                async for chunk in response.aiter_bytes():
+                    sink.write(chunk)
+                    written += len(chunk)
+        return written
+
+    async def import_space(self, source: IO[bytes]) -> Space:
+        """Import a bundle read from `source`, sent as it is read."""
+
+        async def chunks() -> AsyncIterator[bytes]:
+            while chunk := source.read(_UPLOAD_CHUNK):
+                yield chunk
+
+        with self._reaching():
+            response = await self._http.post(
+                "/v5/repos/import", content=chunks(), headers={"Content-Type": "application/x-ndjson"}
+            )
+        return self._decoded("POST", response, Space)  # type: ignore[return-value]
 
     async def list_spaces(self, *, limit: int = 50, offset: int = 0) -> Page[Space]:
         """One page of Spaces, most recently changed first."""
@@ -329,20 +357,11 @@ class SmritiClient:
         content: bytes | None = None,
     ) -> T | None:
         headers = {"Content-Type": "application/json"} if content is not None else None
-        try:
+        with self._reaching():
             response = await self._http.request(method, path, params=params, content=content, headers=headers)
-        except httpx.TimeoutException:
-            raise Unreachable(
-                f"The Smriti server at {display_url(self.base_url)} did not answer within {self.timeout:g} s.",
-                url=display_url(self.base_url),
-            ) from None
-        except httpx.TransportError as exc:
-            reason = str(exc) or type(exc).__name__
-            raise Unreachable(
-                f"Cannot reach the Smriti server at {display_url(self.base_url)} ({reason}). "
-                "Is it running? (The URL comes from --url or SMRITI_URL.)",
-                url=display_url(self.base_url),
-            ) from None
+        return self._decoded(method, response, kind)
+
+    def _decoded(self, method: str, response: httpx.Response, kind: type[T] | None) -> T | None:
         if response.status_code >= 400:
             raise self._error(response)
         if kind is None:  # 204 No Content: nothing to decode
@@ -354,6 +373,24 @@ class SmritiClient:
                 f"{method} {display_url(response.url)} answered {response.status_code} with something that is not "
                 f"a Smriti response ({exc}). Is --url / SMRITI_URL pointing at a Smriti server?",
                 status_code=response.status_code,
+            ) from None
+
+    @contextmanager
+    def _reaching(self) -> Iterator[None]:
+        """httpx's failures to reach the server, as `Unreachable` saying where and why."""
+        try:
+            yield
+        except httpx.TimeoutException:
+            raise Unreachable(
+                f"The Smriti server at {display_url(self.base_url)} did not answer within {self.timeout:g} s.",
+                url=display_url(self.base_url),
+            ) from None
+        except httpx.TransportError as exc:
+            reason = str(exc) or type(exc).__name__
+            raise Unreachable(
+                f"Cannot reach the Smriti server at {display_url(self.base_url)} ({reason}). "
+                "Is it running? (The URL comes from --url or SMRITI_URL.)",
+                url=display_url(self.base_url),
             ) from None
 
     def _error(self, response: httpx.Response) -> Exception:

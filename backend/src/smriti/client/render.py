@@ -335,3 +335,12 @@ def merge_saved(result: Saved, from_ref: str, theirs: Checkpoint) -> str:
     body = _changes(result.changes) if result.changes is not None else []
     out += [f"Changes on {line}:", *body] if body else [f"The state of {line} is unchanged."]
     return "\n".join(out)
+
+
+def exported(space: Space, target: str, size: int) -> str:
+    return f"Exported Space {_one_line(space.name)} ({space.id}) to {target}: {size} bytes."
+
+
+def imported(space: Space) -> str:
+    head = f"HEAD {short(space.head_commit_hash)}" if space.head_commit_hash else "no Checkpoint yet"
+    return f"Imported Space {_one_line(space.name)} ({space.id}), {head}."

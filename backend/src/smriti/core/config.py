@@ -30,6 +30,8 @@ class Settings:
     database_url: str | None = field(default=None, repr=False)
     data_dir: Path = Path(".smriti")
     max_body_bytes: int = 1_048_576
+    max_import_bytes: int = 268_435_456
+    """`SMRITI_MAX_IMPORT_BYTES`: the largest Space bundle `POST /v5/repos/import` reads (256 MiB)."""
     db_pool_size: int = 10
     db_acquire_timeout_s: float = 10.0
     """How long a request waits for a free database connection before it is answered 503."""
@@ -66,6 +68,7 @@ class Settings:
             database_url=_text(env, "DATABASE_URL"),
             data_dir=Path(env.get("SMRITI_DATA_DIR") or ".smriti"),
             max_body_bytes=_int(env, "SMRITI_MAX_BODY_BYTES", 1_048_576, minimum=1024),
+            max_import_bytes=_int(env, "SMRITI_MAX_IMPORT_BYTES", 268_435_456, minimum=1024),
             db_pool_size=_int(env, "SMRITI_DB_POOL_SIZE", 10, minimum=1),
             db_acquire_timeout_s=_float(env, "SMRITI_DB_ACQUIRE_TIMEOUT", 10.0),
             # PostgreSQL's statement_timeout is an int of milliseconds.

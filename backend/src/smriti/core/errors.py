@@ -74,6 +74,18 @@ class Conflict(SmritiError):
     status_code = 409
 
 
+class TooLarge(SmritiError):
+    status_code = 413
+
+    def __init__(self, detail: str, *, limit_bytes: int) -> None:
+        super().__init__(detail)
+        self.limit_bytes = limit_bytes
+
+
+class UnsupportedMediaType(SmritiError):
+    status_code = 415
+
+
 class ProviderFailure(SmritiError):
     """A provider did not give a usable answer. `status_code` says how: 502, 504 or 429."""
 
@@ -114,6 +126,7 @@ _DESCRIPTIONS = {
     404: "No such resource.",
     409: "The request conflicts with the current state (for example HEAD has moved).",
     413: "The request body is larger than the configured limit.",
+    415: "The request body is not of the media type this route reads.",
     429: "The provider is rate limiting; retry later.",
     502: "The provider failed or answered with something unusable.",
     503: "The database is unavailable, too busy to answer in time, or rolled the request back to resolve a "

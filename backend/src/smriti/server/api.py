@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from litestar import Router
 
+from smriti.bundles.routes import ROUTES as BUNDLES
 from smriti.chat.routes import ROUTES as CHAT
 from smriti.checkpoints.routes import ROUTES as CHECKPOINTS
 from smriti.core.routes import VERSIONS, Routes
@@ -24,6 +25,7 @@ from smriti.transcripts.routes import ROUTES as TRANSCRIPTS
 # In this order in the OpenAPI document (and so in the web app's generated types).
 DOMAINS: tuple[Routes, ...] = (
     SPACES,
+    BUNDLES,
     DRAFTING,
     REVIEW,
     CHECKPOINTS,

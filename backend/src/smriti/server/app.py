@@ -61,6 +61,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         providers,
         nudge_after_turns=settings.nudge_after_turns,
         claim_ttl_s=claim_ttl_s(settings.provider_timeout_s, settings.provider_max_retries),
+        max_import_bytes=settings.max_import_bytes,
     )
     mcp = McpEndpoint(settings)
     sqlalchemy = SQLAlchemyAsyncConfig(

@@ -16,7 +16,16 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as OrmPoolTimeout
 from sqlalchemy.orm.exc import StaleDataError
 
-from smriti.core.errors import PROBLEM_JSON, ErrorResponse, FieldError, ProviderFailure, SmritiError, caused_by, problem
+from smriti.core.errors import (
+    PROBLEM_JSON,
+    ErrorResponse,
+    FieldError,
+    ProviderFailure,
+    SmritiError,
+    TooLarge,
+    caused_by,
+    problem,
+)
 from smriti.core.schemas import say_patterns
 from smriti.db.pool import PoolTimeout
 
@@ -151,6 +160,8 @@ def to_error_response(request: Request[Any, Any, Any], exc: Exception) -> Respon
     """
     if isinstance(exc, ProviderFailure):
         return _provider_error(exc)
+    if isinstance(exc, TooLarge):
+        return _body(413, exc.detail, limit_bytes=exc.limit_bytes)
     if isinstance(exc, SmritiError):
         return _body(exc.status_code, exc.detail, errors=exc.errors)
     if isinstance(exc, ValidationException):

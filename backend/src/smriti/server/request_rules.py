@@ -9,7 +9,9 @@
 - **Body type.** A POST, PUT or PATCH must say its body is JSON (`application/json` or a
   `+json` type). The media types a browser may send across sites without asking first
   (`text/plain`, forms) are refused with 415, so no web page the user opens can make a write.
-  `/mcp` is left to the MCP SDK, whose transport security refuses such a body itself (400).
+  A Space bundle's import alone reads `application/x-ndjson`, which a browser does not send
+  across sites unasked either. `/mcp` is left to the MCP SDK, whose transport security refuses
+  such a body itself (400).
 
 Refusals use the API's error shape.
 """
@@ -29,6 +31,9 @@ from smriti.core.errors import PROBLEM_JSON, FieldError, problem
 
 _WITH_BODY = frozenset({"POST", "PUT", "PATCH"})
 _OWN_CONTENT_RULES = b"/mcp"
+# A Space bundle is ndjson (SYSTEM.md §10); not a type a browser sends across sites unasked.
+_NDJSON_PATHS = frozenset({b"/v5/repos/import"})
+_NDJSON = "application/x-ndjson"
 
 
 def host_name(header: str) -> str:
@@ -72,8 +77,12 @@ def _header(scope: Scope, wanted: bytes) -> str | None:
     return None
 
 
+def _media(content_type: str) -> str:
+    return content_type.split(";", 1)[0].strip().lower()
+
+
 def is_json_media_type(content_type: str) -> bool:
-    media = content_type.split(";", 1)[0].strip().lower()
+    media = _media(content_type)
     return media == "application/json" or (media.startswith("application/") and media.endswith("+json"))
 
 
@@ -149,6 +158,8 @@ def _media_type_refusal(scope: Scope) -> list[dict[str, Any]] | None:
         return None
     content_type = _header(scope, b"content-type")
     if content_type is not None and is_json_media_type(content_type):
+        return None
+    if content_type is not None and path in _NDJSON_PATHS and _media(content_type) == _NDJSON:
         return None
     got = f"got {content_type!r}" if content_type else "none was given"
     return _refusal(

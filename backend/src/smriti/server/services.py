@@ -14,6 +14,7 @@ from typing import Any
 
 from litestar.di import Provide
 
+from smriti.bundles.service import BundleService
 from smriti.chat.exchange import ChatService
 from smriti.chat.store import ChatStore
 from smriti.checkpoints.store import CheckpointStore
@@ -45,6 +46,7 @@ _PROVIDED = (
     "drafts",
     "reviews",
     "transcripts",
+    "bundles",
 )
 
 
@@ -61,11 +63,15 @@ class Services:
     drafts: DraftService
     reviews: ReviewService
     transcripts: TranscriptService
+    bundles: BundleService
 
-    def __init__(self, providers: ProviderRegistry, *, nudge_after_turns: int, claim_ttl_s: float) -> None:
+    def __init__(
+        self, providers: ProviderRegistry, *, nudge_after_turns: int, claim_ttl_s: float, max_import_bytes: int
+    ) -> None:
         self.providers = providers
         self._nudge_after_turns = nudge_after_turns
         self._claim_ttl_s = claim_ttl_s
+        self._max_import_bytes = max_import_bytes
 
     def start(self, pool: Pool) -> None:
         self.pool = pool
@@ -86,6 +92,7 @@ class Services:
         self.reviews = ReviewService(checkpoints=self.checkpoints, providers=self.providers)
         self.merge_reviews = MergeReviewService(self.merges, self.reviews)
         self.transcripts = TranscriptService(turns=self.turns)
+        self.bundles = BundleService(pool, self._max_import_bytes)
 
     def dependencies(self) -> dict[str, Provide]:
         return {name: Provide(self._provider(name), sync_to_thread=False) for name in _PROVIDED}

@@ -1,3 +1,4 @@
+import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link, useLocation } from "wouter";
 import type { Space } from "@/api/models";
@@ -7,8 +8,10 @@ import { formatDateTime, formatUsage, shortHash, timeAgo, USAGE_NOTE } from "@/l
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { useCreateSpace } from "../api/create-space";
 import { useDeleteSpace } from "../api/delete-space";
+import { exportSpace } from "../api/export-space";
 import { useSpaces } from "../api/list-spaces";
 import { useUpdateSpace } from "../api/update-space";
+import { ImportSpace } from "./import-space";
 
 export function SpacesPage() {
   const spaces = useSpaces();
@@ -23,6 +26,7 @@ export function SpacesPage() {
             from exactly that state.
           </p>
         </div>
+        <ImportSpace />
       </header>
       <CreateSpaceForm />
       {spaces.isPending && <Loading what="Spaces" />}
@@ -101,6 +105,7 @@ function SpaceRow({ space }: { space: Space }) {
   const [confirming, setConfirming] = useState(false);
   const update = useUpdateSpace();
   const remove = useDeleteSpace();
+  const exporting = useMutation({ mutationFn: () => exportSpace(space.id) });
 
   const rename = (event: FormEvent) => {
     event.preventDefault();
@@ -168,8 +173,18 @@ function SpaceRow({ space }: { space: Space }) {
           )}
         </p>
         <FailureNotice error={update.error} />
+        <FailureNotice error={exporting.error} />
       </div>
       <div className="space-actions">
+        <button
+          type="button"
+          className="btn small"
+          title="Download the whole Space as a bundle file: Checkpoints with their hashes, lines, Sessions and Turns"
+          disabled={exporting.isPending}
+          onClick={() => exporting.mutate()}
+        >
+          {exporting.isPending ? "Exporting…" : "Export"}
+        </button>
         <button
           type="button"
           className="btn small"

@@ -1,0 +1,157 @@
+"""Export a Space as a bundle (`format.py`), streamed from the database in constant memory.
+
+The whole bundle is read from one snapshot (a repeatable-read, read-only transaction), so a
+commit or a send landing during a long export is either wholly in it or not at all. Rows come
+through server-side cursors a few hundred at a time and leave as ~64 KB chunks; the content
+columns are sent as PostgreSQL's own JSON text, never decoded here. The connection is taken
+when the first chunk is asked for, so a response that is never read holds nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from typing import Any
+from uuid import UUID
+
+import asyncpg
+import msgspec
+
+from smriti.bundles.format import FORMAT, VERSION, encode_line
+from smriti.checkpoints.commit_sql import JSONB_FIELDS
+from smriti.checkpoints.hashing import CONTENT_FIELDS
+from smriti.core.errors import NotFound
+from smriti.db.pool import Pool
+
+_CHUNK_BYTES = 64 * 1024
+_PREFETCH = 500
+
+_SPACE_SQL = "SELECT id, name, description, created_at, updated_at FROM repos WHERE id = $1"
+
+_CONTENT = ", ".join(f"{name}::text AS {name}" if name in JSONB_FIELDS else name for name in CONTENT_FIELDS)
+# Written under their line's lock with the time read after it, a Checkpoint's created_at is
+# later than its parents': this order puts parents first (import refuses a bundle that does not).
+_CHECKPOINTS_SQL = f"""
+SELECT id, parent_commit_id, merge_parent_id, commit_hash, created_at, {_CONTENT}
+FROM commits WHERE repo_id = $1 ORDER BY created_at, id"""
+
+_BRANCHES_SQL = """
+SELECT id, name, is_default, head_commit_id, head_commit_hash, commit_count, created_at, updated_at
+FROM branches WHERE repo_id = $1 ORDER BY is_default DESC, lower(name), name"""
+
+_TURN_COLUMNS = (
+    "sequence_number",
+    "role",
+    "content",
+    "provider",
+    "model",
+    "checkpoint_id",
+    "history_base_seq",
+    "input_tokens",
+    "output_tokens",
+    "request_id",
+    "created_at",
+    "retry_of",
+    "stopped",
+    "context_sha256",
+    "context_through_seq",
+)
+_SESSION_COLUMNS = (
+    "id",
+    "title",
+    "provider",
+    "model",
+    "last_seq",
+    "base_commit_id",
+    "forked_from_session_id",
+    "forked_from_seq",
+    "created_at",
+    "updated_at",
+)
+# Each Session with its Turns after it, in one ordered read: a Session with no Turns is one row
+# whose Turn columns are null.
+_SESSIONS_SQL = f"""
+SELECT {", ".join(f"s.{name} AS s_{name}" for name in _SESSION_COLUMNS)},
+       {", ".join(f"t.{name} AS t_{name}" for name in _TURN_COLUMNS)}
+FROM sessions s LEFT JOIN turns t ON t.session_id = s.id
+WHERE s.repo_id = $1
+ORDER BY s.created_at, s.id, t.sequence_number"""
+
+
+async def space_exists(pool: Pool, repo_id: UUID) -> str:
+    """The Space's name (for the file name), or 404 before any byte of the bundle is sent."""
+    name: str | None = await pool.fetchval("SELECT name FROM repos WHERE id = $1", repo_id)
+    if name is None:
+        raise NotFound(f"No Space with id {repo_id}.")
+    return name
+
+
+def bundle_filename(name: str) -> str:
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.") or "space"
+    return f"{slug[:80]}.smriti.ndjson"
+
+
+async def export_space(pool: Pool, repo_id: UUID) -> AsyncIterator[bytes]:
+    """The bundle's bytes. A Space deleted between the 404 check and the snapshot gives a bundle
+    with no `end` line, which no import accepts."""
+    async with pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
+        space = await conn.fetchrow(_SPACE_SQL, repo_id)
+        if space is None:
+            return
+        chunk = _Chunks()
+        chunk.add({"format": FORMAT, "version": VERSION, "space": dict(space)})
+        counts = {"checkpoints": 0, "branches": 0, "sessions": 0, "turns": 0}
+        async for row in conn.cursor(_CHECKPOINTS_SQL, repo_id, prefetch=_PREFETCH):
+            counts["checkpoints"] += 1
+            if (ready := chunk.add(_checkpoint(row))) is not None:
+                yield ready
+        for row in await conn.fetch(_BRANCHES_SQL, repo_id):
+            counts["branches"] += 1
+            if (ready := chunk.add({"type": "branch", **dict(row)})) is not None:
+                yield ready
+        async for line in _sessions_and_turns(conn, repo_id, counts):
+            if (ready := chunk.add(line)) is not None:
+                yield ready
+        chunk.add({"type": "end", **counts})
+        yield chunk.flush()
+
+
+def _checkpoint(row: asyncpg.Record) -> dict[str, Any]:
+    line: dict[str, Any] = {"type": "checkpoint"}
+    for name, value in row.items():
+        line[name] = msgspec.Raw(value.encode()) if name in JSONB_FIELDS else value
+    return line
+
+
+async def _sessions_and_turns(
+    conn: asyncpg.Connection, repo_id: UUID, counts: dict[str, int]
+) -> AsyncIterator[dict[str, Any]]:
+    current: UUID | None = None
+    async for row in conn.cursor(_SESSIONS_SQL, repo_id, prefetch=_PREFETCH):
+        if row["s_id"] != current:
+            current = row["s_id"]
+            counts["sessions"] += 1
+            yield {"type": "session", **{name: row[f"s_{name}"] for name in _SESSION_COLUMNS}}
+        if row["t_sequence_number"] is not None:
+            counts["turns"] += 1
+            yield {"type": "turn", "session_id": current, **{name: row[f"t_{name}"] for name in _TURN_COLUMNS}}
+
+
+class _Chunks:
+    """Encoded lines gathered into chunks of about `_CHUNK_BYTES`."""
+
+    def __init__(self) -> None:
+        self._lines: list[bytes] = []
+        self._size = 0
+
+    def add(self, line: dict[str, Any]) -> bytes | None:
+        encoded = encode_line(line)
+        self._lines.append(encoded)
+        self._size += len(encoded) + 1
+        return self.flush() if self._size >= _CHUNK_BYTES else None
+
+    def flush(self) -> bytes:
+        self._lines.append(b"")
+        data = b"\n".join(self._lines)
+        self._lines, self._size = [], 0
+        return data

@@ -1,0 +1,94 @@
+"""Import a Space bundle: spooled to a file as it arrives, checked whole, then written whole.
+
+Nothing of a bundle is written until every line of it has been checked (`check.py`), and then
+all of it is written in one transaction (`write.py`), so a bad bundle leaves no trace and a
+good one appears at once. The upload goes to a temporary file rather than memory, and the
+check keeps only a few hundred bytes per Checkpoint, so a large Space imports in little memory;
+the connection is taken only for the write.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import IO
+from uuid import UUID
+
+import asyncpg
+
+from smriti.bundles.check import BundleCheck, BundleError, Plan, decode, read_header
+from smriti.bundles.write import write_bundle
+from smriti.core.cpu import off_loop
+from smriti.core.errors import BadRequest, Conflict, TooLarge
+from smriti.db.pool import Pool
+
+
+@dataclass(frozen=True, slots=True)
+class BundleService:
+    pool: Pool
+    max_import_bytes: int
+
+    async def import_bundle(self, chunks: AsyncIterator[bytes]) -> UUID:
+        with tempfile.TemporaryFile() as spool:
+            size = 0
+            async for chunk in chunks:
+                size += len(chunk)
+                if size > self.max_import_bytes:
+                    raise TooLarge(
+                        f"The bundle is larger than SMRITI_MAX_IMPORT_BYTES ({self.max_import_bytes} bytes).",
+                        limit_bytes=self.max_import_bytes,
+                    )
+                spool.write(chunk)
+            try:
+                plan = await off_loop(lambda: check_bundle(spool))
+            except BundleError as exc:
+                raise BadRequest(str(exc), field=f"line {exc.number}") from None
+            await self._refuse_taken(plan)
+            try:
+                async with self.pool.acquire() as conn, conn.transaction():
+                    await write_bundle(conn, plan, spool)
+            except asyncpg.UniqueViolationError as exc:
+                raise Conflict(_taken(exc)) from None
+        return plan.space.id
+
+    async def _refuse_taken(self, plan: Plan) -> None:
+        space = plan.space
+        same = await self.pool.fetchrow(
+            "SELECT id = $1 AS same_id FROM repos WHERE id = $1 OR name = $2 ORDER BY id = $1 DESC LIMIT 1",
+            space.id,
+            space.name,
+        )
+        if same is not None:
+            raise Conflict(
+                f"A Space with id {space.id} is already here: delete it first to import it again."
+                if same["same_id"]
+                else f"A Space named {space.name!r} is already here: rename one of them first.",
+                field="space.id" if same["same_id"] else "space.name",
+            )
+
+
+def check_bundle(spool: IO[bytes]) -> Plan:
+    """Every line of the spooled bundle checked, in order; the plan the write pass follows."""
+    spool.seek(0)
+    check: BundleCheck | None = None
+    number = 0
+    for number, line in enumerate(spool, start=1):
+        if not line.strip():
+            raise BundleError(number, "an empty line: every line of a bundle is one JSON object.")
+        if check is None:
+            check = BundleCheck(read_header(number, line))
+        else:
+            check.check(number, decode(number, line))
+    if check is None:
+        raise BundleError(1, "the bundle is empty.")
+    return check.finish(number + 1)
+
+
+def _taken(exc: asyncpg.UniqueViolationError) -> str:
+    """A race the check before the write cannot see, or ids reused under another Space's id."""
+    table = exc.table_name or ""
+    if table == "repos":
+        return "A Space with this bundle's id or name was imported or created just now."
+    what = {"commits": "Checkpoints", "sessions": "Sessions", "branches": "lines"}.get(table, "rows")
+    return f"Some of the bundle's {what} are already in this database under another Space (their ids are taken)."

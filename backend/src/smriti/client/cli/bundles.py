@@ -1,0 +1,60 @@
+"""`smriti export` and `smriti import`: a Space as a bundle file (docs/bundles.md) and back."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from smriti.client import render
+from smriti.client.cli.base import Connection, agent_command
+
+if TYPE_CHECKING:
+    from smriti.client.api import SmritiClient
+
+
+@agent_command("export", json_output=False)
+@click.argument("space")
+@click.option(
+    "--output",
+    "-o",
+    metavar="FILE",
+    default="-",
+    show_default=True,
+    help="Where to write the bundle; `-` is stdout.",
+)
+def export(conn: Connection, space: str, output: str) -> None:
+    """Export SPACE (a name or an id) as a bundle: every Checkpoint with its hashes, its lines,
+    Sessions and Turns. `smriti import` brings it back, here or on another server."""
+    if output == "-":
+        found, size = conn.run(lambda client: _export(client, space, sys.stdout.buffer))
+        return
+    target = Path(output)
+    partial = target.with_name(target.name + ".part")
+    # Written aside and renamed when complete, so FILE is never half a bundle.
+    try:
+        with partial.open("wb") as sink:
+            found, size = conn.run(lambda client: _export(client, space, sink))
+        os.replace(partial, target)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            partial.unlink()
+    click.echo(render.exported(found, str(target), size), err=True)
+
+
+async def _export(client: SmritiClient, space: str, sink: Any) -> tuple[Any, int]:
+    found = await client.resolve_space(space)
+    return found, await client.export_space(found.id, sink)
+
+
+@agent_command("import")
+@click.argument("file", type=click.File("rb"))
+def import_(conn: Connection, file: Any) -> None:
+    """Import a Space from a bundle FILE (`-` is stdin) made by `smriti export`. Every hash and
+    link is checked before anything is written; the Space keeps its ids and hashes."""
+    space = conn.run(lambda client: client.import_space(file))
+    conn.emit(space, lambda: render.imported(space))

@@ -1,0 +1,63 @@
+"""`smriti export` and `smriti import` as real subprocesses against `smriti serve`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.bundles.space import observed, rich_space
+from tests.support.cli import smriti
+from tests.support.live_server import LiveServer, live_server
+
+pytestmark = pytest.mark.slow
+
+NO_KEYS = {"OPENAI_API_KEY": "", "ANTHROPIC_API_KEY": "", "OPENAI_BASE_URL": "", "ANTHROPIC_BASE_URL": ""}
+
+
+@pytest.fixture(scope="module")
+def server(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    env = {**NO_KEYS, "DATABASE_URL": database_url, "SMRITI_DEFAULT_PROVIDER": "offline"}
+    with live_server(env, tmp_path_factory.mktemp("cli-bundles-logs")) as running:
+        yield running
+
+
+async def test_export_to_a_file_then_import_it_gives_back_the_space(server: LiveServer, tmp_path: Path) -> None:
+    async with httpx.AsyncClient(base_url=server.url) as client:
+        repo_id = await rich_space(client, "Exported by the CLI")
+        before = await observed(client, repo_id)
+        target = tmp_path / "space.ndjson"
+
+        exported = smriti("export", "Exported by the CLI", "-o", str(target), url=server.url)
+        assert exported.code == 0, exported.stderr
+        assert exported.stdout == ""
+        assert f"to {target}" in exported.stderr
+        assert not (tmp_path / "space.ndjson.part").exists()
+        assert (await client.delete(f"/v4/repos/{repo_id}")).status_code == 204
+
+        imported = smriti("import", str(target), url=server.url)
+
+        assert imported.code == 0, imported.stderr
+        assert imported.stdout.startswith("Imported Space Exported by the CLI")
+        assert repo_id in imported.stdout
+        assert await observed(client, repo_id) == before
+        again = smriti("import", str(target), url=server.url)
+        assert again.code == 4
+        assert "already here" in again.error_line()
+
+
+async def test_export_to_stdout_and_a_bad_bundle(server: LiveServer, tmp_path: Path) -> None:
+    async with httpx.AsyncClient(base_url=server.url) as client:
+        repo_id = await rich_space(client, "To stdout")
+    exported = smriti("export", repo_id, url=server.url)
+    assert exported.code == 0
+    assert exported.stdout.splitlines()[0].startswith('{"format":"smriti-space"')
+    damaged = exported.stdout.replace('"message":"Merge"', '"message":"Merged"')
+    refused = smriti("import", "-", stdin=damaged, url=server.url)
+    assert refused.code == 2
+    assert "Line 5:" in refused.error_line()
+    missing = smriti("export", "no such space", "-o", str(tmp_path / "x.ndjson"), url=server.url)
+    assert missing.code == 3
+    assert not (tmp_path / "x.ndjson").exists()
