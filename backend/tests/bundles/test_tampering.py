@@ -101,6 +101,7 @@ DAMAGE: dict[str, Callable[[Lines], int]] = {
     "a reused request id": _set("turn", 2, request_id="req-1"),
     "a stopped message": _set("turn", 0, stopped=True),
     "an unknown field": _set("turn", 0, colour="red"),
+    "a name twice in one object": _set("turn", 0, content="<TWICE>"),
     "a wrong type": _set("turn", 0, sequence_number="1"),
     "a line after the end": _after_end,
     "the end line's counts": _set("end", 0, turns=99),
@@ -113,7 +114,9 @@ DAMAGE: dict[str, Callable[[Lines], int]] = {
 def _encode(lines: Lines) -> bytes:
     # A lone surrogate cannot be encoded by msgspec: it is spelled as a JSON escape by hand.
     encoded = b"\n".join(msgspec.json.encode(line) for line in lines) + b"\n"
-    return encoded.replace(b"<SURROGATE>", b"\\ud800")
+    # Nor a name twice: the first Turn's content ("hello") is written twice by hand, the same
+    # both times, so that only the check for repeated names can see it.
+    return encoded.replace(b"<SURROGATE>", b"\\ud800").replace(b'"<TWICE>"', b'"hello","content":"hello"')
 
 
 async def _counts(db: asyncpg.Connection) -> tuple[int, ...]:

@@ -31,6 +31,7 @@ from smriti.bundles.format import (
 )
 from smriti.checkpoints.hashing import chain_hash, encode_content
 from smriti.core.errors import SmritiError
+from smriti.core.json_checks import duplicate_key
 from smriti.core.text import is_blank, unstorable_reason
 from smriti.lines.schemas import line_name
 
@@ -77,7 +78,19 @@ class Plan:
     )
 
 
+def _unique_names(number: int, line: bytes) -> None:
+    """A name twice in one object is refused, as in every request (SYSTEM.md §11): msgspec would
+    keep the last without a word, and whoever wrote both meant one of them."""
+    try:
+        key = duplicate_key(line)
+    except RecursionError:
+        raise BundleError(number, "the line is nested too deeply to read.") from None
+    if key is not None:
+        raise BundleError(number, f"the name {key!r} appears twice in one object.")
+
+
 def read_header(number: int, line: bytes) -> Plan:
+    _unique_names(number, line)
     try:
         header = decode_header(line)
     except msgspec.DecodeError as exc:
@@ -93,6 +106,7 @@ def read_header(number: int, line: bytes) -> Plan:
 
 
 def decode(number: int, line: bytes) -> Record:
+    _unique_names(number, line)
     try:
         return decode_record(line)
     except msgspec.DecodeError as exc:
