@@ -26,7 +26,16 @@ from typing import Any
 
 from litestar import Litestar
 from litestar.enums import ParamType
-from litestar.openapi.spec import Link, OpenAPIResponse, Parameter, Reference, Schema, SecurityScheme
+from litestar.openapi.spec import (
+    Link,
+    OpenAPIMediaType,
+    OpenAPIResponse,
+    Parameter,
+    Reference,
+    RequestBody,
+    Schema,
+    SecurityScheme,
+)
 from litestar.openapi.spec.enums import OpenAPIType
 
 from smriti.core.schemas import Request
@@ -67,6 +76,7 @@ def refine_openapi(app: Litestar) -> None:
     name_pages_plainly(app)
     open_health_check(app)
     document_if_none_match(app)
+    document_bundles(app)
     components = app.openapi_schema.components.schemas or {}
     request_names = {cls.__name__ for cls in _subclasses(Request)}
     for schema in components.values():
@@ -198,6 +208,35 @@ def document_if_none_match(app: Litestar) -> None:
         **(item.get.responses or {}),
         "304": OpenAPIResponse(description="Not modified: the Checkpoint is the one whose `ETag` was sent."),
     }
+
+
+_BUNDLE = {
+    "application/x-ndjson": OpenAPIMediaType(
+        schema=Schema(
+            type=OpenAPIType.STRING,
+            description="A Space bundle: one JSON object a line, in the format of docs/bundles.md "
+            "(`smriti-space`, version 1).",
+        )
+    )
+}
+
+
+def document_bundles(app: Litestar) -> None:
+    """The bundle routes read and write ndjson, which Litestar leaves undescribed (a stream, a
+    body read as it arrives)."""
+    paths = app.openapi_schema.paths or {}
+    export = paths.get("/v5/repos/{repo_id}/export")
+    if export is not None and export.get is not None and export.get.responses:
+        export.get.responses["200"] = OpenAPIResponse(description="The Space as a bundle, streamed.", content=_BUNDLE)
+    imported = paths.get("/v5/repos/import")
+    if imported is not None and imported.post is not None:
+        imported.post.request_body = RequestBody(content=_BUNDLE, required=True)
+        refusal = (imported.post.responses or {}).get("400")
+        if isinstance(refusal, OpenAPIResponse) and imported.post.responses is not None:
+            imported.post.responses["415"] = OpenAPIResponse(
+                description="The body is not declared as a bundle (Content-Type: application/x-ndjson).",
+                content=refusal.content,
+            )
 
 
 def open_health_check(app: Litestar) -> None:
