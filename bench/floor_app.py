@@ -2,7 +2,9 @@
 
 `GET /constant` is pure HTTP cost; `GET /row/{id}` is one asyncpg primary-key SELECT of a ~4 KB
 JSONB row, decoded and encoded again; `POST /write` stores the ~4 KB JSON body it is sent as one
-durable JSONB row (one INSERT, committed) and answers with its id. No Smriti read can do less work
+durable JSONB row (one INSERT, committed) and answers with its id; `GET /search?q=` is the bare
+full-text lookup search is measured against, `GET /search-ranked?q=` the same ranked with an
+excerpt of each of the best 20 (bench/searching.py). No Smriti read can do less work
 than the one-query floor, and no Smriti write less than the write floor.
 """
 
@@ -43,6 +45,44 @@ async def write(data: dict[str, Any], state: State) -> Constant:
     return Constant(status="stored", value=row_id)
 
 
+# The floor of `GET /v5/search` (bench/searching.py): the bare index lookup on both tables,
+# the first 20 rows found, nothing ranked, counted or cut into snippets.
+_SEARCH_FLOOR = """
+WITH q AS (SELECT websearch_to_tsquery('english', $1) AS query)
+(SELECT id FROM commits WHERE search_vector @@ (SELECT query FROM q) LIMIT 20)
+UNION ALL
+(SELECT session_id FROM turns WHERE search_vector @@ (SELECT query FROM q) LIMIT 20)
+LIMIT 20
+"""
+
+
+# What no ranked search with snippets can do without: the same candidates ranked, and an
+# excerpt of each of the best 20 (no counts, no field, no offsets): a second, fairer floor.
+_RANKED_FLOOR = """
+WITH q AS (SELECT websearch_to_tsquery('english', $1) AS query),
+hits AS (
+  (SELECT id, search_vector AS vector, summary AS body FROM commits
+   WHERE search_vector @@ (SELECT query FROM q) LIMIT 10001)
+  UNION ALL
+  (SELECT session_id, search_vector, content FROM turns
+   WHERE search_vector @@ (SELECT query FROM q) LIMIT 10001)
+)
+SELECT id, ts_headline('english', body, (SELECT query FROM q)) FROM (
+  SELECT id, body FROM hits ORDER BY ts_rank(vector, (SELECT query FROM q), 1) DESC LIMIT 20
+) AS best
+"""
+
+
+@get("/search")
+async def search(q: str, state: State) -> list[str]:
+    return [str(row[0]) for row in await state.pool.fetch(_SEARCH_FLOOR, q)]
+
+
+@get("/search-ranked")
+async def search_ranked(q: str, state: State) -> list[list[str]]:
+    return [[str(row[0]), row[1]] for row in await state.pool.fetch(_RANKED_FLOOR, q)]
+
+
 def create_floor_app() -> Litestar:
     url = os.environ["DATABASE_URL"]
 
@@ -57,5 +97,8 @@ def create_floor_app() -> Litestar:
             await app.state.pool.close()
 
     return Litestar(
-        route_handlers=[constant, row, write], lifespan=[lifespan], openapi_config=None, logging_config=None
+        route_handlers=[constant, row, write, search, search_ranked],
+        lifespan=[lifespan],
+        openapi_config=None,
+        logging_config=None,
     )

@@ -19,7 +19,9 @@
 - bundles: export and import of a 10,000-Checkpoint, 100,000-Turn Space and one 10× smaller (rows
   per second, the server's memory rise: constant in the Space's size);
 - streams: time to the first piece through Smriti against straight from a fake streaming
-  provider, at 1 and 16 clients; 64 streams at once (CPU per piece, memory per stream).
+  provider, at 1 and 16 clients; 64 streams at once (CPU per piece, memory per stream);
+- search: a rare, a medium and a common word over 1,000,000 Turns and 100,000 Checkpoints, at 1
+  and 16 clients, against the floor's bare `… WHERE search_vector @@ query LIMIT 20`.
 
 Every ratio compares numbers from the same run; the table ends with each target and whether it
 held. Results are also written as JSON (bench/results/latest.json).
@@ -37,6 +39,7 @@ from pathlib import Path
 import bundles
 import lines
 import merges
+import searching
 import streams
 from database import fresh_database
 from hot import run_floor, run_smriti
@@ -63,7 +66,9 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="3 s per row, one run, a shorter peer thread")
     parser.add_argument("--out", type=Path, default=HERE / "results" / "latest.json")
     parser.add_argument(
-        "--only", choices=["lines", "merges", "streams", "bundles"], help="only these rows (and their targets)"
+        "--only",
+        choices=["lines", "merges", "streams", "bundles", "search"],
+        help="only these rows (and their targets)",
     )
     args = parser.parse_args()
     if args.quick:
@@ -84,24 +89,18 @@ def main() -> None:
     }
     log = work / "servers.log"
     report = Report()
-    if args.only == "lines":
-        lines.run_lines_only(report, args, env, log, work, url)
-        lines.evaluate_lines(report)
-        print_report(report)
-        return
-    if args.only == "merges":
-        merges.run_merges(report, args, env, log, work, url)
-        merges.evaluate_merges(report)
-        print_report(report)
-        return
-    if args.only == "bundles":
-        bundles.run_bundles(report, args, env, log, work)
-        bundles.evaluate_bundles(report)
-        print_report(report)
-        return
-    if args.only == "streams":
-        streams.run_streams(report, args, env, log)
-        streams.evaluate_streams(report)
+    # One group of rows alone: how to run it, then how to judge it.
+    groups = {
+        "lines": (lambda: lines.run_lines_only(report, args, env, log, work, url), lines.evaluate_lines),
+        "merges": (lambda: merges.run_merges(report, args, env, log, work, url), merges.evaluate_merges),
+        "bundles": (lambda: bundles.run_bundles(report, args, env, log, work), bundles.evaluate_bundles),
+        "search": (lambda: searching.run_search(report, args, env, log, work), searching.evaluate_search),
+        "streams": (lambda: streams.run_streams(report, args, env, log), streams.evaluate_streams),
+    }
+    if args.only is not None:
+        run_group, evaluate_group = groups[args.only]
+        run_group()
+        evaluate_group(report)
         print_report(report)
         return
     run_floor(report, args, env, work, args.server)
@@ -111,10 +110,12 @@ def main() -> None:
     merges.run_merges(report, args, env, log, work, url)
     streams.run_streams(report, args, env, log)
     bundles.run_bundles(report, args, env, log, work)
+    searching.run_search(report, args, env, log, work)
     evaluate(report)
     merges.evaluate_merges(report)
     streams.evaluate_streams(report)
     bundles.evaluate_bundles(report)
+    searching.evaluate_search(report)
     print_report(report)
     write_results(report, args)
     print(f"\nwritten to {args.out}; server logs in {log}")

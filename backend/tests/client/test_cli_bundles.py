@@ -1,4 +1,4 @@
-"""`smriti export` and `smriti import` as real subprocesses against `smriti serve`."""
+"""`smriti export`, `import`, `import-conversations` and `search` as real subprocesses against `smriti serve`."""
 
 from __future__ import annotations
 
@@ -61,3 +61,49 @@ async def test_export_to_stdout_and_a_bad_bundle(server: LiveServer, tmp_path: P
     missing = smriti("export", "no such space", "-o", str(tmp_path / "x.ndjson"), url=server.url)
     assert missing.code == 3
     assert not (tmp_path / "x.ndjson").exists()
+
+
+async def test_search_shows_where_each_match_is_and_marks_the_words(server: LiveServer) -> None:
+    async with httpx.AsyncClient(base_url=server.url) as client:
+        space = (await client.post("/v4/repos", json={"name": "Searched by the CLI"})).json()
+        saved = await client.post(
+            "/v4/chat/commit",
+            json={"repo_id": space["id"], "message": "Ferries", "summary": "The harbour ferries run hourly."},
+        )
+        assert saved.status_code == 201, saved.text
+
+    found = smriti("search", "ferry", "--space", "Searched by the CLI", url=server.url)
+    assert found.code == 0, found.stderr
+    assert "Matches 1-1 of 1 for 'ferry':" in found.stdout
+    assert f"Searched by the CLI: Checkpoint {saved.json()['id']}, message" in found.stdout
+    assert "[Ferries]" in found.stdout
+    as_json = smriti("search", "harbour ferries", "--kind", "checkpoint", "--json", url=server.url)
+    assert as_json.code == 0, as_json.stderr
+    assert '"field":"summary"' in as_json.stdout.replace(" ", "")
+    nothing = smriti("search", "submarine", url=server.url)
+    assert nothing.stdout.strip() == "Nothing matches 'submarine'."
+    refused = smriti("search", "the", url=server.url)
+    assert refused.code != 0
+    assert "no words to search for" in refused.error_line()
+
+
+async def test_import_conversations_lists_the_sessions_and_what_was_skipped(server: LiveServer) -> None:
+    async with httpx.AsyncClient(base_url=server.url) as client:
+        created = await client.post("/v4/repos", json={"name": "Conversations by the CLI"})
+        assert created.status_code == 201, created.text
+    export = Path(__file__).parents[1] / "transcripts" / "fixtures" / "claude_conversations.json"
+
+    imported = smriti("import-conversations", "Conversations by the CLI", str(export), url=server.url)
+
+    assert imported.code == 0, imported.stderr
+    lines = imported.stdout.splitlines()
+    assert lines[0] == "Imported 1 Claude conversation(s) into Conversations by the CLI:"
+    assert lines[1].endswith("4 Turns  Kafka sizing")
+    assert lines[2:] == [
+        "Skipped 2:",
+        "  Untitled conversation 2: conversation 2: no message from the user or the assistant.",
+        "  Wrong shape: conversation 3: chat_messages[0].text must be text.",
+    ]
+    refused = smriti("import-conversations", "Conversations by the CLI", "-", stdin=b"not json", url=server.url)
+    assert refused.code == 2
+    assert "not JSON" in refused.error_line()

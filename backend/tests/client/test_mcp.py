@@ -48,6 +48,7 @@ TOOL_NAMES = {
     "fork_session",
     "preview_merge",
     "commit_merge",
+    "search",
 }
 WRITERS = {
     "create_space",
@@ -334,7 +335,7 @@ async def test_bad_arguments_are_tool_errors_and_the_server_keeps_serving(server
 
 
 @pytest.mark.parametrize("transport", TRANSPORTS)
-async def test_each_space_head_is_a_resource(server: LiveServer, transport: str) -> None:
+async def test_each_space_head_and_every_checkpoint_is_a_resource(server: LiveServer, transport: str) -> None:
     name = unique("Resource / with slash")
     async with connect(transport, server) as client:
         space = await ok(client, "create_space", {"name": name})
@@ -349,9 +350,14 @@ async def test_each_space_head_is_a_resource(server: LiveServer, transport: str)
         assert f"smriti://spaces/{empty['id']}/head" not in resources, "a Space without a HEAD has no HEAD resource"
 
         templates = (await client.list_resource_templates()).resource_templates
-        assert [t.uri_template for t in templates] == ["smriti://spaces/{space}/head"]
+        assert [t.uri_template for t in templates] == ["smriti://spaces/{space}/head", "smriti://checkpoints/{ref}"]
 
-        for address in (uri, f"smriti://spaces/{quote(name, safe='')}/head"):
+        for address in (
+            uri,
+            f"smriti://spaces/{quote(name, safe='')}/head",
+            f"smriti://checkpoints/{head['id']}",
+            f"smriti://checkpoints/{head['commit_hash'][:12]}",
+        ):
             read = await client.read_resource(address)
             assert len(read.contents) == 1
             content = read.contents[0]
@@ -365,6 +371,7 @@ async def test_each_space_head_is_a_resource(server: LiveServer, transport: str)
             ("smriti://spaces/No%20such%20Space/head", "No Space named"),
             (f"smriti://spaces/{empty['id']}/head", "no Checkpoint yet"),
             ("smriti://elsewhere/x", "Unknown resource"),
+            ("smriti://checkpoints/0123456789abcdef", "Not found"),
         ):
             with pytest.raises(MCPError, match=words) as caught:
                 await client.read_resource(address)

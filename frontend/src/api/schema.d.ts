@@ -475,6 +475,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v5/repos/{repo_id}/import/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a ChatGPT or Claude data export's conversations as Sessions
+         * @description The body is the `conversations.json` of a ChatGPT or Claude data export (the format is detected), up to SMRITI_MAX_IMPORT_BYTES. One Session per conversation, in the file's order, titles kept, Turns numbered 1..n: ChatGPT's is the branch that ends at `current_node` (the one last seen), without system and tool messages. A conversation that cannot be read is listed in `skipped` with its reason; the rest are stored in one transaction. A file that is not such an export is a 400 and stores nothing.
+         */
+        post: operations["importConversations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v5/repos/{repo_id}/merge": {
         parameters: {
             query?: never;
@@ -529,6 +549,26 @@ export interface paths {
          * @description The body is a bundle (`Content-Type: application/x-ndjson`, up to SMRITI_MAX_IMPORT_BYTES). Every hash and link is checked before anything is written, then all of it is written in one transaction: a bundle that does not check out is a 400 naming its first bad line and writes nothing. The Space keeps its ids, hashes and times; a Space with its id or name already here is a 409.
          */
         post: operations["importSpace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v5/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find Checkpoints and Turns by their words, best first
+         * @description Full-text search over every Checkpoint (message, summary, each list item, entities, artifacts' names and content) and Turn, or one Space's (`repo_id`) or one kind's (`kind`). Each hit names where it matched (`field`) and carries a plain-text `snippet` with the `[start, end)` offsets of the matched words. `total` is exact up to 10,000 matches of a kind; past that it says `total_is_exact: false` and the hits are the best of the first 10,000 found.
+         */
+        get: operations["search"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -757,6 +797,13 @@ export interface components {
             part: "system" | "history";
             tokens: number;
         };
+        /** ConversationImportResult */
+        ConversationImportResult: {
+            /** @enum {string} */
+            format: "chatgpt" | "claude";
+            sessions: components["schemas"]["ImportedConversation"][];
+            skipped: components["schemas"]["SkippedConversation"][];
+        };
         /** DraftedBy */
         DraftedBy: {
             model: string;
@@ -837,6 +884,13 @@ export interface components {
         Health: {
             database: string;
             status: string;
+        };
+        /** ImportedConversation */
+        ImportedConversation: {
+            /** Format: uuid */
+            session_id: string;
+            title: string;
+            turns: number;
         };
         /** ImportedTurn */
         ImportedTurn: {
@@ -998,6 +1052,31 @@ export interface components {
             limits?: string[];
             reviewed_by: components["schemas"]["ReviewedBy"];
         };
+        /** SearchHit */
+        SearchHit: {
+            commit_id: string | null;
+            field: string;
+            highlights: [
+                number,
+                number
+            ][];
+            /** @enum {string} */
+            kind: "checkpoint" | "turn";
+            rank: number;
+            /** Format: uuid */
+            repo_id: string;
+            sequence_number: number | null;
+            session_id: string | null;
+            snippet: string;
+        };
+        /** SearchPage */
+        SearchPage: {
+            items: components["schemas"]["SearchHit"][];
+            limit: number;
+            offset: number;
+            total: number;
+            total_is_exact: boolean;
+        };
         /** SendRequest */
         SendRequest: {
             checkpoint_id?: string | null;
@@ -1056,6 +1135,11 @@ export interface components {
         /** SetFields */
         SetFields: {
             summary?: string;
+        };
+        /** SkippedConversation */
+        SkippedConversation: {
+            reason: string;
+            title: string;
         };
         /** Space */
         Space: {
@@ -2791,13 +2875,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Stream Response */
+            /** @description The Space as a bundle, streamed. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/x-ndjson": unknown;
+                    "application/x-ndjson": string;
                 };
             };
             /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
@@ -2811,6 +2895,55 @@ export interface operations {
             };
             /** @description No such resource. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    importConversations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                repo_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Document created, URL follows */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationImportResult"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than the configured limit. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2952,7 +3085,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/x-ndjson": string;
+            };
+        };
         responses: {
             /** @description Document created, URL follows */
             201: {
@@ -2990,8 +3127,57 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The request body is not of the media type this route reads. */
+            /** @description The body is not declared as a bundle (Content-Type: application/x-ndjson). */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    search: {
+        parameters: {
+            query: {
+                /** @description Only Checkpoints, or only Turns. */
+                kind?: "checkpoint" | "turn" | null;
+                /** @description Items per page. */
+                limit?: number;
+                /** @description Items to skip. */
+                offset?: number;
+                /** @description What to find, as in a web search box: words (stemmed: "deploying" finds "deploy"), "a phrase" in quotes, `or` between alternatives, `-word` to leave out. */
+                q: string;
+                /** @description Only this Space's. */
+                repo_id?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchPage"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,8 +1,16 @@
 import type { ReactNode } from "react";
 import { Link } from "wouter";
 import { ThemeToggle } from "@/components/theme-toggle";
+import { SearchBox } from "@/features/search";
 
-export function TopBar({ children }: { children?: ReactNode }) {
+/** The bar above every page; its search box looks in `spaceId` only, when given. */
+export function TopBar({
+  children,
+  spaceId = null,
+}: {
+  children?: ReactNode;
+  spaceId?: string | null;
+}) {
   return (
     <header className="top-bar">
       <Link href="/" className="brand" aria-label="Smriti — all Spaces">
@@ -16,6 +24,7 @@ export function TopBar({ children }: { children?: ReactNode }) {
         <span className="brand-name">Smriti</span>
       </Link>
       {children}
+      <SearchBox key={spaceId ?? "all"} spaceId={spaceId} />
       <ThemeToggle />
     </header>
   );

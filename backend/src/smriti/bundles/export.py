@@ -17,7 +17,7 @@ from uuid import UUID
 import asyncpg
 import msgspec
 
-from smriti.bundles.format import FORMAT, VERSION, encode_line
+from smriti.bundles.format import FORMAT, SESSION_FIELDS, TURN_FIELDS, VERSION, encode_line
 from smriti.checkpoints.commit_sql import JSONB_FIELDS
 from smriti.checkpoints.hashing import CONTENT_FIELDS
 from smriti.core.errors import NotFound
@@ -39,35 +39,9 @@ _BRANCHES_SQL = """
 SELECT id, name, is_default, head_commit_id, head_commit_hash, commit_count, created_at, updated_at
 FROM branches WHERE repo_id = $1 ORDER BY is_default DESC, lower(name), name"""
 
-_TURN_COLUMNS = (
-    "sequence_number",
-    "role",
-    "content",
-    "provider",
-    "model",
-    "checkpoint_id",
-    "history_base_seq",
-    "input_tokens",
-    "output_tokens",
-    "request_id",
-    "created_at",
-    "retry_of",
-    "stopped",
-    "context_sha256",
-    "context_through_seq",
-)
-_SESSION_COLUMNS = (
-    "id",
-    "title",
-    "provider",
-    "model",
-    "last_seq",
-    "base_commit_id",
-    "forked_from_session_id",
-    "forked_from_seq",
-    "created_at",
-    "updated_at",
-)
+# A Turn's Session is the row's; the Turn's own columns follow.
+_TURN_COLUMNS = tuple(name for name in TURN_FIELDS if name != "session_id")
+_SESSION_COLUMNS = SESSION_FIELDS
 # Each Session with its Turns after it, in one ordered read: a Session with no Turns is one row
 # whose Turn columns are null.
 _SESSIONS_SQL = f"""

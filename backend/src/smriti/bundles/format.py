@@ -107,6 +107,10 @@ class EndLine(msgspec.Struct, tag_field="type", tag="end", forbid_unknown_fields
 
 Record = CheckpointLine | BranchLine | SessionLine | TurnLine | EndLine
 
+# The columns a Session's and a Turn's lines carry, in order: what export reads and import writes.
+SESSION_FIELDS: tuple[str, ...] = SessionLine.__struct_fields__
+TURN_FIELDS: tuple[str, ...] = TurnLine.__struct_fields__
+
 decode_header = msgspec.json.Decoder(Header).decode
 decode_record = msgspec.json.Decoder(Record).decode
 encode_line = msgspec.json.Encoder().encode

@@ -20,7 +20,8 @@ import asyncpg
 from smriti.bundles.check import BundleCheck, BundleError, Plan, decode, read_header
 from smriti.bundles.write import write_bundle
 from smriti.core.cpu import off_loop
-from smriti.core.errors import BadRequest, Conflict, TooLarge
+from smriti.core.errors import BadRequest, Conflict
+from smriti.core.uploads import within
 from smriti.db.pool import Pool
 
 
@@ -31,14 +32,7 @@ class BundleService:
 
     async def import_bundle(self, chunks: AsyncIterator[bytes]) -> UUID:
         with tempfile.TemporaryFile() as spool:
-            size = 0
-            async for chunk in chunks:
-                size += len(chunk)
-                if size > self.max_import_bytes:
-                    raise TooLarge(
-                        f"The bundle is larger than SMRITI_MAX_IMPORT_BYTES ({self.max_import_bytes} bytes).",
-                        limit_bytes=self.max_import_bytes,
-                    )
+            async for chunk in within(chunks, self.max_import_bytes, "The bundle"):
                 spool.write(chunk)
             try:
                 plan = await off_loop(lambda: check_bundle(spool))
@@ -50,6 +44,10 @@ class BundleService:
                     await write_bundle(conn, plan, spool)
             except asyncpg.UniqueViolationError as exc:
                 raise Conflict(_taken(exc)) from None
+        # A large import can change the tables' sizes many times over before autovacuum looks
+        # (up to a minute later); until then the planner plans from the old sizes, and the first
+        # export took 37 s instead of 1.4 for 100,000 Turns. ANALYZE samples, and blocks no write.
+        await self.pool.fetchval("ANALYZE commits, branches, sessions, turns")
         return plan.space.id
 
     async def _refuse_taken(self, plan: Plan) -> None:

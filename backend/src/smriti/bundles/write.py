@@ -15,8 +15,8 @@ from uuid import UUID
 
 import asyncpg
 
-from smriti.bundles.check import Plan, decode
-from smriti.bundles.format import BranchLine, CheckpointLine, SessionLine, TurnLine
+from smriti.bundles.check import Plan
+from smriti.bundles.format import TURN_FIELDS, BranchLine, CheckpointLine, SessionLine, TurnLine, decode_record
 from smriti.checkpoints.commit_sql import PARENT_CHAIN
 from smriti.checkpoints.hashing import CONTENT_FIELDS, encode_content
 from smriti.core.cpu import off_loop
@@ -52,24 +52,7 @@ _SESSION_COLUMNS = (
     "created_at",
     "updated_at",
 )
-_TURN_COLUMNS = (
-    "session_id",
-    "sequence_number",
-    "role",
-    "content",
-    "provider",
-    "model",
-    "checkpoint_id",
-    "history_base_seq",
-    "input_tokens",
-    "output_tokens",
-    "request_id",
-    "created_at",
-    "retry_of",
-    "stopped",
-    "context_sha256",
-    "context_through_seq",
-)
+_TURN_COLUMNS = TURN_FIELDS
 _COLUMNS = {"commits": _COMMIT_COLUMNS, "sessions": _SESSION_COLUMNS, "turns": _TURN_COLUMNS}
 
 # The insert's trigger gives every new Space a default line (migration 0004); a bundle brings its
@@ -135,7 +118,7 @@ def _rows(plan: Plan, spool: IO[bytes]) -> Iterator[tuple[str, Row]]:
     for number, line in enumerate(spool, start=1):
         if number == 1 or not line.strip():
             continue
-        record = decode(number, line)
+        record = decode_record(line)  # every line was checked before this pass: it decodes
         if isinstance(record, CheckpointLine):
             yield "commits", _commit_row(record, plan, repo_id)
         elif isinstance(record, BranchLine):

@@ -10,12 +10,10 @@ The client is asynchronous: the MCP server runs it inside its event loop (in the
 
 from __future__ import annotations
 
-import re
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from types import TracebackType
 from typing import IO, Any, TypeVar, overload
-from urllib.parse import quote
 from uuid import UUID
 
 import httpx
@@ -25,11 +23,14 @@ from smriti import __version__
 from smriti.checkpoints.diff import CheckpointDiff
 from smriti.checkpoints.schemas import Checkpoint, CommitCreate, VerifyReport
 from smriti.client.errors import InvalidInput, MissingError, ServerError, Unreachable, error_for_status
+from smriti.client.paths import check_base_url, display_url, line_path, ref_segment
 from smriti.client.wire import ApplyRequest, Line, LineCreate, LineUpdate, MergePreview, RestoreRequest
 from smriti.core.schemas import Page
 from smriti.review.schemas import ReviewRequest, ReviewResult
+from smriti.search.schemas import HitKind, SearchPage
 from smriti.sessions.schemas import ForkRequest, Session
 from smriti.spaces.schemas import Space, SpaceCreate
+from smriti.transcripts.schemas import ConversationImportResult
 
 T = TypeVar("T")
 
@@ -48,44 +49,6 @@ class _ErrorBody(msgspec.Struct):
     detail: str = ""
     errors: list[dict[str, Any]] = []
     provider: str | None = None
-
-
-_REF = re.compile(r"^[0-9A-Za-z-]+$")
-
-
-def _ref(value: str) -> str:
-    """A Checkpoint ref as a path segment; anything that cannot be an id or a hash is refused here."""
-    ref = value.strip()
-    if not ref:
-        raise InvalidInput("A Checkpoint id, hash or hash prefix is required.")
-    if not _REF.match(ref):
-        raise InvalidInput(f"{ref!r} is not a Checkpoint id, hash, or hash prefix of at least 7 hex digits.")
-    return quote(ref, safe="")
-
-
-def _line_path(space_id: UUID, name: str) -> str:
-    """A line's path. Its name may hold `/` (`feature/login`), which the route takes as part of the
-    name, so `/` stays; everything else that is not safe in a path is percent-encoded."""
-    if not name.strip():
-        raise InvalidInput("A line's name is required.")
-    return f"/v4/repos/{space_id}/branches/{quote(name.strip(), safe='/')}"
-
-
-def display_url(url: str | httpx.URL) -> str:
-    """The URL without any user:password part, for messages."""
-    parsed = httpx.URL(url) if isinstance(url, str) else url
-    return str(parsed.copy_with(username=None, password=None)).rstrip("/")
-
-
-def check_base_url(url: str) -> str:
-    """`url` if it is an absolute http(s) URL, else `InvalidInput` naming what was given."""
-    try:
-        parsed = httpx.URL(url.strip())
-    except (httpx.InvalidURL, TypeError) as exc:
-        raise InvalidInput(f"The Smriti URL {url!r} is not a valid URL ({exc}).") from None
-    if parsed.scheme not in {"http", "https"} or not parsed.host:
-        raise InvalidInput(f"The Smriti URL must start with http:// or https://, got {url!r}.")
-    return str(parsed)
 
 
 CLI_LIST_SPACES = "`smriti spaces` lists the Spaces there are."
@@ -164,6 +127,38 @@ class SmritiClient:
                 "/v5/repos/import", content=chunks(), headers={"Content-Type": "application/x-ndjson"}
             )
         return self._decoded("POST", response, Space)  # type: ignore[return-value]
+
+    async def import_conversations(self, space_id: UUID, source: IO[bytes]) -> ConversationImportResult:
+        """A ChatGPT or Claude export's conversations.json, read from `source`, as Sessions."""
+
+        async def chunks() -> AsyncIterator[bytes]:
+            while chunk := source.read(_UPLOAD_CHUNK):
+                yield chunk
+
+        with self._reaching():
+            response = await self._http.post(
+                f"/v5/repos/{space_id}/import/conversations",
+                content=chunks(),
+                headers={"Content-Type": "application/json"},
+            )
+        return self._decoded("POST", response, ConversationImportResult)  # type: ignore[return-value]
+
+    async def search(
+        self,
+        query: str,
+        *,
+        space_id: UUID | None = None,
+        kind: HitKind | None = None,
+        limit: int = 20,
+        offset: int = 0,
+    ) -> SearchPage:
+        """Checkpoints and Turns that match `query` (web-search syntax), best first."""
+        params: dict[str, Any] = {"q": query, "limit": limit, "offset": offset}
+        if space_id is not None:
+            params["repo_id"] = str(space_id)
+        if kind is not None:
+            params["kind"] = kind
+        return await self._get("/v5/search", SearchPage, params=params)
 
     async def list_spaces(self, *, limit: int = 50, offset: int = 0) -> Page[Space]:
         """One page of Spaces, most recently changed first."""
@@ -247,7 +242,7 @@ class SmritiClient:
 
     async def get_checkpoint(self, ref: str) -> Checkpoint:
         """A Checkpoint by id, full hash, or unique hash prefix (at least 7 hex digits)."""
-        return await self._get(f"/v4/commits/{_ref(ref)}", Checkpoint)
+        return await self._get(f"/v4/commits/{ref_segment(ref)}", Checkpoint)
 
     async def commit(self, body: CommitCreate) -> Checkpoint:
         """Save a Checkpoint and move HEAD to it (a compare-and-swap when `expected_head_commit_id` is set)."""
@@ -259,10 +254,10 @@ class SmritiClient:
 
     async def restore(self, ref: str, body: RestoreRequest) -> Checkpoint:
         """Save a Checkpoint equal to `ref` on top of a line's HEAD."""
-        return await self._send("POST", f"/v5/commits/{_ref(ref)}/restore", body, Checkpoint)
+        return await self._send("POST", f"/v5/commits/{ref_segment(ref)}/restore", body, Checkpoint)
 
     async def diff(self, from_ref: str, to_ref: str) -> CheckpointDiff:
-        return await self._get(f"/v5/commits/{_ref(from_ref)}/diff/{_ref(to_ref)}", CheckpointDiff)
+        return await self._get(f"/v5/commits/{ref_segment(from_ref)}/diff/{ref_segment(to_ref)}", CheckpointDiff)
 
     async def review(self, commit_id: UUID, *, provider: str | None = None, model: str | None = None) -> ReviewResult:
         body = ReviewRequest(provider=provider, model=model)
@@ -288,7 +283,7 @@ class SmritiClient:
                 return lines
 
     async def get_line(self, space_id: UUID, name: str) -> Line:
-        return await self._get(_line_path(space_id, name), Line)
+        return await self._get(line_path(space_id, name), Line)
 
     async def create_line(self, space_id: UUID, name: str, from_ref: str | None = None) -> Line:
         return await self._send(
@@ -296,10 +291,10 @@ class SmritiClient:
         )
 
     async def update_line(self, space_id: UUID, name: str, change: LineUpdate) -> Line:
-        return await self._send("PATCH", _line_path(space_id, name), change, Line)
+        return await self._send("PATCH", line_path(space_id, name), change, Line)
 
     async def delete_line(self, space_id: UUID, name: str) -> None:
-        await self._request("DELETE", _line_path(space_id, name), None)
+        await self._request("DELETE", line_path(space_id, name), None)
 
     # Merges ---------------------------------------------------------------------------------
 

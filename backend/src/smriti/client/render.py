@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
+from uuid import UUID
 
 from smriti.checkpoints.diff import CheckpointDiff, ListChange, TextChange
 from smriti.checkpoints.schemas import Checkpoint, Entity, VerifyReport
@@ -13,8 +14,10 @@ from smriti.client.brief import author_of, short, when
 from smriti.client.wire import Line
 from smriti.core.schemas import Page
 from smriti.review.schemas import ReviewResult
+from smriti.search.schemas import SearchPage
 from smriti.sessions.schemas import Session
 from smriti.spaces.schemas import Space
+from smriti.transcripts.schemas import ConversationImportResult
 
 if TYPE_CHECKING:
     from smriti.client.merging import Merge, Sides
@@ -344,3 +347,42 @@ def exported(space: Space, target: str, size: int) -> str:
 def imported(space: Space) -> str:
     head = f"HEAD {short(space.head_commit_hash)}" if space.head_commit_hash else "no Checkpoint yet"
     return f"Imported Space {_one_line(space.name)} ({space.id}), {head}."
+
+
+def search_hits(page: SearchPage, query: str, names: Mapping[UUID, str]) -> str:
+    """One block per hit: where it is (Space, Checkpoint or Turn, field), then its snippet with
+    the matched words in [brackets]."""
+    if not page.items:
+        return f"Nothing matches {_one_line(query)!r}." if page.total == 0 else "No more matches."
+    shown = f"{page.offset + 1}-{page.offset + len(page.items)}"
+    counted = f"{page.total}" if page.total_is_exact else f"more than {page.total}"
+    blocks = [f"Matches {shown} of {counted} for {_one_line(query)!r}:"]
+    for hit in page.items:
+        space = _one_line(names.get(hit.repo_id, str(hit.repo_id)))
+        where = (
+            f"Checkpoint {hit.commit_id}"
+            if hit.kind == "checkpoint"
+            else f"Turn {hit.sequence_number} of Session {hit.session_id}"
+        )
+        blocks.append(f"{space}: {where}, {hit.field}\n  {_one_line(marked(hit.snippet, hit.highlights))}")
+    return "\n".join(blocks)
+
+
+def marked(snippet: str, highlights: Sequence[tuple[int, int]]) -> str:
+    """The snippet with each highlight in [brackets], for a terminal."""
+    out, at = [], 0
+    for start, end in highlights:
+        out += [snippet[at:start], "[", snippet[start:end], "]"]
+        at = end
+    return "".join([*out, snippet[at:]])
+
+
+def imported_conversations(result: ConversationImportResult, space: Space) -> str:
+    """What an export became: a line per Session, then each conversation left out and why."""
+    kind = "ChatGPT" if result.format == "chatgpt" else "Claude"
+    lines = [f"Imported {len(result.sessions)} {kind} conversation(s) into {_one_line(space.name)}:"]
+    lines += [f"  {s.session_id}  {s.turns:>4} Turns  {_one_line(s.title)}" for s in result.sessions]
+    if result.skipped:
+        lines.append(f"Skipped {len(result.skipped)}:")
+        lines += [f"  {_one_line(s.title)}: {_one_line(s.reason)}" for s in result.skipped]
+    return "\n".join(lines)

@@ -28,7 +28,7 @@ from sqlalchemy import (
     select,
     text,
 )
-from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.dialects.postgresql import JSONB, TSVECTOR
 from sqlalchemy.orm import Mapped, column_property, mapped_column
 
 from smriti.core.ids import uuid7
@@ -96,6 +96,7 @@ class CommitModel(Entity):
         Index("ix_commits_parent_commit_id", "parent_commit_id"),
         Index("ix_commits_merge_parent_id", "merge_parent_id", postgresql_where=text("merge_parent_id IS NOT NULL")),
         UniqueConstraint("repo_id", "id", name="uq_commits_repo_id_id"),
+        Index("ix_commits_search_vector", "search_vector", postgresql_using="gin"),
     )
 
     repo_id: Mapped[UUID] = mapped_column(ForeignKey("repos.id", ondelete="CASCADE"))
@@ -124,6 +125,8 @@ class CommitModel(Entity):
     entities: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, default=list)
     artifacts: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, default=list)
     metadata_: Mapped[dict[str, Any]] = mapped_column("metadata", JSONB, default=dict)
+    # Filled by a trigger from the fields above (migration 0012); read only by search.
+    search_vector: Mapped[str | None] = mapped_column(TSVECTOR, default=None, deferred=True)
 
 
 # A line with a HEAD keeps that HEAD's jump chain and merge count (see the columns).
@@ -235,6 +238,7 @@ class TurnModel(DefaultBase):
             unique=True,
             postgresql_where=text("request_id IS NOT NULL AND role = 'user'"),
         ),
+        Index("ix_turns_search_vector", "search_vector", postgresql_using="gin"),
     )
 
     session_id: Mapped[UUID] = mapped_column(ForeignKey("sessions.id", ondelete="CASCADE"), primary_key=True)
@@ -260,6 +264,8 @@ class TurnModel(DefaultBase):
     stopped: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # On a reply: the SHA-256 of exactly what the provider was sent for it (0009, chat/receipts.py).
     context_sha256: Mapped[str | None] = mapped_column(String(64), default=None)
+    # Filled by a trigger from `content` (migration 0012); read only by search.
+    search_vector: Mapped[str | None] = mapped_column(TSVECTOR, default=None, deferred=True)
     # On a message: the Session's last Turn when its context was read (0011, chat/answered.py).
     context_through_seq: Mapped[int | None] = mapped_column(Integer, default=None)
 

@@ -17,6 +17,7 @@ from smriti.lines.routes import ROUTES as LINES
 from smriti.merges.routes import ROUTES as MERGES
 from smriti.providers.routes import ROUTES as PROVIDERS
 from smriti.review.routes import ROUTES as REVIEW
+from smriti.search.routes import ROUTES as SEARCH
 from smriti.server.guard import Middleware
 from smriti.sessions.routes import ROUTES as SESSIONS
 from smriti.spaces.routes import ROUTES as SPACES
@@ -35,6 +36,7 @@ DOMAINS: tuple[Routes, ...] = (
     CHAT,
     PROVIDERS,
     TRANSCRIPTS,
+    SEARCH,
 )
 
 

@@ -26,6 +26,7 @@ from smriti.merges.review import MergeReviewService
 from smriti.merges.service import MergeService
 from smriti.providers.registry import ProviderRegistry
 from smriti.review.service import ReviewService
+from smriti.search.service import SearchService
 from smriti.sessions.claims import SendClaims
 from smriti.sessions.forks import SessionForks
 from smriti.sessions.turns import TurnStore
@@ -47,6 +48,7 @@ _PROVIDED = (
     "reviews",
     "transcripts",
     "bundles",
+    "search",
 )
 
 
@@ -64,6 +66,7 @@ class Services:
     reviews: ReviewService
     transcripts: TranscriptService
     bundles: BundleService
+    search: SearchService
 
     def __init__(
         self, providers: ProviderRegistry, *, nudge_after_turns: int, claim_ttl_s: float, max_import_bytes: int
@@ -91,8 +94,9 @@ class Services:
         self.drafts = DraftService(turns=self.turns, providers=self.providers)
         self.reviews = ReviewService(checkpoints=self.checkpoints, providers=self.providers)
         self.merge_reviews = MergeReviewService(self.merges, self.reviews)
-        self.transcripts = TranscriptService(turns=self.turns)
+        self.transcripts = TranscriptService(turns=self.turns, max_import_bytes=self._max_import_bytes)
         self.bundles = BundleService(pool, self._max_import_bytes)
+        self.search = SearchService(pool)
 
     def dependencies(self) -> dict[str, Provide]:
         return {name: Provide(self._provider(name), sync_to_thread=False) for name in _PROVIDED}

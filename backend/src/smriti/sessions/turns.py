@@ -8,6 +8,7 @@ there; every write is here.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterable
 from dataclasses import dataclass
 from operator import itemgetter
@@ -24,6 +25,17 @@ from smriti.sessions.schemas import Turn
 TURN_FIELDS: tuple[str, ...] = Turn.__struct_fields__
 """A Turn's fields, which are also its columns in `turns`."""
 TURN_COLUMNS = ", ".join(TURN_FIELDS)
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedSession:
+    """A Session to import: its title, its (role, content) Turns, and when it began and last
+    changed where the source says (migrated conversations keep their own times)."""
+
+    title: str
+    turns: list[tuple[str, str]]
+    created_at: datetime.datetime | None = None
+    updated_at: datetime.datetime | None = None
 
 
 def to_turn(row: asyncpg.Record) -> Turn:
@@ -149,33 +161,50 @@ class TurnStore:
 
     async def import_session(self, repo_id: UUID, title: str, provider: str, turns: list[tuple[str, str]]) -> UUID:
         """One new Session holding these (role, content) Turns numbered 1..n, in one transaction."""
-        session_id = uuid7()
+        return (await self.import_sessions(repo_id, provider, [ImportedSession(title, turns)]))[0]
+
+    async def import_sessions(self, repo_id: UUID, provider: str, sessions: list[ImportedSession]) -> list[UUID]:
+        """New Sessions, all in one transaction and created in this order; one with no time is
+        as new as the import. The Space is locked against deletion first, so one deleted
+        meanwhile is a 404 rather than a broken foreign key."""
+        ids = [uuid7() for _ in sessions]
+        numbered = [
+            (session_id, n, role, content)
+            for session_id, session in zip(ids, sessions, strict=True)
+            for n, (role, content) in enumerate(session.turns, start=1)
+        ]
         async with self._pool.acquire() as conn, conn.transaction():
-            created = await conn.fetchval(
-                # Imported replies carry no token counts: each is uncounted.
-                "INSERT INTO sessions (id, repo_id, title, provider, last_seq, uncounted_replies, created_at, "
-                "updated_at) SELECT $1, id, $3, $4, $5, $6, clock_timestamp(), clock_timestamp() FROM repos "
-                "WHERE id = $2 "
-                "RETURNING id",
-                session_id,
-                repo_id,
-                title,
-                provider,
-                len(turns),
-                sum(role == "assistant" for role, _ in turns),
-            )
-            if created is None:
+            if not await conn.fetchval("SELECT EXISTS (SELECT 1 FROM repos WHERE id = $1 FOR KEY SHARE)", repo_id):
                 raise NotFound(f"No Space with id {repo_id}.", field="repo_id")
+            # Imported replies carry no token counts: each is uncounted. clock_timestamp() moves
+            # on row by row, so Sessions without a time of their own keep the given order.
+            await conn.execute(
+                "INSERT INTO sessions (id, repo_id, title, provider, last_seq, uncounted_replies, created_at, "
+                "updated_at) SELECT id, $1, title, $2, last_seq, uncounted, coalesce(created, clock_timestamp()), "
+                "coalesce(updated, created, clock_timestamp()) "
+                "FROM unnest($3::uuid[], $4::text[], $5::integer[], $6::integer[], $7::timestamptz[], "
+                "$8::timestamptz[]) WITH ORDINALITY AS s(id, title, last_seq, uncounted, created, updated, n) "
+                "ORDER BY n",
+                repo_id,
+                provider,
+                ids,
+                [session.title for session in sessions],
+                [len(session.turns) for session in sessions],
+                [sum(role == "assistant" for role, _ in session.turns) for session in sessions],
+                [session.created_at for session in sessions],
+                [session.updated_at for session in sessions],
+            )
             await conn.execute(
                 "INSERT INTO turns (session_id, sequence_number, role, content, provider) "
-                "SELECT $1, n, role, content, $4 "
-                "FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS t(role, content, n)",
-                session_id,
-                [role for role, _ in turns],
-                [content for _, content in turns],
+                "SELECT session_id, n, role, content, $5 "
+                "FROM unnest($1::uuid[], $2::integer[], $3::text[], $4::text[]) AS t(session_id, n, role, content)",
+                [turn[0] for turn in numbered],
+                [turn[1] for turn in numbered],
+                [turn[2] for turn in numbered],
+                [turn[3] for turn in numbered],
                 provider,
             )
-        return session_id
+        return ids
 
     async def write_exchange(self, session_id: UUID, exchange: Exchange) -> tuple[Turn, Turn]:
         """Store the user and assistant Turns together, numbered by the Session's counter.

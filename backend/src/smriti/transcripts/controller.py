@@ -1,12 +1,15 @@
 from __future__ import annotations
 
-from litestar import Response, post
+from typing import Any
+from uuid import UUID
+
+from litestar import Request, Response, post
 from litestar.di import NamedDependency
-from litestar.params import JSONBody
+from litestar.params import FromPath, JSONBody
 
 from smriti.core.errors import error_responses
 from smriti.sessions.schemas import session_location
-from smriti.transcripts.schemas import TranscriptImport, TranscriptResult
+from smriti.transcripts.schemas import ConversationImportResult, TranscriptImport, TranscriptResult
 from smriti.transcripts.service import TranscriptService
 
 
@@ -29,3 +32,26 @@ async def ingest_transcript(
     # Without `repo_id` nothing is stored, so there is no new resource to point at.
     headers = {"Location": session_location(result.session_id)} if result.session_id is not None else None
     return Response(result, headers=headers)
+
+
+@post(
+    "/repos/{repo_id:str}/import/conversations",
+    operation_id="importConversations",
+    summary="Import a ChatGPT or Claude data export's conversations as Sessions",
+    description=(
+        "The body is the `conversations.json` of a ChatGPT or Claude data export (the format is detected), up to "
+        "SMRITI_MAX_IMPORT_BYTES. One Session per conversation, in the file's order, titles kept, Turns numbered "
+        "1..n: ChatGPT's is the branch that ends at `current_node` (the one last seen), without system and tool "
+        "messages. A conversation that cannot be read is listed in `skipped` with its reason; the rest are stored "
+        "in one transaction. A file that is not such an export is a 400 and stores nothing."
+    ),
+    status_code=201,
+    request_max_body_size=None,
+    tags=["Sessions"],
+    responses=error_responses(404, 413),
+)
+async def import_conversations(
+    repo_id: FromPath[UUID], request: Request[Any, Any, Any], transcripts: NamedDependency[TranscriptService]
+) -> Response[ConversationImportResult]:
+    result = await transcripts.import_conversations(repo_id, request.stream())
+    return Response(result, headers={"Location": f"/v4/repos/{repo_id}/sessions"})

@@ -262,6 +262,27 @@ def parse_transcript(text: str) -> list[ParsedTurn]:
     turns = _merge(turns)
     if not turns:
         raise TranscriptError(f"No conversation turns found. {EXPECTED_SHAPES}")
+    return _storable(turns)
+
+
+def parse_conversation(conversation: dict[str, Any]) -> list[ParsedTurn]:
+    """One conversation of a ChatGPT or Claude data export (`mapping` or `chat_messages`), its
+    Turns merged and checked as a pasted one's are: the unit of `conversations.read_export`.
+    Nothing to keep (only system or tool messages, or none) is a TranscriptError too."""
+    if "mapping" in conversation:
+        _object(conversation["mapping"], "mapping")
+        turns = _from_chatgpt(conversation)
+    elif isinstance(conversation.get("chat_messages"), list):
+        turns = _from_claude(conversation)
+    else:
+        raise TranscriptError("neither a ChatGPT conversation (mapping) nor a Claude one (chat_messages).")
+    turns = _merge(turns)
+    if not turns:
+        raise TranscriptError("no message from the user or the assistant.")
+    return _storable(turns)
+
+
+def _storable(turns: list[ParsedTurn]) -> list[ParsedTurn]:
     for number, turn in enumerate(turns, start=1):
         # JSON escapes can spell what PostgreSQL cannot store (\u0000) or UTF-8 cannot hold (\ud800).
         reason = unstorable_reason(turn.content)

@@ -26,3 +26,24 @@ class TranscriptResult(msgspec.Struct):
     context_pack: str
     """A readable summary with the decisions, tasks and questions found, to paste elsewhere."""
     session_id: UUID | None
+
+
+class ImportedConversation(msgspec.Struct, kw_only=True):
+    session_id: UUID
+    title: str
+    turns: int
+    """How many Turns it holds (numbered 1..n)."""
+
+
+class SkippedConversation(msgspec.Struct, kw_only=True):
+    title: str
+    reason: str
+
+
+class ConversationImportResult(msgspec.Struct, kw_only=True):
+    """`POST /v5/repos/{repo_id}/import/conversations`: one Session per conversation read, in the
+    export's order, and each conversation that could not be read with the reason."""
+
+    format: Literal["chatgpt", "claude"]
+    sessions: list[ImportedConversation]
+    skipped: list[SkippedConversation]

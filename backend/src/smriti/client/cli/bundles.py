@@ -1,4 +1,5 @@
-"""`smriti export` and `smriti import`: a Space as a bundle file (docs/bundles.md) and back."""
+"""`smriti export` and `smriti import`: a Space as a bundle file (docs/bundles.md) and back;
+`smriti import-conversations`: a ChatGPT or Claude data export as Sessions."""
 
 from __future__ import annotations
 
@@ -58,3 +59,19 @@ def import_(conn: Connection, file: Any) -> None:
     link is checked before anything is written; the Space keeps its ids and hashes."""
     space = conn.run(lambda client: client.import_space(file))
     conn.emit(space, lambda: render.imported(space))
+
+
+@agent_command("import-conversations")
+@click.argument("space")
+@click.argument("file", type=click.File("rb"))
+def import_conversations(conn: Connection, space: str, file: Any) -> None:
+    """Import the conversations.json of a ChatGPT or Claude data export FILE (`-` is stdin) into
+    SPACE, one Session per conversation (ChatGPT's: the branch last seen). Conversations that
+    cannot be read are listed with the reason; the others are stored together or not at all."""
+
+    async def work(client: SmritiClient) -> tuple[Any, Any]:
+        found = await client.resolve_space(space)
+        return found, await client.import_conversations(found.id, file)
+
+    found, result = conn.run(work)
+    conn.emit(result, lambda: render.imported_conversations(result, found))

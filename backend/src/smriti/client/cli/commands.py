@@ -21,10 +21,11 @@ import click
 
 from smriti.client import render
 from smriti.client.cli.base import EXIT_CODES, Connection, agent_command, fail, line_option, space_option
-from smriti.client.cli.bundles import export, import_
+from smriti.client.cli.bundles import export, import_, import_conversations
 from smriti.client.cli.commit import commit
 from smriti.client.cli.lines import fork, line_group, restore
 from smriti.client.cli.merge import merge
+from smriti.client.cli.search import search
 from smriti.client.errors import EXIT_FAILED, ClientError
 from smriti.client.refs import resolve_ref
 
@@ -203,5 +204,5 @@ def register(main: click.Group) -> None:
     """Add the agent commands to the `smriti` group."""
     space_group.add_command(space_create)
     commands = (spaces, space_group, line_group, head, show, log, commit, restore, merge, fork, diff, review, verify)
-    for command in (*commands, export, import_, context, mcp):
+    for command in (*commands, search, export, import_, import_conversations, context, mcp):
         main.add_command(command)

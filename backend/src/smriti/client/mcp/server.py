@@ -1,4 +1,4 @@
-"""The MCP server: the agent operations as MCP tools, and each Space's HEAD as a resource.
+"""The MCP server: the agent operations as MCP tools, each Space's HEAD and any Checkpoint as resources.
 
 It is a second transport over the same client and operations as the CLI. Two ways to run it:
 
@@ -26,7 +26,9 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from smriti import __version__
+from smriti.checkpoints.schemas import Checkpoint
 from smriti.client import operations
+from smriti.client.api import SmritiClient
 from smriti.client.errors import ClientError, ConflictError, InvalidInput, MissingError, Unreachable
 from smriti.client.mcp.base import Call, ClientSource, ToolSpec
 from smriti.client.mcp.prompts import PROMPTS, PromptError, prompt_result
@@ -52,7 +54,9 @@ INSTRUCTIONS = (
     "the new HEAD, reconcile, and commit again. Each Space has lines of Checkpoints (`list_lines`), each with "
     "its own HEAD; to continue from an older Checkpoint, start a line there (`create_line`) and commit with "
     "`line`. To merge one line into another, call `preview_merge`: commit it with `commit_merge` only when it "
-    "is clean; conflicts go to a person, and you commit only what the person chose."
+    "is clean; conflicts go to a person, and you commit only what the person chose. To find earlier work, "
+    "call `search`. The same state is also offered as resources (`smriti://spaces/{space}/head`, "
+    "`smriti://checkpoints/{ref}`) and as prompts (`continue_from_head`, `review_checkpoint`)."
 )
 
 
@@ -164,6 +168,7 @@ def _not_found_code(ctx: ServerRequestContext[Any, Any]) -> int:
 
 
 HEAD_URI = "smriti://spaces/{space}/head"
+CHECKPOINT_URI = "smriti://checkpoints/{ref}"
 
 
 def head_uri(space: Space) -> str:
@@ -236,7 +241,15 @@ def build_server(clients: ClientSource, *, default_author: str | None = None) ->
                     title="HEAD of a Space",
                     description="The HEAD Checkpoint of a Space, as JSON; {space} is its id or its URL-encoded name.",
                     mime_type="application/json",
-                )
+                ),
+                types.ResourceTemplate(
+                    uri_template=CHECKPOINT_URI,
+                    name="checkpoint",
+                    title="A Checkpoint",
+                    description="Any Checkpoint, as JSON; {ref} is its id, its full hash or a unique hash prefix "
+                    "(at least 7 hex digits). Named by id or full hash, it never changes.",
+                    mime_type="application/json",
+                ),
             ]
         )
 
@@ -244,13 +257,13 @@ def build_server(clients: ClientSource, *, default_author: str | None = None) ->
         ctx: ServerRequestContext[Any, Any], params: types.ReadResourceRequestParams
     ) -> types.ReadResourceResult:
         uri = str(params.uri)
-        space_ref = _space_from_uri(uri)
-        if space_ref is None:
-            raise MCPError(code=_not_found_code(ctx), message=f"Unknown resource {uri!r}; expected {HEAD_URI}.")
+        named = _named_by_uri(uri)
+        if named is None:
+            raise MCPError(
+                code=_not_found_code(ctx), message=f"Unknown resource {uri!r}; expected {HEAD_URI} or {CHECKPOINT_URI}."
+            )
         try:
-            client = clients()
-            space = await client.resolve_space(space_ref)
-            head = await client.head(space.id)
+            head = await _resource(clients(), *named)
         except ClientError as exc:
             code = types.INVALID_PARAMS
             if isinstance(exc, Unreachable):
@@ -299,11 +312,20 @@ def build_server(clients: ClientSource, *, default_author: str | None = None) ->
     )
 
 
-def _space_from_uri(uri: str) -> str | None:
+async def _resource(client: SmritiClient, kind: str, ref: str) -> Checkpoint:
+    if kind == "checkpoint":
+        return await client.get_checkpoint(ref)
+    return await client.head((await client.resolve_space(ref)).id)
+
+
+def _named_by_uri(uri: str) -> tuple[str, str] | None:
+    """("head", the Space's id or name) or ("checkpoint", its ref), from a resource URI."""
     parts = urlsplit(uri)
-    if parts.scheme != "smriti" or parts.netloc != "spaces":
-        return None
     segments = parts.path.strip("/").split("/")
-    if len(segments) != 2 or segments[1] != "head" or not segments[0]:
+    if parts.scheme != "smriti" or not segments[0]:
         return None
-    return unquote(segments[0])
+    if parts.netloc == "spaces" and len(segments) == 2 and segments[1] == "head":
+        return "head", unquote(segments[0])
+    if parts.netloc == "checkpoints" and len(segments) == 1:
+        return "checkpoint", unquote(segments[0])
+    return None

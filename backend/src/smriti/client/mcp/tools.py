@@ -27,6 +27,7 @@ from smriti.client.mcp.base import (
 from smriti.client.mcp.commit import COMMIT_TOOL
 from smriti.client.mcp.lines import LINE_TOOLS
 from smriti.client.mcp.merge import MERGE_TOOLS
+from smriti.client.mcp.search import SEARCH_TOOL
 from smriti.core.schemas import Page
 from smriti.review.schemas import ReviewResult
 from smriti.spaces.schemas import Space
@@ -164,7 +165,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         "Get a Space's HEAD",
         "The Space's HEAD (its default line's latest Checkpoint), or with `line` that line's HEAD, with the "
         "full state (summary, decisions, assumptions, tasks, open questions, entities, artifacts, metadata). "
-        "An error if the line has no Checkpoint yet.",
+        "An error if the line has no Checkpoint yet. Also the resource `smriti://spaces/{space}/head`.",
         HeadArgs,
         Checkpoint,
         _get_head,
@@ -172,7 +173,8 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "get_checkpoint",
         "Get a Checkpoint",
-        "One Checkpoint by id, hash, or hash prefix, with its full state and its parent.",
+        "One Checkpoint by id, hash, or hash prefix, with its full state and its parent. Also the resource "
+        "`smriti://checkpoints/{ref}`.",
         CheckpointArgs,
         Checkpoint,
         _get_checkpoint,
@@ -200,7 +202,8 @@ TOOLS: tuple[ToolSpec, ...] = (
         "review_checkpoint",
         "Review a Checkpoint",
         "Check a Checkpoint's reasoning: contradictions between decisions, hidden assumptions, open questions "
-        "that are already answered, entities nothing refers to. Rules always run; a configured model adds more.",
+        "that are already answered, entities nothing refers to. Rules always run; a configured model adds more. "
+        "The prompt `review_checkpoint` asks a model to do the same.",
         ReviewArgs,
         ReviewResult,
         _review,
@@ -220,7 +223,8 @@ TOOLS: tuple[ToolSpec, ...] = (
         "Hand-off brief",
         "A Markdown brief of the Space's HEAD (or, with `line`, that line's HEAD) to continue the work from: the "
         "state, which line it is on and which other lines there are, where it sits in the history, and how to "
-        "hand back (commit with `expected_head`). Works on an empty Space too.",
+        "hand back (commit with `expected_head`). Works on an empty Space too. The prompt `continue_from_head` "
+        "starts an agent from it.",
         HeadArgs,
         operations.Handoff,
         _brief,
@@ -228,6 +232,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     ),
     *LINE_TOOLS,
     *MERGE_TOOLS,
+    SEARCH_TOOL,
 )
 
 BY_NAME = {tool.name: tool for tool in TOOLS}

@@ -32,12 +32,16 @@ def _run(connection: Connection) -> None:
         render_as_batch=False,
     )
     with context.begin_transaction():
-        # Two servers starting together must not both create the tables.
-        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK_KEY})
+        # Two servers starting together must not both create the tables. A session lock, not a
+        # transaction's: a migration that must work outside a transaction (0012's concurrent
+        # index builds, in `autocommit_block`) commits on the way, and must still run alone.
+        # It is released when this connection closes, whatever happens.
+        connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": _MIGRATION_LOCK_KEY})
         # Only table locks time out: the advisory lock above may wait for another server's
-        # whole migration. SET cannot take a bind parameter, hence the int() check.
+        # whole migration. For the session, so it outlives such a commit. SET cannot take a
+        # bind parameter, hence the int() check.
         timeout_ms = int(config.attributes.get(LOCK_TIMEOUT_ATTRIBUTE, lock_timeout_ms(DEFAULT_LOCK_TIMEOUT_S)))
-        connection.execute(text(f"SET LOCAL lock_timeout = {timeout_ms}"))
+        connection.execute(text(f"SET lock_timeout = {timeout_ms}"))
         context.run_migrations()
 
 

@@ -63,7 +63,7 @@ export function SpaceWorkspace({
 
   return (
     <WorkspaceProvider value={workspace}>
-      <TopBar>
+      <TopBar spaceId={spaceId}>
         <nav className="crumbs" aria-label="Breadcrumb">
           <Link href="/">Spaces</Link>
           <span aria-hidden="true">/</span>

@@ -1,5 +1,6 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useSearch } from "wouter";
 import type { Turn } from "@/api/models";
 import { CheckpointName } from "@/components/checkpoint-name";
 import { CopyButton } from "@/components/copy-button";
@@ -136,14 +137,20 @@ export function TurnList({
     measurements[tailIndex]?.start ?? null,
   );
 
-  // Open a Session at its end.
+  // Open a Session at its end, or at the Turn a link names (`?turn=N`, from a search result).
   const lastIndex = rows.length - 1;
+  const wanted = Number(new URLSearchParams(useSearch()).get("turn") ?? Number.NaN);
+  const wantedIndex = rows.findIndex(
+    (row) => row.kind === "turn" && row.turn.sequence_number === wanted,
+  );
   const opened = useRef<string | null>(null);
   useLayoutEffect(() => {
-    if (lastIndex < 0 || opened.current === sessionId) return;
-    opened.current = sessionId;
-    virtualizer.scrollToIndex(lastIndex, { align: "end" });
-  }, [sessionId, lastIndex, virtualizer]);
+    const target = wantedIndex >= 0 ? `${sessionId}#${wanted}` : sessionId;
+    if (lastIndex < 0 || opened.current === target) return;
+    opened.current = target;
+    if (wantedIndex >= 0) virtualizer.scrollToIndex(wantedIndex, { align: "center" });
+    else virtualizer.scrollToIndex(lastIndex, { align: "end" });
+  }, [sessionId, lastIndex, wanted, wantedIndex, virtualizer]);
 
   // A send puts the message at the top, its reply below it in view. The reply then grows into the
   // room kept for it, so nothing moves when it arrives; whoever scrolled up to read meanwhile
@@ -193,6 +200,7 @@ export function TurnList({
               >
                 <RowView
                   row={row}
+                  found={row.kind === "turn" && row.turn.sequence_number === wanted}
                   mounted={mounted}
                   mount={mount}
                   onRetry={onRetry}
@@ -209,12 +217,15 @@ export function TurnList({
 
 function RowView({
   row,
+  found,
   mounted,
   mount,
   onRetry,
   onShowContext,
 }: {
   row: Row;
+  /** The Turn a link opened the Session at. */
+  found: boolean;
   mounted: MountedCheckpoint | null;
   mount: Mount | null;
   onRetry: ((message: Turn) => void) | null;
@@ -228,6 +239,7 @@ function RowView({
           outside={row.outside}
           retried={row.retried}
           retryable={row.retryable}
+          found={found}
           onRetry={onRetry}
           onShowContext={onShowContext}
         />
@@ -307,6 +319,7 @@ interface TurnViewProps {
   retried: boolean;
   /** The message of the exchange that ends with this reply, when it can be asked again. */
   retryable: Turn | null;
+  found: boolean;
   onRetry: ((message: Turn) => void) | null;
   onShowContext: ((reply: Turn) => void) | null;
 }
@@ -316,6 +329,7 @@ const TurnView = memo(function TurnView({
   outside,
   retried,
   retryable,
+  found,
   onRetry,
   onShowContext,
 }: TurnViewProps) {
@@ -323,7 +337,7 @@ const TurnView = memo(function TurnView({
   const notSent = outside || retried;
   return (
     <article
-      className={notSent ? `turn ${roleClass} outside` : `turn ${roleClass}`}
+      className={`turn ${roleClass}${notSent ? " outside" : ""}${found ? " found" : ""}`}
       data-seq={turn.sequence_number}
       data-testid="turn"
       aria-label={`Turn ${turn.sequence_number}${

@@ -1,4 +1,5 @@
 import type { Artifact, Entity, Task } from "@/api/models";
+import { itemNames as checkpointItemNames } from "@/lib/checkpoint-fields";
 import { isRecord } from "@/lib/is-record";
 import type {
   ListField,
@@ -33,15 +34,7 @@ export const fieldTitles: Record<MergeField, string> = {
 };
 
 /** One item of a field, in a sentence: "Task", "Open question". */
-export const itemNames: Record<MergeField, string> = {
-  summary: "Summary",
-  decisions: "Decision",
-  assumptions: "Assumption",
-  tasks: "Task",
-  open_questions: "Open question",
-  entities: "Entity",
-  artifacts: "Artifact",
-};
+export const itemNames: Record<MergeField, string> = checkpointItemNames;
 
 export function isMergeField(field: string): field is MergeField {
   return (MERGE_FIELDS as readonly string[]).includes(field);

@@ -6,6 +6,7 @@ import { formatUsage, plural, shortHash, timeAgo, USAGE_NOTE } from "@/lib/forma
 import { useCreateSession } from "../api/create-session";
 import { useSessions } from "../api/list-sessions";
 import { defaultSessionTitle, sessionTitle } from "../lib/title";
+import { ImportConversations } from "./import-conversations";
 
 interface SessionSidebarProps {
   spaceId: string;
@@ -51,6 +52,7 @@ export function SessionSidebar({
         </button>
       </div>
       <FailureNotice error={create.error} />
+      <ImportConversations spaceId={spaceId} />
       {sessions.isPending && <Loading what="Sessions" />}
       <FailureNotice error={sessions.error} />
       {sessions.data && sessions.data.items.length === 0 && (

@@ -1,52 +1,33 @@
-import { type ChangeEvent, useRef, useState } from "react";
+import { useState } from "react";
 import { useLocation } from "wouter";
 import { FailureNotice } from "@/components/feedback";
-import { type ImportProgress, useImportSpace } from "../api/import-space";
-
-function progressText(progress: ImportProgress | null): string {
-  if (progress === null) return "Importing…";
-  if (progress.phase === "checking") return "Checking every hash, then writing…";
-  const share = progress.total > 0 ? Math.floor((progress.sent / progress.total) * 100) : 0;
-  return `Uploading ${share}%…`;
-}
+import { FileButton } from "@/components/file-button";
+import { type UploadProgress, uploadProgressText } from "@/lib/upload";
+import { useImportSpace } from "../api/import-space";
 
 /** Import a Space from a bundle file made by Export (or `smriti export`). */
 export function ImportSpace() {
-  const [progress, setProgress] = useState<ImportProgress | null>(null);
-  const input = useRef<HTMLInputElement>(null);
+  const [progress, setProgress] = useState<UploadProgress | null>(null);
   const importing = useImportSpace(setProgress);
   const [, navigate] = useLocation();
 
-  const chosen = (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    event.target.value = ""; // the same file can be chosen again after a failure
-    if (!file) return;
-    setProgress(null);
-    importing.mutate(file, { onSuccess: (space) => navigate(`/spaces/${space.id}`) });
-  };
-
   return (
     <div className="import-space">
-      <input
-        ref={input}
-        type="file"
+      <FileButton
+        label="Bundle file to import"
         accept=".ndjson,application/x-ndjson"
-        aria-label="Bundle file to import"
-        hidden
-        onChange={chosen}
-      />
-      <button
-        type="button"
-        className="btn small"
-        disabled={importing.isPending}
         title="A bundle from Export or `smriti export`: every hash is checked before anything is written"
-        onClick={() => input.current?.click()}
+        disabled={importing.isPending}
+        onFile={(file) => {
+          setProgress(null);
+          importing.mutate(file, { onSuccess: (space) => navigate(`/spaces/${space.id}`) });
+        }}
       >
         Import a Space…
-      </button>
+      </FileButton>
       {importing.isPending && (
         <span className="muted" role="status" data-testid="import-progress">
-          {progressText(progress)}
+          {uploadProgressText(progress, "Checking every hash, then writing…")}
         </span>
       )}
       <FailureNotice error={importing.error} />

@@ -1,0 +1,49 @@
+"""The URL pieces the client builds: a Checkpoint ref or a line's name as a path, the server's
+base URL checked and shown without credentials."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import quote
+from uuid import UUID
+
+import httpx
+
+from smriti.client.errors import InvalidInput
+
+_REF = re.compile(r"^[0-9A-Za-z-]+$")
+
+
+def ref_segment(value: str) -> str:
+    """A Checkpoint ref as a path segment; anything that cannot be an id or a hash is refused here."""
+    ref = value.strip()
+    if not ref:
+        raise InvalidInput("A Checkpoint id, hash or hash prefix is required.")
+    if not _REF.match(ref):
+        raise InvalidInput(f"{ref!r} is not a Checkpoint id, hash, or hash prefix of at least 7 hex digits.")
+    return quote(ref, safe="")
+
+
+def line_path(space_id: UUID, name: str) -> str:
+    """A line's path. Its name may hold `/` (`feature/login`), which the route takes as part of the
+    name, so `/` stays; everything else that is not safe in a path is percent-encoded."""
+    if not name.strip():
+        raise InvalidInput("A line's name is required.")
+    return f"/v4/repos/{space_id}/branches/{quote(name.strip(), safe='/')}"
+
+
+def display_url(url: str | httpx.URL) -> str:
+    """The URL without any user:password part, for messages."""
+    parsed = httpx.URL(url) if isinstance(url, str) else url
+    return str(parsed.copy_with(username=None, password=None)).rstrip("/")
+
+
+def check_base_url(url: str) -> str:
+    """`url` if it is an absolute http(s) URL, else `InvalidInput` naming what was given."""
+    try:
+        parsed = httpx.URL(url.strip())
+    except (httpx.InvalidURL, TypeError) as exc:
+        raise InvalidInput(f"The Smriti URL {url!r} is not a valid URL ({exc}).") from None
+    if parsed.scheme not in {"http", "https"} or not parsed.host:
+        raise InvalidInput(f"The Smriti URL must start with http:// or https://, got {url!r}.")
+    return str(parsed)

@@ -1,0 +1,6 @@
+"""The search route."""
+
+from smriti.core.routes import Routes
+from smriti.search.controller import SearchController
+
+ROUTES = Routes(v5=(SearchController,))

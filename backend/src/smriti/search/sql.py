@@ -1,0 +1,131 @@
+"""The statements behind search: the ranked hits, then the snippets of one page of them.
+
+Both read the `search_vector` columns a trigger keeps (migration 0012) through their GIN indexes.
+The query is parsed by `websearch_to_tsquery('english', …)`: words are stemmed, `"quotes"` make
+a phrase, `or` an alternative and `-word` an exclusion, as in a web search box.
+"""
+
+from __future__ import annotations
+
+from smriti.search.schemas import HitKind
+
+CONFIG = "english"
+
+# Past this many matches of one kind, the rest are neither counted nor ranked (`SearchPage`).
+MAX_RANKED = 10_000
+
+QUERY_WORDS = f"SELECT numnode(websearch_to_tsquery('{CONFIG}', $1)) AS words"
+
+_CHECKPOINTS = """
+    (SELECT 'checkpoint' AS kind, c.repo_id, c.id AS commit_id, NULL::uuid AS session_id,
+            NULL::integer AS sequence_number, c.search_vector AS vector, c.created_at
+     FROM commits c
+     WHERE c.search_vector @@ (SELECT query FROM q) {space}
+     LIMIT {cap})"""
+
+_TURNS = """
+    (SELECT 'turn' AS kind, s.repo_id, NULL::uuid AS commit_id, t.session_id,
+            t.sequence_number, t.search_vector AS vector, t.created_at
+     FROM turns t JOIN sessions s ON s.id = t.session_id
+     WHERE t.search_vector @@ (SELECT query FROM q) {space}
+     LIMIT {cap})"""
+
+
+def hits_sql(kind: HitKind | None, in_space: bool) -> str:
+    """$1 the query, $2 limit, $3 offset, and $4 the Space when `in_space`.
+
+    Each hit carries the count of every match of its kind (up to MAX_RANKED + 1, which says the
+    count stopped there): ranking needs every candidate anyway, so counting them costs nothing
+    more. Ties go to the newer hit, then to a stable order.
+    """
+    parts = []
+    if kind in (None, "checkpoint"):
+        parts.append(_CHECKPOINTS.format(space="AND c.repo_id = $4" if in_space else "", cap=MAX_RANKED + 1))
+    if kind in (None, "turn"):
+        parts.append(_TURNS.format(space="AND s.repo_id = $4" if in_space else "", cap=MAX_RANKED + 1))
+    union = "\n    UNION ALL".join(parts)
+    return f"""
+WITH q AS (SELECT websearch_to_tsquery('{CONFIG}', $1) AS query),
+hits AS ({union})
+SELECT kind, repo_id, commit_id, session_id, sequence_number,
+       ts_rank(vector, (SELECT query FROM q), 1) AS rank,
+       count(*) FILTER (WHERE kind = 'checkpoint') OVER () AS checkpoints,
+       count(*) FILTER (WHERE kind = 'turn') OVER () AS turns
+FROM hits
+ORDER BY rank DESC, created_at DESC, kind, commit_id, session_id, sequence_number
+LIMIT $2 OFFSET $3
+"""
+
+
+# STX and ETX mark the matched words in ts_headline's answer (`snippets.py` turns them into
+# offsets); any already in the text are made spaces first, so every mark is ts_headline's.
+# A short text is shown whole; a long one as two excerpts around its matches.
+HEADLINE_OPTIONS = 'StartSel=\x02, StopSel=\x03, MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "'
+_SHORT_TEXT_OPTIONS = "StartSel=\x02, StopSel=\x03, MaxWords=60, MinWords=30"
+_SHORT_TEXT_CHARS = 300
+
+
+def _headline(text: str, options: str) -> str:
+    plain = f"translate({text}, E'\\x02\\x03', '  ')"
+    return (
+        f"ts_headline('{CONFIG}', {plain}, q.query, CASE WHEN length({text}) <= {_SHORT_TEXT_CHARS} "
+        f"THEN '{_SHORT_TEXT_OPTIONS}' ELSE {options} END)"
+    )
+
+
+# One row per searchable part of a Checkpoint, in the order a reader meets them: the first part
+# that matches by itself gives the snippet. `sort` keeps that order (part, item, key).
+_PARTS = """
+    SELECT ARRAY[0, 0, 0] AS sort, 'message' AS field, c.message AS body
+    UNION ALL SELECT ARRAY[1, 0, 0], 'summary', c.summary
+    UNION ALL SELECT ARRAY[2, i::int, 0], format('decisions[%s]', i - 1), item
+      FROM jsonb_array_elements_text(c.decisions) WITH ORDINALITY AS x(item, i)
+    UNION ALL SELECT ARRAY[3, i::int, 0], format('assumptions[%s]', i - 1), item
+      FROM jsonb_array_elements_text(c.assumptions) WITH ORDINALITY AS x(item, i)
+    UNION ALL SELECT ARRAY[4, i::int, 0], format('tasks[%s].text', i - 1), item ->> 'text'
+      FROM jsonb_array_elements(c.tasks) WITH ORDINALITY AS x(item, i)
+    UNION ALL SELECT ARRAY[5, i::int, 0], format('open_questions[%s]', i - 1), item
+      FROM jsonb_array_elements_text(c.open_questions) WITH ORDINALITY AS x(item, i)
+    UNION ALL SELECT ARRAY[6, i::int, k.n], format('entities[%s].%s', i - 1, k.key), item ->> k.key
+      FROM jsonb_array_elements(c.entities) WITH ORDINALITY AS x(item, i)
+      CROSS JOIN (VALUES (0, 'name'), (1, 'kind'), (2, 'description')) AS k(n, key)
+      WHERE jsonb_typeof(item -> k.key) = 'string'
+    UNION ALL SELECT ARRAY[7, i::int, k.n], format('artifacts[%s].%s', i - 1, k.key), item ->> k.key
+      FROM jsonb_array_elements(c.artifacts) WITH ORDINALITY AS x(item, i)
+      CROSS JOIN (VALUES (0, 'name'), (1, 'content')) AS k(n, key)"""
+
+
+# Each part is read as far as its vector was cut at most (migration 0012).
+PART_CHARS = 100_000
+
+CHECKPOINT_SNIPPETS = f"""
+SELECT pick.id, pick.fields[pick.n] AS field, {_headline("pick.bodies[pick.n]", "$3")} AS headline
+FROM (
+  SELECT c.id, parts.fields, parts.bodies, smriti_first_match(parts.bodies, q.query) AS n
+  FROM commits c
+  CROSS JOIN websearch_to_tsquery('{CONFIG}', $2) AS q(query)
+  CROSS JOIN LATERAL (
+    SELECT array_agg(part.field ORDER BY part.sort) AS fields,
+           array_agg(left(part.body, {PART_CHARS}) ORDER BY part.sort) AS bodies
+    FROM ({_PARTS}
+    ) AS part
+  ) AS parts
+  WHERE c.id = ANY($1::uuid[])
+  OFFSET 0
+) AS pick
+CROSS JOIN websearch_to_tsquery('{CONFIG}', $2) AS q(query)
+"""
+"""$1 the page's Checkpoints, $2 the query, $3 HEADLINE_OPTIONS. The snippet comes from the first
+part that matches by itself (`smriti_first_match`, which tries them in order and stops there);
+the message stands in when none does (a phrase that runs from one part into the next).
+`OFFSET 0` keeps the pick a step of its own, so ts_headline reads one part per Checkpoint."""
+
+TURN_SNIPPETS = f"""
+SELECT t.session_id, t.sequence_number, 'content' AS field,
+       {_headline("left(t.content, 200000)", "$4")} AS headline
+FROM turns t
+CROSS JOIN websearch_to_tsquery('{CONFIG}', $3) AS q(query)
+WHERE (t.session_id, t.sequence_number) IN (SELECT * FROM unnest($1::uuid[], $2::integer[]))
+"""
+"""$1 and $2 the page's Turns (Session, number), $3 the query, $4 HEADLINE_OPTIONS. The text is
+cut where its vector was (migration 0012)."""
