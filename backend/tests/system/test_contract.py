@@ -28,6 +28,7 @@ from tests.support.live_server import live_server
 pytestmark = pytest.mark.slow
 
 SECONDS = os.environ.get("SMRITI_FUZZ_SECONDS", "45")
+BACKEND = Path(__file__).resolve().parents[2]
 
 
 def _schemathesis() -> list[str]:
@@ -73,6 +74,7 @@ async def test_schemathesis_finds_nothing(
             timeout=int(SECONDS) + 240,
             check=False,
             cwd=tmp_path,
+            env={**os.environ, "SCHEMATHESIS_HOOKS": "tests.system.schemathesis_hooks", "PYTHONPATH": str(BACKEND)},
         )
         log = server.log()
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]

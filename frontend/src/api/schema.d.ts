@@ -2913,7 +2913,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>[];
+            };
+        };
         responses: {
             /** @description Document created, URL follows */
             201: {
@@ -2944,6 +2948,15 @@ export interface operations {
             };
             /** @description The request body is larger than the configured limit. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is not of the media type this route reads. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -77,6 +77,7 @@ def refine_openapi(app: Litestar) -> None:
     open_health_check(app)
     document_if_none_match(app)
     document_bundles(app)
+    document_conversation_import(app)
     components = app.openapi_schema.components.schemas or {}
     request_names = {cls.__name__ for cls in _subclasses(Request)}
     for schema in components.values():
@@ -237,6 +238,26 @@ def document_bundles(app: Litestar) -> None:
                 description="The body is not declared as a bundle (Content-Type: application/x-ndjson).",
                 content=refusal.content,
             )
+
+
+def document_conversation_import(app: Litestar) -> None:
+    """The conversation import reads its JSON body as it arrives (past the request limit), so
+    Litestar does not describe it."""
+    item = (app.openapi_schema.paths or {}).get("/v5/repos/{repo_id}/import/conversations")
+    if item is None or item.post is None:
+        return
+    item.post.request_body = RequestBody(
+        required=True,
+        content={
+            "application/json": OpenAPIMediaType(
+                schema=Schema(
+                    type=OpenAPIType.ARRAY,
+                    items=Schema(type=OpenAPIType.OBJECT),
+                    description="The conversations.json of a ChatGPT or Claude data export.",
+                )
+            )
+        },
+    )
 
 
 def open_health_check(app: Litestar) -> None:

@@ -48,7 +48,7 @@ async def ingest_transcript(
     status_code=201,
     request_max_body_size=None,
     tags=["Sessions"],
-    responses=error_responses(404, 413),
+    responses=error_responses(404, 413, 415),
 )
 async def import_conversations(
     repo_id: FromPath[UUID], request: Request[Any, Any, Any], transcripts: NamedDependency[TranscriptService]
