@@ -75,7 +75,10 @@ async def seed_search(url: str, *, turns: int, checkpoints: int) -> None:
             "INSERT INTO turns (session_id, sequence_number, role, content) "
             "SELECT s.id, seq, CASE WHEN seq % 2 = 1 THEN 'user' ELSE 'assistant' END, "
             f"{_TEXT_SQL.format(outer='seq')} "
-            f"FROM sessions s CROSS JOIN generate_series(1, {TURNS_PER_SESSION}) AS seq"
+            f"FROM sessions s CROSS JOIN generate_series(1, {TURNS_PER_SESSION}) AS seq "
+            # Only the Sessions made here: in a full `make bench` the database has others.
+            "WHERE s.repo_id = ANY($1::uuid[])",
+            space_ids,
         )
         await conn.execute(
             "INSERT INTO commits (id, repo_id, depth, jump_commit_id, jump_depth, first_parent_merges, commit_hash, "
