@@ -65,10 +65,10 @@ _SHORT_TEXT_OPTIONS = "StartSel=\x02, StopSel=\x03, MaxWords=60, MinWords=30"
 _SHORT_TEXT_CHARS = 300
 
 
-def _headline(text: str, options: str) -> str:
+def _headline(text: str, options: str, query: str = "q.query") -> str:
     plain = f"translate({text}, E'\\x02\\x03', '  ')"
     return (
-        f"ts_headline('{CONFIG}', {plain}, q.query, CASE WHEN length({text}) <= {_SHORT_TEXT_CHARS} "
+        f"ts_headline('{CONFIG}', {plain}, {query}, CASE WHEN length({text}) <= {_SHORT_TEXT_CHARS} "
         f"THEN '{_SHORT_TEXT_OPTIONS}' ELSE {options} END)"
     )
 
@@ -99,9 +99,10 @@ _PARTS = """
 PART_CHARS = 100_000
 
 CHECKPOINT_SNIPPETS = f"""
-SELECT pick.id, pick.fields[pick.n] AS field, {_headline("pick.bodies[pick.n]", "$3")} AS headline
+SELECT pick.id, pick.fields[pick.n] AS field,
+       {_headline("pick.bodies[pick.n]", "$3", "pick.query")} AS headline
 FROM (
-  SELECT c.id, parts.fields, parts.bodies, smriti_first_match(parts.bodies, q.query) AS n
+  SELECT c.id, q.query, parts.fields, parts.bodies, smriti_first_match(parts.bodies, q.query) AS n
   FROM commits c
   CROSS JOIN websearch_to_tsquery('{CONFIG}', $2) AS q(query)
   CROSS JOIN LATERAL (
@@ -113,7 +114,6 @@ FROM (
   WHERE c.id = ANY($1::uuid[])
   OFFSET 0
 ) AS pick
-CROSS JOIN websearch_to_tsquery('{CONFIG}', $2) AS q(query)
 """
 """$1 the page's Checkpoints, $2 the query, $3 HEADLINE_OPTIONS. The snippet comes from the first
 part that matches by itself (`smriti_first_match`, which tries them in order and stops there);

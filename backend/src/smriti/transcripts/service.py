@@ -74,7 +74,7 @@ def _export_of(raw: bytes) -> ExportContents:
 @dataclass(frozen=True, slots=True)
 class TranscriptService:
     turns: TurnStore
-    max_import_bytes: int = 268_435_456
+    max_import_bytes: int
 
     async def import_conversations(self, repo_id: UUID, chunks: AsyncIterator[bytes]) -> ConversationImportResult:
         """A data export's conversations as Sessions of the Space, all in one transaction: either
