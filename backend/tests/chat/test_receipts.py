@@ -13,7 +13,8 @@ import httpx
 import pytest
 import rfc8785
 
-from smriti.chat.receipts import canonical_context
+from smriti.chat.context import HistoryTurn
+from smriti.chat.receipts import ReceiptCache, canonical_context, context_sha256
 from smriti.providers.base import ChatMessage
 from tests.support.api import commit, create_session, create_space, send
 from tests.support.fake_providers import FakeProviderServer
@@ -35,6 +36,23 @@ def test_the_canonical_json_is_rfc_8785_byte_for_byte() -> None:
     assert canonical_context("offline", "offline-1", None, []) == rfc8785.dumps(
         {"provider": "offline", "model": "offline-1", "system": None, "messages": []}
     )
+
+
+def test_the_receipt_cache_moves_on_with_the_session_and_hashes_only_what_is_new() -> None:
+    cache, key, request = ReceiptCache(), ("session", None, None), ("offline", "offline-1", None)
+    history: list[HistoryTurn] = []
+    for n in range(1, 6):
+        message = ChatMessage(role="user", content=f"message {n}")
+        assert cache.receipt(key, request, [*history, message]) == context_sha256(*request, [*history, message])
+        # The hash state kept is after the whole history this send had: the next send feeds it
+        # its own pair and message only, however long the Session (it once stayed on the first).
+        kept = cache._prefixes.get(key)
+        assert (kept.count if kept else 0) == len(history)
+        history += [HistoryTurn("user", f"message {n}", 2 * n - 1), HistoryTurn("assistant", f"reply {n}", 2 * n)]
+    # A history that no longer begins the same way (a retry took a pair out) hashes afresh.
+    shorter = history[:4]
+    message = ChatMessage(role="user", content="again")
+    assert cache.receipt(key, request, [*shorter, message]) == context_sha256(*request, [*shorter, message])
 
 
 def _sent(fake: FakeProviderServer, provider: str) -> tuple[str, str | None, list[dict[str, str]]]:

@@ -12,7 +12,9 @@ V = TypeVar("V")
 
 class SizedLru(Generic[K, V]):
     """Values by key, the least recently used dropped first once their sizes add up to more than
-    `max_size`. A value larger than a quarter of the budget is not kept: one would evict many."""
+    `max_size`. A value larger than a quarter of the budget is not kept: one would evict many.
+    Putting a key again replaces its value (a cache of something that moves on, such as a
+    receipt's hash state, must not keep answering the first one)."""
 
     def __init__(self, max_size: int, size: Callable[[V], int]) -> None:
         self._items: OrderedDict[K, V] = OrderedDict()
@@ -28,7 +30,10 @@ class SizedLru(Generic[K, V]):
 
     def put(self, key: K, value: V) -> None:
         size = self._size_of(value)
-        if size > self._max_size // 4 or key in self._items:
+        replaced = self._items.pop(key, None)
+        if replaced is not None:
+            self._size -= self._size_of(replaced)
+        if size > self._max_size // 4:
             return
         self._items[key] = value
         self._size += size
