@@ -127,6 +127,9 @@ class CommitModel(Entity):
     metadata_: Mapped[dict[str, Any]] = mapped_column("metadata", JSONB, default=dict)
     # Filled by a trigger from the fields above (migration 0012); read only by search.
     search_vector: Mapped[str | None] = mapped_column(TSVECTOR, default=None, deferred=True)
+    # The trigger's copies of two parts of it, for a child that carries them unchanged (0013).
+    items_vector: Mapped[str | None] = mapped_column(TSVECTOR, default=None, deferred=True)
+    artifacts_vector: Mapped[str | None] = mapped_column(TSVECTOR, default=None, deferred=True)
 
 
 # A line with a HEAD keeps that HEAD's jump chain and merge count (see the columns).
