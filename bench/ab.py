@@ -25,7 +25,7 @@ from typing import Any
 
 import asyncpg
 from database import fresh_database
-from measure import WrkRun, post_script, wrk
+from measure import WrkRun, post_script, settle, wrk
 from payload import STATE_4KB
 from seed import MOUNTED_AFTER, analyze, post_all, write_sessions
 from servers import POSTMASTERS, ROOT, Server, find_postmaster, server, server_command
@@ -93,19 +93,6 @@ def _mounted_script(work: Path, side: str, url: str, fixtures: dict[str, Any]) -
         for s in ids
     ]
     return post_script(work, f"{side}-mounted", "/v4/chat/send", bodies)
-
-
-def _settle(urls: list[str]) -> None:
-    async def run() -> None:
-        for url in urls:
-            conn = await asyncpg.connect(url)
-            try:
-                await conn.execute("VACUUM (ANALYZE)")
-                await conn.execute("CHECKPOINT")
-            finally:
-                await conn.close()
-
-    asyncio.run(run())
 
 
 async def _drop_search(url: str) -> None:
@@ -213,7 +200,8 @@ def _compare(
     for round_number in range(args.rounds):
         for side in ("this", "other") if round_number % 2 == 0 else ("other", "this"):
             script = _script(row, work, side, urls[side], fixtures[side])
-            _settle(list(urls.values()))
+            for each in urls.values():  # both: the other side's writes slow this one's too
+                settle(each)
             url = servers[side].url + "/"
             runs[side].append(
                 wrk(
