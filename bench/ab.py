@@ -133,12 +133,13 @@ def main() -> None:
     args = parser.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="smriti-ab-"))
-    tree, migration = _checkout(args.revision, work / "tree")
-    trees = {"this": ROOT, "other": tree}
-    this_migration = None
-    if args.this_revision:
-        trees["this"], this_migration = _checkout(args.this_revision, work / "this")
+    trees = {"this": ROOT}  # every tree but ROOT is a worktree of ours, removed at the end
     try:
+        trees["other"], migration = _checkout(args.revision, work / "tree")
+        this_migration = None
+        if args.this_revision:
+            trees["this"], this_migration = _checkout(args.this_revision, work / "this")
+        tree = trees["other"]
         urls = {
             "this": asyncio.run(fresh_database("smriti_ab_this", revision=this_migration or "head")),
             "other": asyncio.run(fresh_database("smriti_ab_other", revision=migration)),
@@ -179,7 +180,7 @@ def main() -> None:
                 for clients in args.clients:
                     _compare(row, clients, args, work, servers, urls, fixtures)
     finally:
-        for side in {tree, trees["this"]} - {ROOT}:
+        for side in set(trees.values()) - {ROOT}:
             subprocess.run(
                 [_GIT, "-C", str(ROOT), "worktree", "remove", "--force", str(side)],
                 check=False,
