@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
-from uuid import UUID, uuid4
+from uuid import UUID
 
 import asyncpg
 import httpx
@@ -19,11 +18,11 @@ from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from smriti.db.admin import drop_database, recreate_database
 from smriti.db.migrate import MIGRATIONS_DIR, MigrationBlockedError, alembic_commands, upgrade
 from smriti.db.urls import sqlalchemy_url
 from tests.support.api import commit, create_space
 from tests.support.cli import smriti
+from tests.support.databases import database_at
 from tests.support.jumps import expected_jumps
 from tests.support.locks import someone_waits_on_a_lock
 
@@ -81,18 +80,10 @@ async def test_deleting_a_space_checks_each_checkpoint_by_key(
     assert await db.fetchval("SELECT count(*) FROM commits") == 0
 
 
-@contextlib.asynccontextmanager
-async def _database_at(postgres_url: str, revision: str) -> AsyncIterator[str]:
-    """A fresh database migrated to `revision` only, for testing the next migration on data."""
-    name = f"smriti_migrate_{uuid4().hex[:10]}"
-    yield await recreate_database(postgres_url, name, revision=revision)
-    await drop_database(postgres_url, name)
-
-
 @pytest.fixture
 async def database_at_0001(postgres_url: str) -> AsyncIterator[str]:
     """A fresh database with the first schema only, for testing migration 0002 on data."""
-    async with _database_at(postgres_url, "0001") as url:
+    async with database_at(postgres_url, "0001") as url:
         yield url
 
 
@@ -259,7 +250,7 @@ async def test_a_blocked_migration_tries_again_and_succeeds_once_the_table_is_fr
 
 @pytest.fixture
 async def database_at_0003(postgres_url: str) -> AsyncIterator[str]:
-    async with _database_at(postgres_url, "0003") as url:
+    async with database_at(postgres_url, "0003") as url:
         yield url
 
 
@@ -309,7 +300,7 @@ async def test_migration_0004_gives_every_space_a_main_line_at_its_head(database
 
 @pytest.fixture
 async def database_at_0006(postgres_url: str) -> AsyncIterator[str]:
-    async with _database_at(postgres_url, "0006") as url:
+    async with database_at(postgres_url, "0006") as url:
         yield url
 
 
@@ -372,7 +363,7 @@ async def test_migration_0007_gives_every_checkpoint_the_jump_link_a_write_would
 
 
 async def test_migration_0010_counts_what_each_sessions_replies_cost(postgres_url: str) -> None:
-    async with _database_at(postgres_url, "0009") as url:
+    async with database_at(postgres_url, "0009") as url:
         conn = await asyncpg.connect(url)
         try:
             space = await conn.fetchval(

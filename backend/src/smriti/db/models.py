@@ -216,24 +216,16 @@ class SessionModel(MutableEntity):
 
 
 class TurnModel(DefaultBase):
-    """One message. Keyed by (session_id, sequence_number) so "the Turns after N" is one index range."""
+    """One message. Keyed by (session_id, sequence_number) so "the Turns after N" is one index range.
+
+    The rules a Turn's row follows (a role of "user" or "assistant", a positive number, which
+    fields only a message or only a reply may carry, and their bounds) are checked by the
+    trigger `smriti_turn_rules` (migration 0014), not by CHECK constraints: PostgreSQL prepares
+    CHECK expressions again for every statement, which cost more than the rest of a send's write.
+    A broken rule is still reported under its constraint's name (`ck_turns_role`, ...)."""
 
     __tablename__ = "turns"
     __table_args__ = (
-        CheckConstraint("role IN ('user', 'assistant')", name="role"),
-        CheckConstraint("sequence_number > 0", name="sequence_number_positive"),
-        CheckConstraint(
-            "retry_of IS NULL OR (role = 'user' AND retry_of BETWEEN 1 AND sequence_number - 1)", name="retry_of"
-        ),
-        CheckConstraint("NOT stopped OR role = 'assistant'", name="stopped"),
-        CheckConstraint(
-            "context_sha256 IS NULL OR (role = 'assistant' AND context_sha256 ~ '^[0-9a-f]{64}$')",
-            name="context_sha256",
-        ),
-        CheckConstraint(
-            "context_through_seq IS NULL OR (role = 'user' AND context_through_seq BETWEEN 0 AND sequence_number - 1)",
-            name="context_through_seq",
-        ),
         Index(
             "uq_turns_session_id_request_id",
             "session_id",
