@@ -49,10 +49,17 @@ def test_the_receipt_cache_moves_on_with_the_session_and_hashes_only_what_is_new
         kept = cache._prefixes.get(key)
         assert (kept.count if kept else 0) == len(history)
         history += [HistoryTurn("user", f"message {n}", 2 * n - 1), HistoryTurn("assistant", f"reply {n}", 2 * n)]
-    # A history that no longer begins the same way (a retry took a pair out) hashes afresh.
-    shorter = history[:4]
-    message = ChatMessage(role="user", content="again")
-    assert cache.receipt(key, request, [*shorter, message]) == context_sha256(*request, [*shorter, message])
+    # A history that no longer begins the same way (a retry took a pair out) hashes afresh, and
+    # the Session goes on from there; another mount of it is kept apart.
+    history = history[:4]
+    mounted = ("offline", "offline-1", "## Checkpoint abc1234: the state")
+    for n in range(6, 9):
+        message = ChatMessage(role="user", content=f"message {n}")
+        assert cache.receipt(key, request, [*history, message]) == context_sha256(*request, [*history, message])
+        since = history[2:]
+        other = ("session", "checkpoint", 2)
+        assert cache.receipt(other, mounted, [*since, message]) == context_sha256(*mounted, [*since, message])
+        history += [HistoryTurn("user", f"message {n}", 2 * n - 1), HistoryTurn("assistant", f"reply {n}", 2 * n)]
 
 
 def _sent(fake: FakeProviderServer, provider: str) -> tuple[str, str | None, list[dict[str, str]]]:

@@ -10,7 +10,7 @@ from uuid import UUID
 from smriti.chat.answered import answered_context
 from smriti.chat.context import AssembledContext, HistoryTurn, assemble
 from smriti.chat.nudge import suggest
-from smriti.chat.receipts import ReceiptCache, context_sha256
+from smriti.chat.receipts import ReceiptCache, context_sha256, receipt_key
 from smriti.chat.schemas import (
     AnsweredContext,
     ContextMessage,
@@ -125,7 +125,7 @@ class ChatService:
         check_fits(assembled, choice.model, self.providers.context_window(choice.model))
         request = ProviderRequest(model=choice.model, system=assembled.system, messages=assembled.messages)
         receipt = self.receipts.receipt(
-            (data.session_id, context.checkpoint_id, context.history_base_seq),
+            receipt_key(data.session_id, context.checkpoint_id, context.history_base_seq),
             (choice.provider.name, choice.model, assembled.system),
             assembled.messages,
         )

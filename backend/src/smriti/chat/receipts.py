@@ -21,28 +21,25 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Hashable, Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
+from uuid import UUID
 
 import msgspec
 
 from smriti.core.lru import SizedLru
 from smriti.providers.base import ChatMessage
 
-
-class _Message(msgspec.Struct):
-    content: str
-    role: str
-
-
 _canonical = msgspec.json.Encoder(order="sorted").encode
 # The keys in RFC 8785's order (sorted): the messages come first, so the hash of a Session's
 # history is a prefix that every later send of it shares (`ReceiptCache`).
 _OPEN = b'{"messages":['
+# A message is {"content":…,"role":…}; the roles a context holds are these, made once.
+_ROLE_ENDS = {role: b',"role":' + _canonical(role) + b"}" for role in ("user", "assistant")}
 
 
 def _message(message: ChatMessage) -> bytes:
-    return _canonical(_Message(message.content, message.role))
+    end = _ROLE_ENDS.get(message.role) or b',"role":' + _canonical(message.role) + b"}"
+    return b'{"content":' + _canonical(message.content) + end
 
 
 def _close(model: str, provider: str, system: str | None) -> bytes:
@@ -66,11 +63,18 @@ def context_sha256(provider: str, model: str, system: str | None, messages: Iter
     return hashlib.sha256(canonical_context(provider, model, system, messages)).hexdigest()
 
 
-@dataclass(frozen=True, slots=True)
-class _Prefix:
-    state: Any  # a hashlib sha256 object, after the history's messages
+class _Prefix(msgspec.Struct):
+    """The hash state after a history's first `count` messages, the last of them Turn `last_seq`."""
+
+    state: Any  # a hashlib sha256 object
     count: int
     last_seq: int
+
+
+def receipt_key(session_id: UUID, checkpoint_id: UUID | None, history_base_seq: int | None) -> Hashable:
+    """A Session's context under one mount, as `ReceiptCache` keys it: by the ids' integers, which
+    hash in C (a UUID hashes in Python, uuid.py's `__hash__`, on every look-up)."""
+    return (session_id.int, None if checkpoint_id is None else checkpoint_id.int, history_base_seq)
 
 
 class ReceiptCache:
@@ -86,7 +90,7 @@ class ReceiptCache:
     """
 
     def __init__(self, entries: int = 10_000) -> None:
-        self._prefixes: SizedLru[Hashable, _Prefix] = SizedLru(entries, lambda _: 1)
+        self._prefixes: SizedLru[Hashable, _Prefix] = SizedLru(entries, _one)
 
     def receipt(self, key: Hashable, request: tuple[str, str, str | None], messages: Sequence[Any]) -> str:
         """The receipt of `messages` (the history's HistoryTurns, with a `sequence_number`, then
@@ -94,20 +98,20 @@ class ReceiptCache:
         copying a long history would cost more than hashing what is new in it."""
         provider, model, system = request
         count = len(messages) - 1  # the history's; the last message is the one being sent
-        cached = self._prefixes.get(key)
-        if (
-            cached is not None
-            and 0 < cached.count <= count
-            and messages[cached.count - 1].sequence_number == cached.last_seq
-        ):
-            digest, start = cached.state.copy(), cached.count
-        else:
-            digest, start = hashlib.sha256(_OPEN), 0
-        if start < count:
-            rest = b",".join([_message(messages[i]) for i in range(start, count)])
-            digest.update(b"," + rest if start else rest)
-        if count:
-            self._prefixes.put(key, _Prefix(digest.copy(), count, messages[count - 1].sequence_number))
-            digest.update(b",")
-        digest.update(_message(messages[count]) + _close(model, provider, system))
+        kept = self._prefixes.get(key)
+        if kept is None or not (0 < kept.count <= count and messages[kept.count - 1].sequence_number == kept.last_seq):
+            kept = _Prefix(hashlib.sha256(_OPEN), 0, 0)
+            if count:
+                self._prefixes.put(key, kept)
+        if kept.count < count:
+            # The kept state moves on in place: this history begins with it, and so will the next.
+            rest = b",".join([_message(messages[i]) for i in range(kept.count, count)])
+            kept.state.update(b"," + rest if kept.count else rest)
+            kept.count, kept.last_seq = count, messages[count - 1].sequence_number
+        digest = kept.state.copy()
+        digest.update((b"," if count else b"") + _message(messages[count]) + _close(model, provider, system))
         return str(digest.hexdigest())
+
+
+def _one(_: _Prefix) -> int:
+    return 1
