@@ -27,6 +27,7 @@ help:
 	@echo "make bench        side-by-side benchmarks (see docs/performance.md)"
 	@echo "make bench-instructions  instructions per request on the hot paths (valgrind)"
 	@echo "make bench-pg     PostgreSQL's CPU time per statement on the hot paths, next to the floor's"
+	@echo "make bench-pg-instructions  PostgreSQL's instructions per hot-path statement (valgrind)"
 	@echo "make bench-delete time to delete a Space, by its size and the number of other Spaces"
 	@echo "make bench-wal    WAL and PostgreSQL CPU per commit, random against time-ordered ids"
 	@echo "make bench-draft  precision and recall of the offline drafting and review rules (tuning and held-out sets)"
@@ -110,6 +111,12 @@ bench-instructions: install
 .PHONY: bench-pg
 bench-pg: install
 	$(BIN)/python bench/pg_cpu.py
+
+# PostgreSQL's instructions per statement on the hot paths (valgrind): steady where its CPU time is not.
+.PHONY: bench-pg-instructions
+bench-pg-instructions: install
+	@command -v valgrind >/dev/null || (apt-get update -qq && apt-get install -y -qq valgrind)
+	$(BIN)/python bench/pg_instructions.py
 
 # Deleting a Space by its size and by the number of other Spaces (seconds).
 .PHONY: bench-delete

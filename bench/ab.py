@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import asyncpg
-from database import fresh_database
+from database import drop_search, fresh_database
 from measure import WrkRun, post_script, settle, wrk
 from payload import STATE_4KB
 from seed import MOUNTED_AFTER, analyze, post_all, write_sessions
@@ -95,16 +95,6 @@ def _mounted_script(work: Path, side: str, url: str, fixtures: dict[str, Any]) -
     return post_script(work, f"{side}-mounted", "/v4/chat/send", bodies)
 
 
-async def _drop_search(url: str) -> None:
-    conn = await asyncpg.connect(url)
-    try:
-        for table in ("turns", "commits"):
-            await conn.execute(f"DROP TRIGGER IF EXISTS smriti_search_vector ON {table}")
-            await conn.execute(f"DROP INDEX IF EXISTS ix_{table}_search_vector")
-    finally:
-        await conn.close()
-
-
 def _line(label: str, runs: list[WrkRun]) -> str:
     rps = statistics.median(r.rps for r in runs)
     cpu = statistics.median(r.server_cpu_us for r in runs)
@@ -146,7 +136,7 @@ def main() -> None:
         }
         if args.drop_search:
             for url in urls.values():
-                asyncio.run(_drop_search(url))
+                asyncio.run(drop_search(url))
         if postmaster := asyncio.run(find_postmaster(urls["this"])):
             POSTMASTERS.append(postmaster)
         env = {

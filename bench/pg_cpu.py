@@ -19,6 +19,7 @@ import statistics
 import sys
 import uuid
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -53,17 +54,33 @@ async def _session(pool: Pool, space: uuid.UUID) -> uuid.UUID:
     return session
 
 
-async def statements(pool: Pool) -> dict[str, Callable[[], Awaitable[Any]]]:
-    """One callable per row, each running one statement (the stores run one per call)."""
-    floor_doc = {"message": "floor", **STATE_4KB}
+@dataclass(frozen=True)
+class Fixtures:
+    """What the rows' statements work on, written once (`prepare`)."""
+
+    space: uuid.UUID
+    commit: CommitCreate
+    changing: list[CommitCreate]
+    exchange: Exchange
+    history: uuid.UUID
+    """A Session of HISTORY Turns whose context is read."""
+    writes: uuid.UUID
+    """The Session the exchanges are stored in."""
+
+
+_FLOOR_DOC = {"message": "floor", **STATE_4KB}
+
+
+async def prepare(pool: Pool) -> Fixtures:
+    """The floor's tables, a Space with a 4 KB Checkpoint, and the Sessions the send rows use."""
     await pool.fetchval("CREATE TABLE bench_floor (id int PRIMARY KEY, doc jsonb NOT NULL)")
-    await pool.fetchval("INSERT INTO bench_floor VALUES (7, $1)", floor_doc)
+    await pool.fetchval("INSERT INTO bench_floor VALUES (7, $1)", _FLOOR_DOC)
     await pool.fetchval("CREATE TABLE bench_floor_writes (id bigserial PRIMARY KEY, doc jsonb NOT NULL)")
     space: uuid.UUID = await pool.fetchval(
         "INSERT INTO repos (id, name, created_at, updated_at) "
         "VALUES (gen_random_uuid(), 'pg', now(), now()) RETURNING id"
     )
-    checkpoints, chat, turns = CheckpointStore(pool, page_cache_bytes=0), ChatStore(pool), TurnStore(pool)
+    checkpoints, turns = CheckpointStore(pool, page_cache_bytes=0), TurnStore(pool)
     commit = msgspec.convert({"repo_id": str(space), "message": "bench commit", **STATE_4KB}, CommitCreate)
     await checkpoints.commit(commit)
     # Commits that change a decision and the artifact from their parent's: neither of the parts a
@@ -81,7 +98,6 @@ async def statements(pool: Pool) -> dict[str, Callable[[], Awaitable[Any]]]:
         )
         for n in range(2)
     ]
-    alternate = itertools.cycle(changing)
     exchange = Exchange(
         user_content="What should we do next about the storage layer?",
         assistant_content="x" * 300,
@@ -101,18 +117,25 @@ async def statements(pool: Pool) -> dict[str, Callable[[], Awaitable[Any]]]:
     history, writes = await _session(pool, space), await _session(pool, space)
     for _ in range(HISTORY // 2):
         await turns.write_exchange(history, exchange)
+    return Fixtures(space, commit, changing, exchange, history, writes)
+
+
+def statements(pool: Pool, fixtures: Fixtures) -> dict[str, Callable[[], Awaitable[Any]]]:
+    """One callable per row, each running one statement on `pool` (the stores run one per call)."""
+    checkpoints, chat, turns = CheckpointStore(pool, page_cache_bytes=0), ChatStore(pool), TurnStore(pool)
+    alternate = itertools.cycle(fixtures.changing)
     return {
         "floor: primary-key read of ~4 KB JSONB": lambda: pool.fetchval("SELECT doc FROM bench_floor WHERE id = 7"),
         "floor: durable INSERT of ~4 KB JSONB": lambda: pool.fetchval(
-            "INSERT INTO bench_floor_writes (doc) VALUES ($1) RETURNING id", floor_doc
+            "INSERT INTO bench_floor_writes (doc) VALUES ($1) RETURNING id", _FLOOR_DOC
         ),
-        "HEAD": lambda: checkpoints.head_json(space),
-        "commit (~4 KB), the parent's state": lambda: checkpoints.commit(commit),
+        "HEAD": lambda: checkpoints.head_json(fixtures.space),
+        "commit (~4 KB), the parent's state": lambda: checkpoints.commit(fixtures.commit),
         "commit (~4 KB), items and artifact changed": lambda: checkpoints.commit(next(alternate)),
         f"send: read the context ({HISTORY} Turns)": lambda: chat.read_context(
-            history, checkpoint_id=None, history_base_seq=None
+            fixtures.history, checkpoint_id=None, history_base_seq=None
         ),
-        "send: store the exchange": lambda: turns.write_exchange(writes, exchange),
+        "send: store the exchange": lambda: turns.write_exchange(fixtures.writes, fixtures.exchange),
     }
 
 
@@ -120,7 +143,7 @@ async def main(count: int, rounds: int, revision: str) -> None:
     pool = await create_pool(await fresh_database("smriti_pg_cpu", revision=revision), size=1)
     try:
         pid: int = await pool.fetchval("SELECT pg_backend_pid()")
-        rows = await statements(pool)
+        rows = statements(pool, await prepare(pool))
         samples: dict[str, list[float]] = {name: [] for name in rows}
         for _ in range(rounds):
             for name, run in rows.items():
