@@ -19,6 +19,7 @@ character, a quote and every other code point up to U+2FFF included.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
@@ -42,6 +43,9 @@ def _message(message: ChatMessage) -> bytes:
     return b'{"content":' + _canonical(message.content) + end
 
 
+# A mounted Session sends the same system text (its Checkpoint, ~4 KB) with every message:
+# encoding it once per Checkpoint and model, not on every send, saves ~5 µs a mounted send.
+@functools.lru_cache(maxsize=32)
 def _close(model: str, provider: str, system: str | None) -> bytes:
     return (
         b'],"model":'
