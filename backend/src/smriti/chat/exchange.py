@@ -23,7 +23,7 @@ from smriti.chat.schemas import (
 )
 from smriti.chat.store import ChatStore, SessionContext
 from smriti.chat.streaming import ContextEvent, LiveStreams, ReplyStream, ShuttingDown, receive
-from smriti.chat.window import check_fits, window_nudge
+from smriti.chat.window import check_fits, context_tokens, window_nudge
 from smriti.core.errors import BadRequest, Conflict, NotFound, ProviderFailure
 from smriti.providers.base import ProviderReply, ProviderRequest
 from smriti.providers.registry import ProviderChoice, ProviderRegistry
@@ -110,26 +110,30 @@ class ChatService:
         suggestion = self._suggest(data, context, user.content + "\n" + assistant.content)
         window = self.providers.context_window(assistant.model) if assistant.model else None
         if window is not None:
-            if used is None:  # a replay: about the context it was sent with
-                used = sum(section.tokens for section in assemble(context.mounted, context.history).sections)
+            if used is None:  # not counted as it went out (a replay, say): about the context it was sent with
+                used = context_tokens(assemble(context.mounted, context.history))
             # What the next send starts from, about: that context and the reply (estimated alike).
             suggestion = window_nudge(suggestion, used + -(-len(assistant.content) // 4), window)
         return SendResponse(user_turn=user, assistant_turn=assistant, suggestion=suggestion)
 
     async def _exchange(
         self, data: SendRequest, context: SessionContext, choice: ProviderChoice, stream: ReplyStream | None
-    ) -> tuple[Turn, Turn, int]:
+    ) -> tuple[Turn, Turn, int | None]:
         """Ask the provider, then store both Turns (nothing is stored when it fails); also the
-        context's size in tokens (estimated)."""
+        context's size in tokens (estimated), when a window or a stream needs it."""
         assembled = assemble(context.mounted, _history_for(data, context), data.content)
-        check_fits(assembled, choice.model, self.providers.context_window(choice.model))
+        window = self.providers.context_window(choice.model)
+        used = None  # counted only for what needs it: a known window, or a stream's context event
+        if window is not None or stream is not None:
+            used = context_tokens(assembled)
+            if window is not None:
+                check_fits(used, choice.model, window)
         request = ProviderRequest(model=choice.model, system=assembled.system, messages=assembled.messages)
         receipt = self.receipts.receipt(
             receipt_key(data.session_id, context.checkpoint_id, context.history_base_seq),
             (choice.provider.name, choice.model, assembled.system),
             assembled.messages,
         )
-        used = sum(section.tokens for section in assembled.sections)
         if stream is not None:
             stream.began(
                 ContextEvent(

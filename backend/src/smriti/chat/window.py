@@ -10,11 +10,13 @@ from smriti.core.errors import BadRequest
 from smriti.providers.windows import NUDGE_SHARE, reply_room
 
 
-def check_fits(assembled: AssembledContext, model: str, window: int | None) -> None:
-    """400 when the context, plus room for a reply, is more than the model's window."""
-    if window is None:
-        return
-    used = sum(section.tokens for section in assembled.sections)
+def context_tokens(assembled: AssembledContext) -> int:
+    """The context's size in tokens, estimated (`Section.tokens`)."""
+    return sum(section.tokens for section in assembled.sections)
+
+
+def check_fits(used: int, model: str, window: int) -> None:
+    """400 when the context (`used` tokens), plus room for a reply, is more than the model's window."""
     room = reply_room(window)
     over = used + room - window
     if over > 0:
