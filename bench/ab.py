@@ -23,7 +23,6 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import asyncpg
 from database import drop_search, fresh_database
 from measure import WrkRun, post_script, settle, wrk
 from payload import STATE_4KB
