@@ -76,3 +76,43 @@ async def test_at_three_quarters_of_the_window_a_checkpoint_is_recommended(
         assert full["suggestion"]["checkpoint_recommended"] is True
         assert "about 75% of the model's window (6,0" in full["suggestion"]["reason"]
         assert "save a Checkpoint" in full["suggestion"]["reason"]
+
+
+async def test_a_draft_that_would_overflow_is_refused_before_the_provider_is_called(
+    settings: Settings, fake_providers: FakeProviderServer, db: asyncpg.Connection
+) -> None:
+    """Drafting sends the Turns in scope whole: past the window it is refused, naming the boundary
+    that would narrow it, and a draft from a later boundary goes through."""
+    async with make_client(settings, context_windows={"gpt-test": 8000}) as client:
+        space = await create_space(client)
+        session = await create_session(client, space["id"])
+        for _ in range(2):  # ~3,500 tokens a message, stored by the offline provider (no window)
+            await send(client, session["id"], "z" * 14_000)
+        fake_providers.state.requests.clear()
+        whole = await client.post("/v5/checkpoints/draft", json={"session_id": session["id"], "provider": "openai"})
+        assert whole.status_code == 400, whole.text
+        problem = whole.json()
+        assert problem["errors"][0]["field"] == "history_base_seq"
+        assert problem["detail"].startswith("Drafting from these Turns would not fit gpt-test's context window")
+        assert fake_providers.state.requests == []
+        fake_providers.state.reply = '{"message": "m", "summary": "s", "decisions": [], "assumptions": [], ' + (
+            '"tasks": [], "open_questions": [], "entities": []}'
+        )
+        later = {"session_id": session["id"], "provider": "openai", "history_base_seq": 2}
+        assert (await client.post("/v5/checkpoints/draft", json=later)).status_code == 200
+
+
+async def test_a_model_review_that_would_overflow_is_refused_before_the_provider_is_called(
+    settings: Settings, fake_providers: FakeProviderServer, db: asyncpg.Connection
+) -> None:
+    async with make_client(settings, context_windows={"gpt-test": 2000}) as client:
+        space = await create_space(client)
+        body = {"repo_id": space["id"], "message": "big", "summary": "w " * 4_000}
+        saved = (await client.post("/v4/chat/commit", json=body)).json()
+        fake_providers.state.requests.clear()
+        response = await client.post(f"/v5/commits/{saved['id']}/review", json={"provider": "openai"})
+        assert response.status_code == 400, response.text
+        problem = response.json()
+        assert problem["errors"][0]["field"] == "model"
+        assert problem["detail"].startswith("Reviewing this Checkpoint would not fit gpt-test's context window")
+        assert fake_providers.state.requests == []

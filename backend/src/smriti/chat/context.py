@@ -6,7 +6,6 @@ come from the same function, so the preview cannot drift from the real request.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import attrgetter
@@ -15,6 +14,7 @@ from typing import Literal
 from smriti.checkpoints.schemas import Checkpoint
 from smriti.checkpoints.text import checkbox, entity_text
 from smriti.providers.base import ChatMessage
+from smriti.providers.windows import estimated_tokens
 
 ARTIFACT_PROMPT_LIMIT = 2000
 _content = attrgetter("content")
@@ -47,7 +47,7 @@ class Section:
     @property
     def tokens(self) -> int:
         """A rough, provider-independent estimate: about four characters per token."""
-        return math.ceil((self.chars if self.chars >= 0 else len(self.text)) / 4)
+        return estimated_tokens(self.chars if self.chars >= 0 else len(self.text))
 
 
 @dataclass(frozen=True, slots=True)

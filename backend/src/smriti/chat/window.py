@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from smriti.chat.context import AssembledContext
 from smriti.chat.schemas import Suggestion
-from smriti.core.errors import BadRequest
-from smriti.providers.windows import NUDGE_SHARE, reply_room
+from smriti.providers.windows import NUDGE_SHARE, refuse_overflow
 
 
 def context_tokens(assembled: AssembledContext) -> int:
@@ -17,16 +16,15 @@ def context_tokens(assembled: AssembledContext) -> int:
 
 def check_fits(used: int, model: str, window: int) -> None:
     """400 when the context (`used` tokens), plus room for a reply, is more than the model's window."""
-    room = reply_room(window)
-    over = used + room - window
-    if over > 0:
-        raise BadRequest(
-            f"This send would not fit {model}'s context window: about {used:,} tokens of context (estimated) "
-            f"plus {room:,} for the reply is {over:,} over its {window:,}. Nothing was sent or stored. Save a "
-            "Checkpoint of this Session and mount it (or fork from it) to continue from a smaller context, "
-            "or choose a model with a larger window.",
-            field="content",
-        )
+    refuse_overflow(
+        used,
+        model,
+        window,
+        what="This send",
+        then="Nothing was sent or stored. Save a Checkpoint of this Session and mount it (or fork from it) to "
+        "continue from a smaller context, or choose a model with a larger window.",
+        field="content",
+    )
 
 
 def window_nudge(suggestion: Suggestion, used: int, window: int) -> Suggestion:

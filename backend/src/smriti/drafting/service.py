@@ -20,6 +20,7 @@ from smriti.drafting.schemas import CheckpointDraft, DraftedBy, DraftRequest, Dr
 from smriti.providers.offline import OFFLINE_MARK
 from smriti.providers.registry import ProviderChoice, ProviderRegistry
 from smriti.providers.structured import UnusableOutput, decode_answer, json_request, unusable
+from smriti.providers.windows import refuse_overflow, request_tokens
 from smriti.rules.extract import SourceTurn, extract
 from smriti.sessions.turns import TurnStore
 
@@ -68,6 +69,15 @@ class DraftService:
             content=render_transcript(turns),
             answer=DraftFields,
             name=DRAFT_SCHEMA_NAME,
+        )
+        refuse_overflow(
+            request_tokens(request),
+            choice.model,
+            self.providers.context_window(choice.model),
+            what="Drafting from these Turns",
+            then="Nothing was sent. Draft from a later point (history_base_seq: the Turns after it) or choose "
+            "a model with a larger window.",
+            field="history_base_seq",
         )
         reply, _ = await complete_remembered(self.turns, choice, request, data.session_id, asked=data.model)
         try:

@@ -18,6 +18,7 @@ from smriti.core.cpu import off_loop
 from smriti.core.text import is_blank, storable
 from smriti.providers.registry import ProviderChoice, ProviderRegistry
 from smriti.providers.structured import UnusableOutput, decode_answer, json_request, unusable
+from smriti.providers.windows import refuse_overflow, request_tokens
 from smriti.review.rules import limits_reached, run_rules
 from smriti.review.schemas import Finding, FindingKind, ItemRef, ReviewedBy, ReviewRequest, ReviewResult
 
@@ -101,15 +102,22 @@ class ReviewService:
         )
 
     async def _model_findings(self, choice: ProviderChoice, checkpoint: Checkpoint) -> list[Finding]:
-        reply = await choice.provider.complete(
-            json_request(
-                choice.model,
-                system=REVIEW_INSTRUCTIONS,
-                content=render_checkpoint(checkpoint),
-                answer=_ModelReview,
-                name=REVIEW_SCHEMA_NAME,
-            )
+        request = json_request(
+            choice.model,
+            system=REVIEW_INSTRUCTIONS,
+            content=render_checkpoint(checkpoint),
+            answer=_ModelReview,
+            name=REVIEW_SCHEMA_NAME,
         )
+        refuse_overflow(
+            request_tokens(request),
+            choice.model,
+            self.providers.context_window(choice.model),
+            what="Reviewing this Checkpoint",
+            then="Nothing was sent. A review reads the whole Checkpoint: choose a model with a larger window.",
+            field="model",
+        )
+        reply = await choice.provider.complete(request)
         try:
             parsed = decode_answer(reply.content, _ModelReview)
         except UnusableOutput as exc:
