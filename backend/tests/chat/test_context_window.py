@@ -116,3 +116,50 @@ async def test_a_model_review_that_would_overflow_is_refused_before_the_provider
         assert problem["errors"][0]["field"] == "model"
         assert problem["detail"].startswith("Reviewing this Checkpoint would not fit gpt-test's context window")
         assert fake_providers.state.requests == []
+
+
+async def test_an_openai_models_context_is_counted_with_its_tokenizer(
+    settings: Settings, db: asyncpg.Connection
+) -> None:
+    """The preview counts with the model's own tokenizer where Smriti has one offline, and says so;
+    another model's counts stay the estimate, and say that."""
+    async with make_client(settings) as client:
+        space = await create_space(client)
+        session = await create_session(client, space["id"])
+        await send(client, session["id"], "We decided to use PostgreSQL for the storage layer.")
+        body = {"session_id": session["id"], "content": "漢字かなカナ한국어", "provider": "openai", "model": "gpt-4o"}
+        counted = (await client.post("/v4/chat/context", json=body)).json()
+        assert counted["tokenizer"] == "o200k_base"
+        assert "o200k_base" in counted["token_estimate"]
+        sections = {s["name"]: s["tokens"] for s in counted["sections"]}
+        assert sections["message"] == 7  # the estimate would say 3
+        history = [m["content"] for m in counted["messages"][:-1]]
+        assert history[0] == "We decided to use PostgreSQL for the storage layer."
+        assert sections["history"] > 11  # 11 for the question, and the offline reply's own
+        assert counted["total_tokens"] == sum(sections.values())
+        estimated = (await client.post("/v4/chat/context", json={**body, "provider": "anthropic"})).json()
+        assert estimated["tokenizer"] is None
+        assert estimated["token_estimate"] == "about 4 characters per token"
+        assert {s["name"]: s["tokens"] for s in estimated["sections"]}["message"] == 3
+
+
+async def test_a_send_is_held_to_the_window_by_its_real_count_where_there_is_a_tokenizer(
+    settings: Settings, fake_providers: FakeProviderServer, db: asyncpg.Connection
+) -> None:
+    """1,600 rare CJK characters are ~400 tokens by the estimate and 3,068 by o200k_base: past a
+    2,048-token window, refused as counted; 8,000 "a"s are 2,000 by the estimate and 1,000 counted:
+    within it, sent."""
+    async with make_client(settings, context_windows={"gpt-4o": 2048}) as client:
+        space = await create_space(client)
+        session = await create_session(client, space["id"])
+        rare = "".join(chr(0x4E00 + (i * 7919) % 20000) for i in range(1600))
+        body = {"session_id": session["id"], "provider": "openai", "model": "gpt-4o", "content": rare}
+        refused = await client.post("/v4/chat/send", json=body)
+        assert refused.status_code == 400, refused.text
+        detail = refused.json()["detail"]
+        assert "3,068 tokens of context (counted with o200k_base)" in detail
+        assert "1,532 over its 2,048" in detail  # 3,068 + 512 for the reply - 2,048
+        assert fake_providers.state.requests == []
+        assert await db.fetchval("SELECT count(*) FROM turns") == 0
+        body["content"] = "a" * 8000
+        assert (await client.post("/v4/chat/send", json=body)).status_code == 201

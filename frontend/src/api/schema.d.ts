@@ -777,6 +777,7 @@ export interface components {
             system: string | null;
             /** @default about 4 characters per token */
             token_estimate?: string;
+            tokenizer?: string | null;
             total_tokens: number;
         };
         /** ContextRequest */

@@ -12,6 +12,7 @@ from smriti.chat.context import AssembledContext, HistoryTurn, assemble
 from smriti.chat.nudge import suggest
 from smriti.chat.receipts import ReceiptCache, context_sha256, receipt_key
 from smriti.chat.schemas import (
+    TOKEN_ESTIMATE,
     AnsweredContext,
     ContextMessage,
     ContextPreview,
@@ -23,7 +24,7 @@ from smriti.chat.schemas import (
 )
 from smriti.chat.store import ChatStore, SessionContext
 from smriti.chat.streaming import ContextEvent, LiveStreams, ReplyStream, ShuttingDown, receive
-from smriti.chat.window import check_fits, context_tokens, window_nudge
+from smriti.chat.window import check_fits, context_tokens, section_tokens, window_nudge
 from smriti.core.errors import BadRequest, Conflict, NotFound, ProviderFailure
 from smriti.providers.base import ProviderReply, ProviderRequest
 from smriti.providers.registry import ProviderChoice, ProviderRegistry
@@ -123,11 +124,10 @@ class ChatService:
         context's size in tokens (estimated), when a window or a stream needs it."""
         assembled = assemble(context.mounted, _history_for(data, context), data.content)
         window = self.providers.context_window(choice.model)
-        used = None  # counted only for what needs it: a known window, or a stream's context event
-        if window is not None or stream is not None:
-            used = context_tokens(assembled)
-            if window is not None:
-                check_fits(used, choice.model, window)
+        if window is not None:
+            await check_fits(assembled, choice.provider.name, choice.model, window)
+        # Estimated only for what needs it: the window's nudge, or a stream's context event.
+        used = context_tokens(assembled) if window is not None or stream is not None else None
         request = ProviderRequest(model=choice.model, system=assembled.system, messages=assembled.messages)
         receipt = self.receipts.receipt(
             receipt_key(data.session_id, context.checkpoint_id, context.history_base_seq),
@@ -174,7 +174,9 @@ class ChatService:
         context = await self._read(data, request_id=None)
         choice = self._choose(data, context)
         assembled = assemble(context.mounted, context.history, data.content)
-        return _preview(data, choice, assembled, context, self.providers.context_window(choice.model))
+        counted = await section_tokens(assembled, choice.provider.name, choice.model)
+        window = self.providers.context_window(choice.model)
+        return _preview(data, choice, assembled, context, window=window, counted=counted)
 
     async def answered(self, session_id: UUID, sequence_number: int) -> AnsweredContext:
         """The context reply `sequence_number` was answered from, rebuilt, and its receipt checked."""
@@ -286,7 +288,9 @@ def _preview(
     choice: ProviderChoice,
     assembled: AssembledContext,
     context: SessionContext,
+    *,
     window: int | None,
+    counted: tuple[list[int], str | None],
 ) -> ContextPreview:
     messages = [
         ContextMessage(role=turn.role, content=turn.content, sequence_number=turn.sequence_number)
@@ -294,7 +298,8 @@ def _preview(
     ]
     if data.content is not None:  # the message about to be sent: not stored yet
         messages.append(ContextMessage(role="user", content=data.content, sequence_number=None))
-    sections = [ContextSection(s.name, s.part, s.items, s.tokens) for s in assembled.sections]
+    tokens, encoding = counted
+    sections = [ContextSection(s.name, s.part, s.items, n) for s, n in zip(assembled.sections, tokens, strict=True)]
     return ContextPreview(
         session_id=data.session_id,
         provider=choice.provider.name,
@@ -307,5 +312,7 @@ def _preview(
         sections=sections,
         total_tokens=sum(s.tokens for s in sections),
         context_window=window,
+        tokenizer=encoding,
+        token_estimate=TOKEN_ESTIMATE if encoding is None else f"counted with {encoding}, {choice.model}'s tokenizer",
         context_sha256=context_sha256(choice.provider.name, choice.model, assembled.system, assembled.messages),
     )

@@ -8,6 +8,9 @@ import msgspec
 from smriti.core.schemas import MAX_INT4, NonEmptyText, Request, RequestId, SequenceNumber, ShortName
 from smriti.sessions.schemas import Turn
 
+TOKEN_ESTIMATE = "about 4 characters per token"  # noqa: S105 (not a secret)
+"""How a count is made where the model's tokenizer cannot be had offline."""
+
 
 class ContextRequest(Request, kw_only=True):
     """What to build a context for: a Session, optionally a mounted Checkpoint and its boundary."""
@@ -79,7 +82,11 @@ class ContextPreview(msgspec.Struct, kw_only=True):
     total_tokens: int
     context_window: int | None = None
     """The model's window in tokens (`GET /v4/providers`); null when unknown."""
-    token_estimate: str = "about 4 characters per token"  # noqa: S105 (not a secret)
+    tokenizer: str | None = None
+    """The encoding the counts were made with, the model's own (`o200k_base`, `cl100k_base`);
+    null when they are the estimate."""
+    token_estimate: str = TOKEN_ESTIMATE
+    """How the counts were made, in words (the estimate's rule, or the tokenizer that counted)."""
     context_sha256: str = ""
     """SHA-256 of the RFC 8785 canonical JSON of `{provider, model, system, messages}` as shown:
     with `content`, the receipt the reply will carry (`Turn.context_sha256`)."""

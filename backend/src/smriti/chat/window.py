@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from smriti.chat.context import AssembledContext
 from smriti.chat.schemas import Suggestion
+from smriti.core.cpu import off_loop
+from smriti.providers.tokenizers import count_tokens, encoding_for
 from smriti.providers.windows import NUDGE_SHARE, refuse_overflow
 
 
@@ -14,10 +16,28 @@ def context_tokens(assembled: AssembledContext) -> int:
     return sum(section.tokens for section in assembled.sections)
 
 
-def check_fits(used: int, model: str, window: int) -> None:
-    """400 when the context (`used` tokens), plus room for a reply, is more than the model's window."""
-    refuse_overflow(
-        used,
+async def section_tokens(assembled: AssembledContext, provider: str, model: str) -> tuple[list[int], str | None]:
+    """Each section's tokens, in order, and the encoding that counted them: the model's tokenizer
+    where Smriti has it (`providers/tokenizers.py`), else the estimate and None. A system part is
+    counted by its text, the history by its messages, the new message by its own."""
+    encoding = encoding_for(provider, model)
+    if encoding is None:
+        return [section.tokens for section in assembled.sections], None
+    system = [section.text for section in assembled.sections if section.part == "system"]
+    counts = iter(await off_loop(lambda: count_tokens(encoding, [*system, *(m.content for m in assembled.messages)])))
+    tokens = []
+    for section in assembled.sections:
+        # The history section stands for its `items` messages; every other section is one text.
+        tokens.append(sum(next(counts) for _ in range(section.items)) if section.name == "history" else next(counts))
+    return tokens, encoding
+
+
+async def check_fits(assembled: AssembledContext, provider: str, model: str, window: int) -> None:
+    """400 when the context, plus room for a reply, is more than the model's window."""
+    texts = [assembled.system or "", *(message.content for message in assembled.messages)]
+    await refuse_overflow(
+        texts,
+        provider,
         model,
         window,
         what="This send",

@@ -20,7 +20,7 @@ from smriti.drafting.schemas import CheckpointDraft, DraftedBy, DraftRequest, Dr
 from smriti.providers.offline import OFFLINE_MARK
 from smriti.providers.registry import ProviderChoice, ProviderRegistry
 from smriti.providers.structured import UnusableOutput, decode_answer, json_request, unusable
-from smriti.providers.windows import refuse_overflow, request_tokens
+from smriti.providers.windows import refuse_overflow, request_texts
 from smriti.rules.extract import SourceTurn, extract
 from smriti.sessions.turns import TurnStore
 
@@ -70,8 +70,9 @@ class DraftService:
             answer=DraftFields,
             name=DRAFT_SCHEMA_NAME,
         )
-        refuse_overflow(
-            request_tokens(request),
+        await refuse_overflow(
+            request_texts(request),
+            choice.provider.name,
             choice.model,
             self.providers.context_window(choice.model),
             what="Drafting from these Turns",

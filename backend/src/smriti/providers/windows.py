@@ -7,10 +7,12 @@ nothing is refused for it, and the context panel says the window is unknown.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
+from smriti.core.cpu import off_loop
 from smriti.core.errors import BadRequest
 from smriti.providers.base import ProviderRequest
+from smriti.providers.tokenizers import count_tokens, encoding_for
 
 # From the providers' model pages (2026-12): input and output share the window.
 KNOWN_CONTEXT_WINDOWS: Mapping[str, int] = {
@@ -43,27 +45,39 @@ def reply_room(window: int) -> int:
 
 
 def estimated_tokens(chars: int) -> int:
-    """About four characters a token: the estimate every count of Smriti's uses (the context
-    panel, a send's context), provider-independent."""
+    """About four characters a token: the estimate every count of Smriti's uses where the
+    model's tokenizer cannot be had offline (`tokenizers.py`), provider-independent."""
     return -(-chars // 4)
 
 
-def request_tokens(request: ProviderRequest) -> int:
-    """A provider request's size in tokens, estimated: its system text and its messages."""
-    return estimated_tokens(len(request.system or "")) + sum(estimated_tokens(len(m.content)) for m in request.messages)
+def request_texts(request: ProviderRequest) -> list[str]:
+    """What a provider request holds to count: its system text, then its messages."""
+    return [request.system or "", *(message.content for message in request.messages)]
 
 
-def refuse_overflow(used: int, model: str, window: int | None, *, what: str, then: str, field: str) -> None:
-    """400 (naming `field`) when `used` tokens, plus room for a reply, are more than the model's
-    window: said before the provider is called, with what to do instead (`then`), never cut. An
+async def refuse_overflow(
+    texts: Sequence[str], provider: str, model: str, window: int | None, *, what: str, then: str, field: str
+) -> None:
+    """400 (naming `field`) when `texts`, plus room for a reply, are more than the model's window:
+    said before the provider is called, with what to do instead (`then`), never cut. Counted with
+    the model's tokenizer where Smriti has it, estimated otherwise, and the message says which. An
     unknown window (None) refuses nothing."""
     if window is None:
         return
     room = reply_room(window)
+    encoding = encoding_for(provider, model)
+    if encoding is None:
+        used = sum(estimated_tokens(len(text)) for text in texts)
+        size = f"about {used:,} tokens of context (estimated)"
+    elif 4 * sum(map(len, texts)) + room <= window:
+        return  # a token is a byte at least and a character four at most: it fits, however it counts
+    else:
+        used = sum(await off_loop(lambda: count_tokens(encoding, texts)))
+        size = f"{used:,} tokens of context (counted with {encoding})"
     over = used + room - window
     if over > 0:
         raise BadRequest(
-            f"{what} would not fit {model}'s context window: about {used:,} tokens of context (estimated) "
-            f"plus {room:,} for the reply is {over:,} over its {window:,}. {then}",
+            f"{what} would not fit {model}'s context window: {size} plus {room:,} for the reply is {over:,} over "
+            f"its {window:,}. {then}",
             field=field,
         )

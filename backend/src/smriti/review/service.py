@@ -18,7 +18,7 @@ from smriti.core.cpu import off_loop
 from smriti.core.text import is_blank, storable
 from smriti.providers.registry import ProviderChoice, ProviderRegistry
 from smriti.providers.structured import UnusableOutput, decode_answer, json_request, unusable
-from smriti.providers.windows import refuse_overflow, request_tokens
+from smriti.providers.windows import refuse_overflow, request_texts
 from smriti.review.rules import limits_reached, run_rules
 from smriti.review.schemas import Finding, FindingKind, ItemRef, ReviewedBy, ReviewRequest, ReviewResult
 
@@ -109,8 +109,9 @@ class ReviewService:
             answer=_ModelReview,
             name=REVIEW_SCHEMA_NAME,
         )
-        refuse_overflow(
-            request_tokens(request),
+        await refuse_overflow(
+            request_texts(request),
+            choice.provider.name,
             choice.model,
             self.providers.context_window(choice.model),
             what="Reviewing this Checkpoint",

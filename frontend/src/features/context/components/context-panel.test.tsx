@@ -59,6 +59,23 @@ describe("the context panel", () => {
     expect(screen.getByTestId("context-panel")).toHaveTextContent("this model's window is unknown");
   });
 
+  it("says whether the count is the model's tokenizer's or the estimate", () => {
+    show(232);
+    expect(screen.getByTestId("context-panel")).toHaveTextContent(
+      "with about 232 of 8,000 tokens of context (about 4 characters per token)",
+    );
+    preview = {
+      ...context(232),
+      model: "gpt-4o",
+      tokenizer: "o200k_base",
+      token_estimate: "counted with o200k_base, gpt-4o's tokenizer",
+    };
+    render(<ContextPanel request={{ session_id: "t" }} mountedLabel={null} />);
+    expect(screen.getAllByTestId("context-panel")[1]).toHaveTextContent(
+      "with 232 of 8,000 tokens of context (counted with o200k_base, gpt-4o's tokenizer)",
+    );
+  });
+
   it("does not warn for a small context", () => {
     show(232);
     expect(screen.queryByTestId("context-warning")).toBeNull();

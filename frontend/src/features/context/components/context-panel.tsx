@@ -36,7 +36,8 @@ export function ContextPanel({ request, mountedLabel }: ContextPanelProps) {
     <div className="context-panel" data-testid="context-panel">
       <header className="context-header">
         <p className="context-lead">
-          Next message goes to <strong>{ctx.provider}</strong> · {ctx.model} with about{" "}
+          Next message goes to <strong>{ctx.provider}</strong> · {ctx.model} with
+          {ctx.tokenizer ? "" : " about"}{" "}
           <strong data-testid="context-total">{ctx.total_tokens.toLocaleString("en")}</strong>
           {ctx.context_window ? (
             <span data-testid="context-window"> of {ctx.context_window.toLocaleString("en")}</span>
