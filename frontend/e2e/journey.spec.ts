@@ -190,8 +190,9 @@ test("a Space from first message to mounted Checkpoint, review and compare, surv
     await expect(turn(page, 14)).toContainText("openai · gpt-5-mini");
     await expect(turn(page, 14)).toContainText("Fake OpenAI");
     await expect(turn(page, 12)).toContainText("offline · offline-1");
-    // The context panel follows the switch.
+    // The context panel follows the switch, and counts with gpt-5-mini's own tokenizer.
     await expect(page.getByTestId("context-panel")).toContainText("Next message goes to openai");
+    await expect(page.getByTestId("context-panel")).toContainText("counted with o200k_base");
   });
 
   await test.step("review the first Checkpoint: findings beside the items they point at", async () => {
