@@ -19,10 +19,16 @@ from smriti.drafting.prompt import DRAFT_INSTRUCTIONS, DRAFT_SCHEMA_NAME, render
 from smriti.drafting.schemas import CheckpointDraft, DraftedBy, DraftRequest, DraftSource
 from smriti.providers.offline import OFFLINE_MARK
 from smriti.providers.registry import ProviderChoice, ProviderRegistry
-from smriti.providers.structured import UnusableOutput, decode_answer, json_request, unusable
-from smriti.providers.windows import refuse_overflow, request_texts
+from smriti.providers.structured import TooBig, UnusableOutput, decode_answer, json_request, unusable
 from smriti.rules.extract import SourceTurn, extract
 from smriti.sessions.turns import TurnStore
+
+_TOO_BIG = TooBig(
+    what="Drafting from these Turns",
+    then="Nothing was sent. Draft from a later point (history_base_seq: the Turns after it) or choose a model "
+    "with a larger window.",
+    field="history_base_seq",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,22 +69,14 @@ class DraftService:
     async def _by_model(
         self, choice: ProviderChoice, turns: Sequence[SourceTurn], data: DraftRequest
     ) -> tuple[DraftFields, str]:
-        request = json_request(
-            choice.model,
+        request = await json_request(
+            choice,
+            self.providers.context_window(choice.model),
             system=DRAFT_INSTRUCTIONS,
             content=render_transcript(turns),
             answer=DraftFields,
             name=DRAFT_SCHEMA_NAME,
-        )
-        await refuse_overflow(
-            request_texts(request),
-            choice.provider.name,
-            choice.model,
-            self.providers.context_window(choice.model),
-            what="Drafting from these Turns",
-            then="Nothing was sent. Draft from a later point (history_base_seq: the Turns after it) or choose "
-            "a model with a larger window.",
-            field="history_base_seq",
+            too_big=_TOO_BIG,
         )
         reply, _ = await complete_remembered(self.turns, choice, request, data.session_id, asked=data.model)
         try:

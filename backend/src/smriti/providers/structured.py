@@ -9,12 +9,14 @@ in the Struct is nullable there instead.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import msgspec
 
 from smriti.providers.base import ChatMessage, ProviderRequest, upstream_error
 from smriti.providers.registry import ProviderChoice
+from smriti.providers.windows import refuse_overflow, request_texts
 
 T = TypeVar("T")
 
@@ -78,15 +80,45 @@ def decode_answer(text: str, kind: type[T]) -> T:
         raise UnusableOutput(str(exc)) from None
 
 
-def json_request(model: str, *, system: str, content: str, answer: type[Any], name: str) -> ProviderRequest:
-    """One user message asking for JSON that matches the Struct `answer`."""
-    return ProviderRequest(
-        model=model,
+@dataclass(frozen=True, slots=True)
+class TooBig:
+    """What a request that would not fit the model's window is refused with (400): what it was
+    (`what` would not fit), what to do instead, and the field to change."""
+
+    what: str
+    then: str
+    field: str
+
+
+async def json_request(
+    choice: ProviderChoice,
+    window: int | None,
+    *,
+    system: str,
+    content: str,
+    answer: type[Any],
+    name: str,
+    too_big: TooBig,
+) -> ProviderRequest:
+    """One user message asking for JSON that matches the Struct `answer`; refused before anything
+    is sent when it would not fit the model's `window` (`windows.refuse_overflow`)."""
+    request = ProviderRequest(
+        model=choice.model,
         system=system,
         messages=[ChatMessage(role="user", content=content)],
         json_schema=strict_schema(answer),
         json_schema_name=name,
     )
+    await refuse_overflow(
+        request_texts(request),
+        choice.provider.name,
+        choice.model,
+        window,
+        what=too_big.what,
+        then=too_big.then,
+        field=too_big.field,
+    )
+    return request
 
 
 def unusable(choice: ProviderChoice, what: str, exc: UnusableOutput) -> Exception:

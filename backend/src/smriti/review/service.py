@@ -17,8 +17,7 @@ from smriti.checkpoints.text import entity_text
 from smriti.core.cpu import off_loop
 from smriti.core.text import is_blank, storable
 from smriti.providers.registry import ProviderChoice, ProviderRegistry
-from smriti.providers.structured import UnusableOutput, decode_answer, json_request, unusable
-from smriti.providers.windows import refuse_overflow, request_texts
+from smriti.providers.structured import TooBig, UnusableOutput, decode_answer, json_request, unusable
 from smriti.review.rules import limits_reached, run_rules
 from smriti.review.schemas import Finding, FindingKind, ItemRef, ReviewedBy, ReviewRequest, ReviewResult
 
@@ -79,6 +78,13 @@ def merge(rule_findings: list[Finding], model_findings: list[Finding]) -> list[F
     return merged
 
 
+_TOO_BIG = TooBig(
+    what="Reviewing this Checkpoint",
+    then="Nothing was sent. A review reads the whole Checkpoint: choose a model with a larger window.",
+    field="model",
+)
+
+
 @dataclass(frozen=True, slots=True)
 class ReviewService:
     checkpoints: CheckpointStore
@@ -102,21 +108,14 @@ class ReviewService:
         )
 
     async def _model_findings(self, choice: ProviderChoice, checkpoint: Checkpoint) -> list[Finding]:
-        request = json_request(
-            choice.model,
+        request = await json_request(
+            choice,
+            self.providers.context_window(choice.model),
             system=REVIEW_INSTRUCTIONS,
             content=render_checkpoint(checkpoint),
             answer=_ModelReview,
             name=REVIEW_SCHEMA_NAME,
-        )
-        await refuse_overflow(
-            request_texts(request),
-            choice.provider.name,
-            choice.model,
-            self.providers.context_window(choice.model),
-            what="Reviewing this Checkpoint",
-            then="Nothing was sent. A review reads the whole Checkpoint: choose a model with a larger window.",
-            field="model",
+            too_big=_TOO_BIG,
         )
         reply = await choice.provider.complete(request)
         try:
