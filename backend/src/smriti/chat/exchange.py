@@ -28,6 +28,7 @@ from smriti.chat.window import check_fits, context_tokens, section_tokens, windo
 from smriti.core.errors import BadRequest, Conflict, NotFound, ProviderFailure
 from smriti.providers.base import ProviderReply, ProviderRequest
 from smriti.providers.registry import ProviderChoice, ProviderRegistry
+from smriti.providers.windows import estimated_tokens
 from smriti.sessions.claims import InFlight, Outcome, SendClaims
 from smriti.sessions.schemas import Turn
 from smriti.sessions.turns import Exchange, TurnStore
@@ -114,7 +115,7 @@ class ChatService:
             if used is None:  # not counted as it went out (a replay, say): about the context it was sent with
                 used = context_tokens(assemble(context.mounted, context.history))
             # What the next send starts from, about: that context and the reply (estimated alike).
-            suggestion = window_nudge(suggestion, used + -(-len(assistant.content) // 4), window)
+            suggestion = window_nudge(suggestion, used + estimated_tokens(len(assistant.content)), window)
         return SendResponse(user_turn=user, assistant_turn=assistant, suggestion=suggestion)
 
     async def _exchange(
