@@ -1,32 +1,114 @@
-"""CPU-bound work that depends on what a client sent runs off the event loop.
+"""CPU-bound work that depends on what a client sent runs off the event loop, in lanes.
 
-Parsing a pasted transcript, the rule-based extractor over a long Session and the review rules
-over a large Checkpoint take time in proportion to their input. On the event loop, one such
-request would stop every other (health checks included) until it finished; in a worker thread
-the interpreter switches between it and the loop every few milliseconds, so the server keeps
-answering. At most `MAX_CONCURRENT` such jobs run per process; more wait their turn, so a burst
-of them cannot take every thread. Each job's input is bounded by the body limit and its walks
-are linear, so none runs unbounded.
+Parsing a pasted transcript, the rule-based extractor over a long Session, the review rules over a
+large Checkpoint, checking an imported bundle and counting a context's tokens take time in
+proportion to their input. On the event loop, one such request would stop every other (health
+checks included) until it finished; in a worker thread the interpreter switches between it and
+the loop every few milliseconds, so the server keeps answering.
+
+Each kind of work has a lane of its own with a few threads, so one kind cannot hold the threads
+another needs: a client asking for token counts of megabytes of text waits behind its own
+counts, not in front of everyone's drafts and reviews, and a long import does not hold up
+either. A lane with too many jobs already waiting answers 503 at once (`Busy`) instead of
+queueing without end: every waiting job holds its request's body in memory.
+
+When the server begins to stop (`stop_work`, called from `server/app.py` on SIGTERM), new jobs
+are refused and running ones end at their next `keep_going()`: every loop over a client's input
+calls it now and then, so a stop never waits for a long job to finish. Each job's input is bounded
+by a body or import limit and its walks are linear, so none runs unbounded.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
+from enum import Enum
 from typing import TypeVar
 
 import anyio
 import anyio.to_thread
 
+from smriti.core.errors import Unavailable
+
 T = TypeVar("T")
 
-MAX_CONCURRENT = 2
 
-_limiter: anyio.CapacityLimiter | None = None
+class Lane(Enum):
+    """Kinds of work, each with its own threads (`LANE_SIZES`)."""
+
+    WORK = "work"
+    """Drafting and review rules, merges, verify, transcripts: short jobs a person waits on."""
+    COUNT = "count"
+    """Token counts of a context, with a model's own tokenizer (`providers/tokenizers.py`)."""
+    LONG_COUNT = "long count"
+    """Token counts of a context of many characters, which take seconds: they do not hold up
+    the usual counts of a few thousand."""
+    IMPORT = "import"
+    """Checking and reading imported bundles and conversation exports: long, and rare."""
 
 
-async def off_loop(work: Callable[[], T]) -> T:
-    """`work()` in a worker thread, at most `MAX_CONCURRENT` at once in this process."""
-    global _limiter  # noqa: PLW0603 (one limiter per process, made inside the running loop)
-    if _limiter is None:
-        _limiter = anyio.CapacityLimiter(MAX_CONCURRENT)
-    return await anyio.to_thread.run_sync(work, limiter=_limiter)
+LANE_SIZES: dict[Lane, tuple[int, int]] = {
+    Lane.WORK: (2, 64),
+    Lane.COUNT: (1, 64),
+    Lane.LONG_COUNT: (1, 8),
+    Lane.IMPORT: (1, 8),
+}
+"""Each lane's threads, and how many jobs may wait for one of them."""
+
+
+class Busy(Unavailable):
+    """A lane already has as many jobs waiting as it takes."""
+
+    def __init__(self, lane: Lane) -> None:
+        super().__init__(
+            f"Too many requests for this kind of work ({lane.value}) are already waiting for the server; "
+            "retry in a moment.",
+            retry_after_s=1,
+        )
+
+
+class Stopping(Unavailable):
+    """The server is stopping: long work ends rather than hold the stop up."""
+
+    def __init__(self) -> None:
+        super().__init__("The server is stopping; retry once it is back.", retry_after_s=5)
+
+
+_stopping = threading.Event()
+_limiters: dict[Lane, anyio.CapacityLimiter] = {}
+
+
+def stop_work() -> None:
+    """From now on, refuse new jobs and end running ones at their next `keep_going()`."""
+    _stopping.set()
+
+
+def resume_work() -> None:
+    """A server starting in this process takes jobs again (tests build several apps in one)."""
+    _stopping.clear()
+    _limiters.clear()  # a limiter belongs to the event loop that made it
+
+
+def keep_going() -> None:
+    """Raise `Stopping` once the server has begun to stop. Called every few thousand steps by
+    every loop whose length a client controls; cheap enough to call that often."""
+    if _stopping.is_set():
+        raise Stopping
+
+
+async def off_loop(work: Callable[[], T], *, lane: Lane = Lane.WORK) -> T:
+    """`work()` in one of `lane`'s threads: 503 when the server is stopping or too many jobs
+    already wait for the lane."""
+    keep_going()
+    threads, most_waiting = LANE_SIZES[lane]
+    limiter = _limiters.get(lane)
+    if limiter is None:  # made inside the running loop, on first use
+        limiter = _limiters[lane] = anyio.CapacityLimiter(threads)
+    if limiter.statistics().tasks_waiting >= most_waiting:
+        raise Busy(lane)
+
+    def started() -> T:
+        keep_going()  # it may have begun to stop while this job waited
+        return work()
+
+    return await anyio.to_thread.run_sync(started, limiter=limiter)

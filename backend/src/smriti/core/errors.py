@@ -52,6 +52,8 @@ def _title(status: int) -> str:
 
 class SmritiError(Exception):
     status_code = 400
+    retry_after_s: int | None = None
+    """Seconds the client should wait before trying again, sent as `Retry-After` (a 429, a 503)."""
 
     def __init__(
         self, detail: str, *, field: str | None = None, source: str = "body", field_message: str | None = None
@@ -86,6 +88,17 @@ class UnsupportedMediaType(SmritiError):
     status_code = 415
 
 
+class Unavailable(SmritiError):
+    """The server cannot take this request now (stopping, or too busy); `Retry-After` says when
+    to try again."""
+
+    status_code = 503
+
+    def __init__(self, detail: str, *, retry_after_s: int) -> None:
+        super().__init__(detail)
+        self.retry_after_s = retry_after_s
+
+
 class ProviderFailure(SmritiError):
     """A provider did not give a usable answer. `status_code` says how: 502, 504 or 429."""
 
@@ -93,8 +106,6 @@ class ProviderFailure(SmritiError):
         super().__init__(detail, field=field)
         self.provider = provider
         self.status_code = status_code
-        self.retry_after_s: int | None = None
-        """On a 429: seconds the client should wait, sent as `Retry-After`."""
 
 
 def caused_by(exc: BaseException, kind: type[BaseException]) -> bool:

@@ -23,6 +23,7 @@ from litestar.types import ControllerRouterHandler
 
 from smriti import __version__
 from smriti.core.config import Settings
+from smriti.core.cpu import resume_work, stop_work
 from smriti.core.logging import configure_logging
 from smriti.core.pagination import page_dependency
 from smriti.db.embedded import start_embedded_postgres
@@ -99,12 +100,17 @@ def create_app(settings: Settings | None = None) -> Litestar:
         tune_allocator()
         log.info("smriti ready", default_provider=providers.default_name)
         streams = services.chat.streams
-        forget = when_stopping(lambda: streams.drain(settings.shutdown_grace_s))
+        resume_work()
+        forget_streams = when_stopping(lambda: streams.drain(settings.shutdown_grace_s))
+        # Work off the event loop (token counts, imports, reviews) ends at once: the stop does not
+        # wait on it (core/cpu.py).
+        forget_work = when_stopping(stop_work)
         try:
             async with mcp.run(app):  # the MCP endpoint stops before the pool closes
                 yield
         finally:
-            forget()
+            forget_streams()
+            forget_work()
             await pool.close()
             # advanced-alchemy (1.12) disposes the ORM's engine only for the first config of a
             # process: later ones get a renamed state key its shutdown does not look up. Without

@@ -148,8 +148,11 @@ def _http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response
 
 
 def _provider_error(exc: ProviderFailure) -> Response[ErrorResponse]:
-    headers = {"Retry-After": str(exc.retry_after_s)} if exc.retry_after_s is not None else None
-    return _body(exc.status_code, exc.detail, headers=headers, errors=exc.errors, provider=exc.provider)
+    return _body(exc.status_code, exc.detail, headers=_retry_after(exc), errors=exc.errors, provider=exc.provider)
+
+
+def _retry_after(exc: SmritiError) -> dict[str, str] | None:
+    return {"Retry-After": str(exc.retry_after_s)} if exc.retry_after_s is not None else None
 
 
 def to_error_response(request: Request[Any, Any, Any], exc: Exception) -> Response[ErrorResponse]:  # noqa: PLR0911
@@ -163,7 +166,7 @@ def to_error_response(request: Request[Any, Any, Any], exc: Exception) -> Respon
     if isinstance(exc, TooLarge):
         return _body(413, exc.detail, limit_bytes=exc.limit_bytes)
     if isinstance(exc, SmritiError):
-        return _body(exc.status_code, exc.detail, errors=exc.errors)
+        return _body(exc.status_code, exc.detail, errors=exc.errors, headers=_retry_after(exc))
     if isinstance(exc, ValidationException):
         return _invalid_request(exc)
     if isinstance(exc, HTTPException):
