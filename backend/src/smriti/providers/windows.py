@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from smriti.core.cpu import off_loop
 from smriti.core.errors import BadRequest
 from smriti.providers.base import ProviderRequest
-from smriti.providers.tokenizers import count_tokens, encoding_for
+from smriti.providers.tokenizers import LONG_RUNS_ESTIMATED, count_off_loop, encoding_for
 
 # From the providers' model pages (2026-12): input and output share the window.
 KNOWN_CONTEXT_WINDOWS: Mapping[str, int] = {
@@ -72,8 +71,10 @@ async def refuse_overflow(
     elif 4 * sum(map(len, texts)) + room <= window:
         return  # a token is a byte at least and a character four at most: it fits, however it counts
     else:
-        used = sum(await off_loop(lambda: count_tokens(encoding, texts)))
-        size = f"{used:,} tokens of context (counted with {encoding})"
+        counted = await count_off_loop(encoding, texts)
+        used = sum(counted.counts)
+        how = f"counted with {encoding}" if counted.exact else f"counted with {encoding}, {LONG_RUNS_ESTIMATED}"
+        size = f"{used:,} tokens of context ({how})"
     over = used + room - window
     if over > 0:
         raise BadRequest(
