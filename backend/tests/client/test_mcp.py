@@ -4,6 +4,7 @@ and over streamable HTTP (the `/mcp` endpoint of a real `smriti serve`)."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -92,7 +93,10 @@ async def connect(
         params = StdioServerParameters(
             command=sys.executable,
             args=["-m", "smriti", "mcp"],
-            env={"SMRITI_URL": api_url or server.url, "SMRITI_API_TOKEN": TOKEN},
+            # The SDK passes the server only a few variables of its own; PYTHONPATH goes on, so that
+            # the server runs the code under test (a worktree's, not the venv's editable install).
+            env={"SMRITI_URL": api_url or server.url, "SMRITI_API_TOKEN": TOKEN}
+            | ({"PYTHONPATH": os.environ["PYTHONPATH"]} if "PYTHONPATH" in os.environ else {}),
         )
         async with Client(params, mode=mode, client_info=client_info, read_timeout_seconds=60) as client:
             yield client
