@@ -137,6 +137,7 @@ def test_a_conflicting_merge_exits_6_prints_the_conflict_and_commit_writes_nothi
         "  theirs (budget)  A cheap trip to Lisbon.\n"
     ) in out
     assert "--json > merge.json" in out
+    assert 'set "choose" on each conflict in it' in out
     assert "--resolve merge.json" in out
     assert "--commit`" not in out
 
@@ -152,9 +153,14 @@ def test_a_conflicting_merge_exits_6_prints_the_conflict_and_commit_writes_nothi
             "base": "A trip to Lisbon.",
             "ours": "A three-day trip to Lisbon.",
             "theirs": "A cheap trip to Lisbon.",
+            "choose": None,
         }
     ]
     assert body["merged"]["summary"] == ours["summary"]
+    # The file says, first, how a conflict is marked chosen.
+    assert next(iter(body)) == "how_to_resolve"
+    assert 'set "choose" to "ours", "theirs" or "base"' in body["how_to_resolve"]
+    assert 'set "choose" to "edited"' in body["how_to_resolve"]
 
     refused = cli(server, "merge", "budget", "--into", "main", "--space", name, "--commit")
     assert refused.code == 6
@@ -169,7 +175,7 @@ def test_resolve_commits_the_edited_merge_as_a_merge_checkpoint(server: LiveServ
     name, _base, ours, theirs = diverged(server)
     preview = json.loads(cli(server, "merge", "budget", "--into", "main", "--space", name, "--json").stdout)
     preview["merged"]["summary"] = "A cheap three-day trip to Lisbon."
-    preview["conflicts"] = ["ignored"]  # what the person resolved is in `merged`; this list is not read
+    preview["conflicts"][0]["choose"] = "edited"
     path = tmp_path / "merge.json"
     path.write_text(json.dumps(preview))
 
@@ -214,6 +220,67 @@ def test_resolve_commits_the_edited_merge_as_a_merge_checkpoint(server: LiveServ
         "A cheap three-day trip to Lisbon.",
     )
     assert cli(server, "verify", name).code == 0
+
+
+def test_a_resolution_with_a_conflict_left_unchosen_is_refused_and_writes_nothing(
+    server: LiveServer, tmp_path: Path
+) -> None:
+    """Issue 42, item 4: `--resolve` of the preview as `--json` printed it exited 0, kept main's
+    summary, dropped budget's and recorded budget as merged, so the change never came back."""
+    name, _base, ours, theirs = diverged(server)
+    printed = cli(server, "merge", "budget", "--into", "main", "--space", name, "--json")
+    assert printed.code == 6
+    preview = json.loads(printed.stdout)
+    edited = {**preview, "merged": {**preview["merged"], "summary": "A cheap three-day trip to Lisbon."}}
+    path = tmp_path / "merge.json"
+    # As printed; with its conflicts deleted; with `merged` edited but the conflict not marked chosen.
+    for body in (printed.stdout, json.dumps({**preview, "conflicts": []}), json.dumps(edited)):
+        path.write_text(body)
+        refused = cli(server, "merge", "budget", "--into", "main", "--resolve", str(path))
+        assert refused.code == 6, refused.stderr
+        assert refused.stdout == ""
+        error = refused.error_line()
+        assert "The merge's conflict has no choice: summary. Nothing was written." in error
+        assert f'Set "choose" for each in {path} ("how_to_resolve" there says how)' in error
+    assert count(server, name) == 3
+    assert head(server, name)["id"] == ours["id"]
+    # budget is not recorded as merged: its summary is still a conflict to choose.
+    again = cli(server, "merge", "budget", "--into", "main", "--space", name, "--json")
+    assert again.code == 6
+    assert json.loads(again.stdout)["conflicts"][0]["theirs"] == theirs["summary"]
+
+    # Chosen: theirs' summary goes in, with `merged` left as printed.
+    preview["conflicts"][0]["choose"] = "theirs"
+    saved = cli(server, "merge", "budget", "--into", "main", "--resolve", "-", "--json", stdin=json.dumps(preview))
+    assert saved.code == 0, saved.stderr
+    merge = saved.json()
+    assert (merge["summary"], merge["parent_commit_id"], merge["merge_parent_id"]) == (
+        theirs["summary"],
+        ours["id"],
+        theirs["id"],
+    )
+    assert merge["decisions"] == ["Stay in Baixa", "Day 3: Sintra", "Keep it under 900 EUR"]
+    assert cli(server, "merge", "budget", "--into", "main", "--space", name).code == 0, "merged: nothing comes in"
+
+
+def test_resolve_after_the_line_merged_in_moved_is_a_conflict_and_writes_nothing(server: LiveServer) -> None:
+    name, _base, ours, theirs = diverged(server)
+    preview = json.loads(cli(server, "merge", "budget", "--into", "main", "--space", name, "--json").stdout)
+    preview["conflicts"][0]["choose"] = "theirs"
+    more = _saved(cli(server, "commit", name, "--json", "--line", "budget", "-m", "more", "--decision", "No taxis"))
+
+    late = cli(
+        server, "merge", "budget", "--into", "main", "--space", name, "--resolve", "-", stdin=json.dumps(preview)
+    )
+    assert late.code == 4, late.stderr
+    error = late.error_line()
+    assert (
+        f"budget is {more['commit_hash'][:7]} now, but the resolution is of a merge of {theirs['commit_hash'][:7]}. "
+        "Nothing was written."
+    ) in error
+    assert f"Run `smriti merge budget --into main --space '{name}'` again" in error
+    assert count(server, name) == 4
+    assert head(server, name)["id"] == ours["id"]
 
 
 def test_resolve_after_the_line_moved_is_a_conflict_and_writes_nothing(server: LiveServer, tmp_path: Path) -> None:
@@ -262,7 +329,24 @@ def test_bad_names_and_bad_resolutions_are_refused(server: LiveServer, tmp_path:
     preview = json.loads(cli(server, "merge", "budget", "--into", "main", "--space", name, "--json").stdout)
     missing = {**preview, "merged": {k: v for k, v in preview["merged"].items() if k != "tasks"}}
     unknown = {**preview, "merged": {**preview["merged"], "notes": []}}
+    conflict = preview["conflicts"][0]
+    edited = {**preview["merged"], "summary": "Mine"}
+    stray = {"field": "tasks", "key": "Book hotl", "choose": "theirs"}
     for body, message in (
+        ({**preview, "conflicts": [{**conflict, "choose": "mine"}]}, "conflicts[0].choose: Invalid enum value 'mine'"),
+        ({**preview, "conflicts": [{**conflict, "chose": "ours"}]}, "unknown field `chose`"),
+        (
+            {**preview, "conflicts": [{**conflict, "choose": "theirs"}], "merged": edited},
+            'summary: "choose" is "theirs", but "merged" was edited there too',
+        ),
+        (
+            {**preview, "conflicts": [{**conflict, "choose": "ours"}, stray]},
+            'conflicts[1] (tasks "Book hotl") is not a conflict of this merge, whose conflicts are: summary.',
+        ),
+        (
+            {**preview, "conflicts": [{**conflict, "choose": "ours"}, {**conflict, "choose": "theirs"}]},
+            "conflicts[0] and conflicts[1] are both summary: give one choice for it.",
+        ),
         (missing, "merged: Object missing required field `tasks`"),
         (unknown, "merged: Object contains unknown field `notes`"),
         ({"merged": preview["merged"]}, "Object missing required field `ours_commit_id`"),

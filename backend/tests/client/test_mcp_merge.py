@@ -101,8 +101,14 @@ async def test_the_merge_tools_tell_an_agent_that_conflicts_go_to_a_person(serve
         "artifacts",
     }
     assert commit.input_schema["properties"]["theirs_commit_id"]["format"] == "uuid"
+    conflicts = commit.input_schema["properties"]["conflicts"]
+    assert "each with `choose` set to what a person chose" in conflicts["description"]
+    choice = commit.input_schema["$defs"][conflicts["items"]["$ref"].rsplit("/", 1)[1]]
+    assert choice["additionalProperties"] is False
+    assert choice["required"] == ["field", "key"]
+    assert {"enum": ["base", "edited", "ours", "theirs"]} in choice["properties"]["choose"]["anyOf"]
     assert preview.output_schema is not None
-    assert {"merged", "conflicts", "clean", "ours_commit_id", "theirs_commit_id"} <= set(
+    assert {"how_to_resolve", "merged", "conflicts", "clean", "ours_commit_id", "theirs_commit_id"} <= set(
         preview.output_schema["properties"]
     )
     assert preview.annotations is not None
@@ -126,8 +132,10 @@ async def test_a_clean_merge_is_committed_and_a_resolved_conflict_too(server: Li
                 "base": "A trip to Lisbon.",
                 "ours": "A three-day trip to Lisbon.",
                 "theirs": "A cheap trip to Lisbon.",
+                "choose": None,
             }
         ]
+        assert 'set "choose" to "edited"' in preview["how_to_resolve"]
         log = await ok(client, "list_checkpoints", {"space": name, "limit": 1})
         assert log["total"] == 3, "a preview writes nothing"
 
@@ -142,6 +150,7 @@ async def test_a_clean_merge_is_committed_and_a_resolved_conflict_too(server: Li
                 "theirs_commit_id": preview["theirs_commit_id"],
                 "expected_head_commit_id": preview["ours_commit_id"],
                 "merged": chosen,
+                "conflicts": [{**preview["conflicts"][0], "choose": "edited"}],
             },
         )
         assert (merge["parent_commit_id"], merge["merge_parent_id"], merge["line"]) == (
@@ -185,6 +194,47 @@ async def test_a_clean_merge_is_committed_and_a_resolved_conflict_too(server: Li
             "relation"
         ] == "up_to_date"
         assert (await ok(client, "verify_space", {"space": name}))["checked"] == 6
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+async def test_commit_merge_refuses_a_conflict_no_person_chose_and_saves_nothing(
+    server: LiveServer, transport: str
+) -> None:
+    """Issue 42, item 4: `commit_merge` saved the preview's `merged` as it was, keeping ours' side of
+    each conflict as if chosen, and recorded theirs as merged."""
+    name = unique("MCP unchosen")
+    async with connect(transport, server) as client:
+        _base, ours, theirs = await diverged(client, name)
+        preview = await ok(client, "preview_merge", {"space": name, "from": "budget", "into": "main"})
+        arguments = {
+            "space": name,
+            "into": "main",
+            "theirs_commit_id": preview["theirs_commit_id"],
+            "expected_head_commit_id": preview["ours_commit_id"],
+            "merged": preview["merged"],
+        }
+        # Without `conflicts`; with the preview's, none chosen; with `merged` edited but nothing marked.
+        edited = {**preview["merged"], "summary": "A cheap three-day trip to Lisbon."}
+        for call in (
+            arguments,
+            {**arguments, "conflicts": preview["conflicts"]},
+            {**arguments, "merged": edited, "conflicts": []},
+        ):
+            error = await fails(client, "commit_merge", call)
+            assert error == (
+                "Open conflicts: The merge's conflict has no choice: summary. Nothing was written. Show each to a "
+                "person, and pass what they chose as its `choose` in `conflicts`; never choose for them."
+            )
+        assert (await ok(client, "list_checkpoints", {"space": name, "limit": 1}))["total"] == 3
+        assert (await ok(client, "get_head", {"space": name}))["id"] == ours["id"]
+        again = await ok(client, "preview_merge", {"space": name, "from": "budget", "into": "main"})
+        assert (again["clean"], again["conflicts"][0]["theirs"]) == (False, theirs["summary"])
+
+        # The person chose theirs (the conflicts as a JSON string, as some hosts send lists).
+        chosen = json.dumps([{**preview["conflicts"][0], "choose": "theirs"}])
+        merge = await ok(client, "commit_merge", {**arguments, "conflicts": chosen})
+        assert (merge["summary"], merge["merge_parent_id"]) == (theirs["summary"], theirs["id"])
+        assert merge["changes"]["summary"] == {"changed": True, "before": ours["summary"], "after": theirs["summary"]}
 
 
 @pytest.mark.parametrize("transport", TRANSPORTS)

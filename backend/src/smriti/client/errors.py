@@ -66,6 +66,14 @@ class ConflictError(ClientError):
     kind = "conflict"
 
 
+class OpenConflicts(ClientError):
+    """A merge resolution left conflicts without a person's choice: nothing was written (exit 6, as
+    for a preview with conflicts: they are still for a person to choose)."""
+
+    exit_code = EXIT_MERGE_CONFLICTS
+    kind = "open_conflicts"
+
+
 class ServerError(ClientError):
     """The server answered with an error that is not the caller's to fix (401, 429, 5xx, a non-Smriti answer)."""
 

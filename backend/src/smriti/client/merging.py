@@ -2,8 +2,9 @@
 
 The server computes the merge (`GET /v5/repos/{id}/merge`, docs/merge.md) and saves nothing. What
 it cannot settle, an item both lines changed differently, is a conflict for a person: `merged`
-holds the line's own side of it until someone chooses. The merge Checkpoint is then an ordinary
-commit of the whole resolved state on the line merged into, with `merge_parent_id` = theirs and
+holds the line's own side of it until someone chooses, and a resolution is held to a choice for
+each (`resolve`, the rule in `resolution`). The merge Checkpoint is then an ordinary commit of the
+whole resolved state on the line merged into, with `merge_parent_id` = theirs and
 `expected_head_commit_id` = ours, so that a line that moved since the preview gets a conflict
 (and the merge is run again against its new HEAD) instead of a merge of a state nobody saw.
 """
@@ -21,26 +22,13 @@ from smriti.checkpoints.schemas import Checkpoint, CommitCreate
 from smriti.client.api import SmritiClient
 from smriti.client.brief import short
 from smriti.client.errors import ConflictError, InvalidInput
-from smriti.client.operations import describe_invalid, inherited_metadata, with_author
+from smriti.client.operations import inherited_metadata, with_author
+from smriti.client.resolution import Resolution, chosen_state
 from smriti.client.verbs import Saved, line_of, saved
 from smriti.client.wire import Line, MergePreview, MergeState
 from smriti.spaces.schemas import Space
 
 _EXPECTED = "expected_head_commit_id"
-
-
-class ResolvedState(MergeState, kw_only=True, forbid_unknown_fields=True):
-    """A merged state handed back by a person or an agent: every field, and nothing else."""
-
-
-class Resolution(msgspec.Struct, kw_only=True):
-    """What committing a merge needs from a preview (`smriti merge --json`, with `merged` edited).
-    Its other fields (`conflicts`, `base_commit_id`, …) are read by people, not here."""
-
-    ours_commit_id: UUID
-    theirs_commit_id: UUID
-    merged: ResolvedState
-    relation: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,25 +52,6 @@ class Sides:
     """What the merged state changes on the line: its HEAD (ours) → `merged`."""
 
 
-def resolution_from(data: object, *, source: str) -> Resolution:
-    """Decoded JSON as a `Resolution`; `InvalidInput` names the field that is wrong or missing."""
-    if not isinstance(data, dict):
-        raise InvalidInput(
-            f"{source} must hold a merge preview as a JSON object (from `--json`), with `merged` edited."
-        )
-    try:
-        return msgspec.convert(data, Resolution)
-    except msgspec.ValidationError as exc:
-        raise InvalidInput(
-            f"Invalid merge resolution in {source}: {describe_invalid(exc)}. It is the preview's JSON with `merged` "
-            "edited: the whole state, every field of it."
-        ) from None
-
-
-def resolved(merged: MergeState) -> ResolvedState:
-    return ResolvedState(**msgspec.structs.asdict(merged))
-
-
 async def preview(client: SmritiClient, space: Space, from_ref: str, into: str) -> Merge:
     """`from_ref` (a line's name or a Checkpoint ref) merged into the line `into`. Nothing is saved."""
     line = await client.get_line(space.id, into)
@@ -103,6 +72,39 @@ async def sides(client: SmritiClient, merge: Merge) -> Sides:
 
 async def _maybe(client: SmritiClient, checkpoint_id: UUID | None) -> Checkpoint | None:
     return None if checkpoint_id is None else await client.get_checkpoint(str(checkpoint_id))
+
+
+async def resolve(
+    client: SmritiClient, space: Space, into: str, theirs_ref: str, resolution: Resolution, *, run_again: str, how: str
+) -> MergeState:
+    """The state a person's resolution saves, checked against the merge run again now: the line
+    `into` must still be at the resolution's ours and `theirs_ref` at its theirs (else a
+    `ConflictError` ending with `run_again`), and every conflict must have a choice (else
+    `OpenConflicts`, ending with `how`). Running it again, rather than reading the resolution's own
+    `conflicts`, is what makes a resolution whose conflicts were deleted count as unchosen."""
+    merge = await preview(client, space, theirs_ref, into)
+    rerun = merge.preview
+    if rerun.ours_commit_id != resolution.ours_commit_id:
+        raise await _moved(client, rerun.ours_commit_id, resolution.ours_commit_id, merge.line.name, run_again)
+    if rerun.theirs_commit_id != resolution.theirs_commit_id:
+        now, previewed = await asyncio.gather(
+            client.get_checkpoint(str(rerun.theirs_commit_id)), client.get_checkpoint(str(resolution.theirs_commit_id))
+        )
+        raise ConflictError(
+            f"{theirs_ref.strip()} is {short(now.commit_hash)} now, but the resolution is of a merge of "
+            f"{short(previewed.commit_hash)}. Nothing was written. {run_again}"
+        )
+    return chosen_state(rerun, resolution, how=how)
+
+
+async def _moved(client: SmritiClient, now: UUID | None, previewed: UUID, line: str, run_again: str) -> ConflictError:
+    # Named by short hash, as everywhere else the CLI names a Checkpoint.
+    moved_to = short((await client.get_checkpoint(str(now))).commit_hash) if now else "empty"
+    was = short((await client.get_checkpoint(str(previewed))).commit_hash)
+    return ConflictError(
+        f"Line {line!r} has moved since the merge was previewed: its HEAD is {moved_to}, not {was}. "
+        f"Nothing was written. {run_again}"
+    )
 
 
 async def commit(
@@ -139,13 +141,7 @@ async def commit(
         if not any(error.get("field") == _EXPECTED for error in exc.errors):
             raise
         now = (await client.get_line(space.id, line.name)).head_commit_id
-        # Named by short hash, as everywhere else the CLI names a Checkpoint.
-        moved_to = short((await client.get_checkpoint(str(now))).commit_hash) if now else "empty"
-        previewed = short((await client.get_checkpoint(str(ours_commit_id))).commit_hash)
-        raise ConflictError(
-            f"Line {line.name!r} has moved since the merge was previewed: its HEAD is {moved_to}, not "
-            f"{previewed}. Nothing was written. {run_again}",
-            status_code=exc.status_code,
-            errors=exc.errors,
-        ) from None
+        moved = await _moved(client, now, ours_commit_id, line.name, run_again)
+        moved.status_code, moved.errors = exc.status_code, exc.errors
+        raise moved from None
     return await saved(client, space, checkpoint, line.name)

@@ -1,9 +1,10 @@
 """`smriti merge FROM --into LINE`: preview a merge of two lines, and commit it when it is clean or resolved.
 
 Nothing is saved by the preview. A clean merge is committed with `--commit`; a merge with conflicts
-exits 6 and goes to a person, who edits `merged` in the preview's JSON (`--json`) and commits it
-with `--resolve FILE`. Either commit is a compare-and-swap on the line's HEAD: if the line moved
-since the preview, nothing is written (exit 4) and the merge is run again.
+exits 6 and goes to a person, who sets `choose` on each conflict of the preview's JSON (`--json`)
+and commits it with `--resolve FILE`, which is refused (exit 6, nothing written) while any conflict
+has no choice. Either commit is a compare-and-swap on the line's HEAD: if the line moved since the
+preview, nothing is written (exit 4) and the merge is run again.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from smriti.client.errors import EXIT_MERGE_CONFLICTS, ClientError, InvalidInput
 
 if TYPE_CHECKING:
     from smriti.client.api import SmritiClient
-    from smriti.client.merging import Merge, Resolution
+    from smriti.client.merging import Merge
+    from smriti.client.resolution import Resolution
     from smriti.spaces.schemas import Space
 
 
@@ -41,7 +43,7 @@ if TYPE_CHECKING:
     "resolution",
     type=click.File("rb"),
     metavar="FILE",
-    help="Commit a resolution: the JSON `--json` printed, with `merged` edited (`-` for stdin).",
+    help="Commit a resolution: the JSON `--json` printed, with a `choose` set for each conflict (`-` for stdin).",
 )
 @click.option("--message", "-m", help="The merge Checkpoint's message (default: `Merge FROM into LINE`).")
 @click.option(
@@ -64,12 +66,15 @@ def merge(
     Prints what comes into LINE and what goes, and each conflict (an item both lines changed
     differently) with its base, ours (LINE's) and theirs (FROM's) values; `--json` prints the
     preview itself. Exits 6 when there are conflicts: they are for a person to choose. A clean
-    merge is committed with --commit. To commit a resolution, save the preview with --json, edit
-    `merged` in it (the conflicts list is ignored) and pass it to --resolve: the merge Checkpoint
-    is saved on LINE with FROM as its second parent, only if LINE's HEAD is still the one
-    previewed (else exit 4: run the merge again).
+    merge is committed with --commit. To commit a resolution, save the preview with --json, set
+    `choose` on each conflict in it ("ours", "theirs", "base", or "edited" after writing the item
+    in `merged`; `how_to_resolve` in the file says so too) and pass it to --resolve: a conflict
+    left without a choice exits 6 and nothing is written. The merge Checkpoint is saved on LINE
+    with FROM as its second parent, only if LINE's and FROM's HEADs are still the ones previewed
+    (else exit 4: run the merge again).
     """
     from smriti.client import operations  # noqa: PLC0415
+    from smriti.client.resolution import to_resolve  # noqa: PLC0415
 
     if commit_clean and resolution is not None:
         fail(InvalidInput("--commit commits the merge as previewed, --resolve a resolution of it: give one of them."))
@@ -109,7 +114,10 @@ def merge(
         saved, theirs = shown
         conn.emit(saved.checkpoint, lambda: render.merge_saved(saved, from_ref, theirs))
         return
-    conn.emit(result, lambda: render.merge_preview(merge, shown, from_ref, _next_step(merge, from_ref, commit_clean)))
+    conn.emit(
+        to_resolve(result),
+        lambda: render.merge_preview(merge, shown, from_ref, _next_step(merge, from_ref, commit_clean)),
+    )
     if result.conflicts:
         sys.exit(EXIT_MERGE_CONFLICTS)
 
@@ -117,11 +125,11 @@ def merge(
 def _resolve(
     conn: Connection, from_ref: str, *, into: str, space: str | None, source: IO[bytes], message: str, author: str
 ) -> None:
-    """`--resolve FILE`: commit the edited `merged` of a saved preview."""
+    """`--resolve FILE`: commit a saved preview whose conflicts a person chose."""
     from smriti.client import merging  # noqa: PLC0415
 
     try:
-        wanted = _read_resolution(source)
+        wanted, label = _read_resolution(source)
     except ClientError as exc:
         fail(exc)
     if wanted.relation == "up_to_date":
@@ -137,16 +145,20 @@ def _resolve(
             found = await client.resolve_space(space)
         else:  # the preview names the Checkpoint merged in, and it knows its Space
             found = await client.get_space((await client.get_checkpoint(str(wanted.theirs_commit_id))).repo_id)
+        run_again = _run_again(found, from_ref, into)
+        where = "the JSON on stdin" if label == "stdin" else source.name
+        how = f'Set "choose" for each in {where} ("how_to_resolve" there says how) and run the command again.'
+        state = await merging.resolve(client, found, into, from_ref, wanted, run_again=run_again, how=how)
         saved = await merging.commit(
             client,
             found,
             into,
-            wanted.merged,
+            state,
             theirs_commit_id=wanted.theirs_commit_id,
             ours_commit_id=wanted.ours_commit_id,
             message=message,
             author=author,
-            run_again=_run_again(found, from_ref, into),
+            run_again=run_again,
         )
         theirs = None if conn.as_json else await client.get_checkpoint(str(wanted.theirs_commit_id))
         return saved, theirs
@@ -155,14 +167,15 @@ def _resolve(
     conn.emit(saved.checkpoint, lambda: render.merge_saved(saved, from_ref, theirs))
 
 
-def _read_resolution(source: IO[bytes]) -> Resolution:
-    from smriti.client.merging import resolution_from  # noqa: PLC0415
+def _read_resolution(source: IO[bytes]) -> tuple[Resolution, str]:
+    """The resolution, and how to name where it came from."""
+    from smriti.client.resolution import resolution_from  # noqa: PLC0415
 
     label = "stdin" if source.name in {"<stdin>", "-"} else f"--resolve {source.name}"
     raw = source.read()
     if not raw.strip():
         raise InvalidInput(f"{label} is empty; expected the merge preview's JSON (`smriti merge … --json`).")
-    return resolution_from(decode_json_input(raw, label), source=label)
+    return resolution_from(decode_json_input(raw, label), source=label), label
 
 
 async def _space(client: SmritiClient, space: str | None, from_ref: str) -> Space:
@@ -201,6 +214,7 @@ def _next_step(merge: Merge, from_ref: str, tried_commit: bool) -> str:
     resolve = _command(space, from_ref, into, "--resolve", "merge.json")
     nothing = "Nothing was written. " if tried_commit else ""
     return (
-        f"{nothing}Conflicts are for a person to choose: save the preview with `{saved} > merge.json`, edit "
-        f"`merged` in it (for each conflict: ours, theirs, both, or new text), then commit it with `{resolve}`."
+        f"{nothing}Conflicts are for a person to choose: save the preview with `{saved} > merge.json`, set "
+        '"choose" on each conflict in it ("ours", "theirs", "base", or "edited" after writing the item in '
+        f'"merged"), then commit it with `{resolve}`.'
     )

@@ -1,8 +1,10 @@
 """MCP tools for merging one line into another: the preview, and committing a clean or person-resolved merge.
 
 An agent may merge what merges cleanly, and must hand every conflict to a person: the preview says
-which is which (`clean`, `conflicts`), and the commit tool saves only the state it is given,
-as the merge of `theirs_commit_id`, and only if the line's HEAD is still the one previewed.
+which is which (`clean`, `conflicts`, each with `choose`), and the commit tool refuses, saving
+nothing, while any conflict of the merge has no choice (the rule `smriti merge --resolve` follows,
+`client/resolution.py`); it saves the merge of `theirs_commit_id` only if the line's HEAD is still
+the one previewed.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from smriti.client import merging
 from smriti.client.brief import short
 from smriti.client.mcp.base import Args, Call, Ref, SpaceRef, ToolSpec
 from smriti.client.mcp.commit import SavedCheckpoint, saved_checkpoint
-from smriti.client.wire import MergePreview
+from smriti.client.resolution import ConflictChoice, MergeToResolve, Resolution, ResolvedState, to_resolve
 
 IntoLine = Annotated[
     str,
@@ -59,12 +61,20 @@ class CommitMergeArgs(Args):
         ),
     ]
     merged: Annotated[
-        merging.ResolvedState,
+        ResolvedState,
         msgspec.Meta(
-            description="The whole state to save, every field: the preview's `merged` as it is when `clean` is "
-            "true, else with each conflict resolved the way a person chose."
+            description="The whole state to save, every field: the preview's `merged`, with the value a person "
+            'wrote for each conflict they chose "edited" (a side they chose is put in for you).'
         ),
     ]
+    conflicts: Annotated[
+        list[ConflictChoice],
+        msgspec.Meta(
+            description='The preview\'s `conflicts`, each with `choose` set to what a person chose: "ours", '
+            '"theirs" or "base" (that side\'s value), or "edited" (the value in `merged`). Needed when the preview '
+            "was not `clean`: a conflict without a choice is refused, and nothing is saved."
+        ),
+    ] = []
     message: Annotated[
         Ref | None, msgspec.Meta(description="The merge Checkpoint's message (default: `Merge <hash> into <into>`).")
     ] = None
@@ -73,9 +83,9 @@ class CommitMergeArgs(Args):
     )
 
 
-async def _preview(call: Call, args: PreviewMergeArgs) -> MergePreview:
+async def _preview(call: Call, args: PreviewMergeArgs) -> MergeToResolve:
     space = await call.client.resolve_space(args.space)
-    return (await merging.preview(call.client, space, args.from_, args.into)).preview
+    return to_resolve((await merging.preview(call.client, space, args.from_, args.into)).preview)
 
 
 async def _commit(call: Call, args: CommitMergeArgs) -> SavedCheckpoint:
@@ -85,17 +95,29 @@ async def _commit(call: Call, args: CommitMergeArgs) -> SavedCheckpoint:
     if message is None:
         theirs = await client.get_checkpoint(str(args.theirs_commit_id))
         message = f"Merge {short(theirs.commit_hash)} into {args.into.strip()}"
+    run_again = (
+        "Call `preview_merge` again: it merges against the line's new HEAD, and its conflicts go to a person again."
+    )
+    resolution = Resolution(
+        ours_commit_id=args.expected_head_commit_id,
+        theirs_commit_id=args.theirs_commit_id,
+        merged=args.merged,
+        conflicts=args.conflicts,
+    )
+    how = "Show each to a person, and pass what they chose as its `choose` in `conflicts`; never choose for them."
+    state = await merging.resolve(
+        client, space, args.into, str(args.theirs_commit_id), resolution, run_again=run_again, how=how
+    )
     saved = await merging.commit(
         client,
         space,
         args.into,
-        args.merged,
+        state,
         theirs_commit_id=args.theirs_commit_id,
         ours_commit_id=args.expected_head_commit_id,
         message=message,
         author=(args.author or "").strip() or call.default_author,
-        run_again="Call `preview_merge` again: it merges against the line's new HEAD, and its conflicts go to a "
-        "person again.",
+        run_again=run_again,
     )
     return saved_checkpoint(saved)
 
@@ -106,12 +128,13 @@ MERGE_TOOLS: tuple[ToolSpec, ...] = (
         "Preview a merge of two lines",
         "Merge `from` (theirs: a line, or a Checkpoint) into the line `into` (ours), three-way against their "
         "nearest common ancestor, item by item. Nothing is saved. `merged` is the merged state; `conflicts` lists "
-        "each item both lines changed differently, with its `base`, `ours` and `theirs` values, and for each "
-        "`merged` keeps ours until someone chooses. If `clean` is true, you may commit `merged` as it is with "
-        "`commit_merge`. If it is false, do not resolve the conflicts yourself: show them to a person and commit "
-        "only what the person chose. `relation` `up_to_date` means nothing comes in: there is nothing to commit.",
+        "each item both lines changed differently, with its `base`, `ours` and `theirs` values and a `choose` "
+        "(null), and for each `merged` keeps ours only until someone chooses. If `clean` is true, you may commit "
+        "`merged` as it is with `commit_merge`. If it is false, do not resolve the conflicts yourself: show them "
+        "to a person and commit only what the person chose (`how_to_resolve` says how). `relation` `up_to_date` "
+        "means nothing comes in: there is nothing to commit.",
         PreviewMergeArgs,
-        MergePreview,
+        MergeToResolve,
         _preview,
     ),
     ToolSpec(
@@ -120,9 +143,10 @@ MERGE_TOOLS: tuple[ToolSpec, ...] = (
         "Save a merge Checkpoint on the line `into`: `merged` (the whole state) with the preview's "
         "`theirs_commit_id` as its second parent, only if the line's HEAD is still the preview's `ours_commit_id` "
         "(`expected_head_commit_id`). Call it only when the preview was `clean`, or after a person chose how to "
-        "resolve every conflict; conflicts go to a person, never decided by you. If the line moved, nothing is "
-        "saved and the tool reports a conflict: preview again. The result is the Checkpoint plus `line` and "
-        "`changes` (what the merge changed on the line).",
+        "resolve every conflict: pass the preview's `conflicts` with each `choose` the person made. Conflicts go "
+        "to a person, never decided by you; one without a choice is refused and nothing is saved. If the line "
+        "moved, nothing is saved and the tool reports a conflict: preview again. The result is the Checkpoint "
+        "plus `line` and `changes` (what the merge changed on the line).",
         CommitMergeArgs,
         SavedCheckpoint,
         _commit,

@@ -29,7 +29,7 @@ from smriti import __version__
 from smriti.checkpoints.schemas import Checkpoint
 from smriti.client import operations
 from smriti.client.api import SmritiClient
-from smriti.client.errors import ClientError, ConflictError, InvalidInput, MissingError, Unreachable
+from smriti.client.errors import ClientError, ConflictError, InvalidInput, MissingError, OpenConflicts, Unreachable
 from smriti.client.mcp.base import Call, ClientSource, ToolSpec
 from smriti.client.mcp.prompts import PROMPTS, PromptError, prompt_result
 from smriti.client.mcp.tools import BY_NAME as _BY_NAME
@@ -54,7 +54,8 @@ INSTRUCTIONS = (
     "the new HEAD, reconcile, and commit again. Each Space has lines of Checkpoints (`list_lines`), each with "
     "its own HEAD; to continue from an older Checkpoint, start a line there (`create_line`) and commit with "
     "`line`. To merge one line into another, call `preview_merge`: commit it with `commit_merge` only when it "
-    "is clean; conflicts go to a person, and you commit only what the person chose. To find earlier work, "
+    "is clean; conflicts go to a person, and you commit only what the person chose, as each conflict's "
+    "`choose`. To find earlier work, "
     "call `search`. The same state is also offered as resources (`smriti://spaces/{space}/head`, "
     "`smriti://checkpoints/{ref}`) and as prompts (`continue_from_head`, `review_checkpoint`)."
 )
@@ -122,6 +123,7 @@ _KIND_LABELS: tuple[tuple[type[ClientError], str], ...] = (
     (InvalidInput, "Invalid input"),
     (MissingError, "Not found"),
     (ConflictError, "Conflict"),
+    (OpenConflicts, "Open conflicts"),
 )
 
 

@@ -45,6 +45,7 @@ STRUCTURED_FIELDS = frozenset(
         "remove",
         "complete_tasks",
         "merged",
+        "conflicts",
     }
 )
 
