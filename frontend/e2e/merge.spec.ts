@@ -136,7 +136,14 @@ for (const vp of viewports) {
         await expect(conflict.getByRole("region", { name: "Theirs (budget)" })).toContainText(
           "A cheap trip to Lisbon.",
         );
+        // Nothing is chosen for the person: no side preselected, and Save says why it waits.
+        for (const radio of await conflict.getByRole("radio").all()) {
+          await expect(radio).not.toBeChecked();
+        }
         await expect(dialog.getByRole("button", { name: "Save merge into main" })).toBeDisabled();
+        await expect(
+          dialog.getByRole("button", { name: "Save merge into main" }),
+        ).toHaveAccessibleDescription("Choose for every conflict to save: 1 left.");
         await expectNoSidewaysScroll(page);
         await shoot(page, vp.name, "01-preview");
       });

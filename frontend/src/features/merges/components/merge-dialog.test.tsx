@@ -200,6 +200,32 @@ describe("merging a line", () => {
     );
   });
 
+  it("chooses nothing for the person, and will not save until they choose, saying why", async () => {
+    const user = userEvent.setup();
+    previewFn.mockResolvedValueOnce(makeMergePreview());
+    show();
+    const conflict = await screen.findByTestId("merge-conflict");
+    // No side is preselected as if it had been chosen: ours is only the preview's placeholder.
+    for (const radio of within(conflict).getAllByRole("radio")) expect(radio).not.toBeChecked();
+    const save = screen.getByRole("button", { name: "Save merge into main" });
+    expect(save).toBeDisabled();
+    expect(save).toHaveAccessibleDescription("Choose for every conflict to save: 1 left.");
+    expect(screen.getByRole("button", { name: "Review this merge" })).toHaveAccessibleDescription(
+      "Choose for every conflict to save: 1 left.",
+    );
+    // Enter in the message field submits the form: still nothing is saved.
+    await user.type(screen.getByRole("textbox", { name: "Merge message" }), "{Enter}");
+    expect(commitFn).not.toHaveBeenCalled();
+
+    await user.click(within(conflict).getByRole("radio", { name: "Ours (main)" }));
+    expect(save).toBeEnabled();
+    expect(save).not.toHaveAccessibleDescription();
+    await user.clear(screen.getByRole("textbox", { name: "Merge message" }));
+    expect(save).toBeDisabled();
+    expect(save).toHaveAccessibleDescription("Write a message for the merge to save.");
+    expect(commitFn).not.toHaveBeenCalled();
+  });
+
   it("asks again for a conflict that changed when the merge ran again", async () => {
     const user = userEvent.setup();
     previewFn.mockResolvedValueOnce(makeMergePreview());

@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState } from "react";
+import { useId, useMemo, useRef, useState } from "react";
 import { ApiError } from "@/api/client";
 import type { Checkpoint, Line } from "@/api/models";
 import { Dialog } from "@/components/dialog";
@@ -144,6 +144,7 @@ function MergeForm({
   const commit = useCommitCheckpoint();
   const review = useReviewMerge(spaceId);
   const reviewRef = useRef<HTMLDivElement>(null);
+  const whyNotId = useId();
 
   const resolved = useMemo(
     () => (current ? resolveMerge(current.preview, current.choices, { theirsName: theirs }) : null),
@@ -170,6 +171,16 @@ function MergeForm({
   const left = conflicts.filter((_, i) => choices[i] == null).length;
   const nothing = p.relation === "up_to_date";
   const ready = !nothing && allChosen(conflicts, choices) && message.trim() !== "";
+  // Why Save (and Review) are disabled, said next to them and as their description: a conflict is
+  // never saved as ours because nobody chose (docs/merge.md), and the person should see that.
+  const whyNot =
+    nothing || ready
+      ? null
+      : left > 0
+        ? `Choose for every conflict to save: ${left} left.`
+        : message.trim() === ""
+          ? "Write a message for the merge to save."
+          : null;
   const saving = commit.isPending || rerunning;
 
   const choose = (index: number, choice: Choice) =>
@@ -335,9 +346,9 @@ function MergeForm({
         {moved && <MovedNotice moved={moved} ours={ours} theirs={theirs} head={oursHead.data} />}
         <FailureNotice error={rerunError} prefix="Running the merge again failed: " />
         <FailureNotice error={commit.error} />
-        {!nothing && left > 0 && (
-          <p className="muted small merge-left" aria-live="polite">
-            Choose for every conflict to save: {left} left.
+        {whyNot && (
+          <p id={whyNotId} className="muted small merge-left" aria-live="polite">
+            {whyNot}
           </p>
         )}
         <div className="footer-buttons">
@@ -352,10 +363,16 @@ function MergeForm({
                 onClick={runReview}
                 disabled={!ready || review.isPending || saving}
                 title={ready ? "Review the merged state before saving it" : undefined}
+                aria-describedby={whyNot ? whyNotId : undefined}
               >
                 {review.isPending ? "Reviewing…" : reviewed ? "Review again" : "Review this merge"}
               </button>
-              <button type="submit" className="btn primary" disabled={!ready || saving}>
+              <button
+                type="submit"
+                className="btn primary"
+                disabled={!ready || saving}
+                aria-describedby={whyNot ? whyNotId : undefined}
+              >
                 {commit.isPending
                   ? "Saving…"
                   : rerunning
