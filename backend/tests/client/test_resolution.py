@@ -15,7 +15,7 @@ from hypothesis import given, settings
 
 from smriti.checkpoints.schemas import Artifact, Entity, Task
 from smriti.client.errors import InvalidInput, OpenConflicts
-from smriti.client.resolution import Resolution, chosen_state, resolution_from, to_resolve
+from smriti.client.resolution import Resolution, chosen_state, resolution_from, settle, to_resolve
 from smriti.client.wire import MergePreview, MergeState
 from smriti.merges.schemas import Conflict
 from smriti.merges.three_way import MERGE_FIELDS, merge_states
@@ -208,3 +208,19 @@ def test_the_preview_handed_out_says_how_to_resolve_it() -> None:
     clean = to_resolve(preview_of(ServerState(), ServerState(summary="o"), ServerState()))
     assert clean.how_to_resolve == 'No conflicts: "merged" can be committed as it is.'
     assert isinstance(clean.merged, MergeState)
+
+
+async def test_a_large_resolution_is_settled_as_a_small_one_is() -> None:
+    """Past 2,000 items `settle` runs off the event loop (MCP over HTTP runs in the API's process);
+    the answer is the same."""
+    base = ServerState(tasks=[Task(f"task {i}") for i in range(1_500)])
+    ours = ServerState(tasks=[Task(f"task {i}", done=True) for i in range(1_500)])
+    theirs = ServerState(tasks=[Task(f"task {i}") for i in range(0, 1_500, 2)])
+    preview = preview_of(base, ours, theirs)
+    resolution = resolved(preview, *["theirs"] * len(preview.conflicts))
+    assert len(preview.conflicts) == 750
+    state = await settle(preview, resolution, how=HOW)
+    assert state == chosen_state(preview, resolution, how=HOW)
+    assert state.tasks == [Task(f"task {i}", done=True) for i in range(0, 1_500, 2)]
+    with pytest.raises(OpenConflicts):
+        await settle(preview, resolved(preview, *[None] * 750), how=HOW)

@@ -23,7 +23,7 @@ from smriti.client.api import SmritiClient
 from smriti.client.brief import short
 from smriti.client.errors import ConflictError, InvalidInput
 from smriti.client.operations import inherited_metadata, with_author
-from smriti.client.resolution import Resolution, chosen_state
+from smriti.client.resolution import Resolution, settle
 from smriti.client.verbs import Saved, line_of, saved
 from smriti.client.wire import Line, MergePreview, MergeState
 from smriti.spaces.schemas import Space
@@ -94,7 +94,7 @@ async def resolve(
             f"{theirs_ref.strip()} is {short(now.commit_hash)} now, but the resolution is of a merge of "
             f"{short(previewed.commit_hash)}. Nothing was written. {run_again}"
         )
-    return chosen_state(rerun, resolution, how=how)
+    return await settle(rerun, resolution, how=how)
 
 
 async def _moved(client: SmritiClient, now: UUID | None, previewed: UUID, line: str, run_again: str) -> ConflictError:

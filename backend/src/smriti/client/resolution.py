@@ -24,6 +24,7 @@ from smriti.checkpoints.schemas import Artifact, Entity, Task
 from smriti.client.errors import InvalidInput, OpenConflicts
 from smriti.client.operations import describe_invalid
 from smriti.client.wire import MergeConflict, MergePreview, MergeRelation, MergeState
+from smriti.core.cpu import off_loop
 
 Side = Literal["ours", "theirs", "base"]
 Choice = Literal[Side, "edited"]
@@ -41,6 +42,10 @@ _CLEAN = 'No conflicts: "merged" can be committed as it is.'
 _UP_TO_DATE = "Nothing comes in: there is nothing to commit."
 _NAMED = 20
 """How many conflicts a refusal names (then "and N more"), so that its one line stays readable."""
+_ITEMS_ON_LOOP = 2_000
+"""Above this many items and conflicts, a resolution is checked off the event loop: MCP over HTTP
+runs in the API's process, and the work is linear but ~30 us a conflict (as the merge itself,
+`merges/service.py`, which runs off the loop past the same size)."""
 
 
 class ConflictChoice(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -127,6 +132,16 @@ def conflict_name(conflict: MergeConflict | ConflictChoice) -> str:
     key = conflict.key if len(conflict.key) <= 80 else f"{conflict.key[:79]}…"
     nth = f" (occurrence {conflict.occurrence})" if conflict.occurrence else ""
     return f"{conflict.field} {msgspec.json.encode(key).decode()}{nth}"
+
+
+async def settle(rerun: MergePreview, resolution: Resolution, *, how: str) -> MergeState:
+    """`chosen_state`, off the event loop when the merge is large."""
+    merged = resolution.merged
+    items = sum(len(getattr(merged, field)) for field in merged.__struct_fields__ if field != "summary")
+    size = len(rerun.conflicts) + len(resolution.conflicts) + items
+    if size <= _ITEMS_ON_LOOP:
+        return chosen_state(rerun, resolution, how=how)
+    return await off_loop(lambda: chosen_state(rerun, resolution, how=how))
 
 
 def chosen_state(rerun: MergePreview, resolution: Resolution, *, how: str) -> MergeState:
