@@ -13,7 +13,8 @@ from litestar.response import Stream
 
 from smriti.bundles.export import bundle_filename, export_space, space_exists
 from smriti.bundles.service import BundleService
-from smriti.core.errors import UnsupportedMediaType, error_responses
+from smriti.core.error_docs import error_responses
+from smriti.core.errors import UnsupportedMediaType
 from smriti.db.pool import Pool
 from smriti.spaces.schemas import Space
 from smriti.spaces.service import SpaceService, to_space

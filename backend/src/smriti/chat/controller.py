@@ -13,7 +13,7 @@ from litestar.response import Stream
 from smriti.chat.exchange import ChatService
 from smriti.chat.schemas import AnsweredContext, ContextPreview, ContextRequest, SendRequest, SendResponse
 from smriti.chat.streaming import StopReason
-from smriti.core.errors import error_responses
+from smriti.core.error_docs import error_responses
 from smriti.core.pagination import query_int
 from smriti.core.responses import EncodedJSON
 from smriti.core.schemas import MAX_INT4

@@ -11,7 +11,8 @@ from litestar.types import Scope
 
 from smriti.checkpoints.schemas import Checkpoint, CommitCreate, VerifyReport
 from smriti.checkpoints.store import CheckpointStore
-from smriti.core.errors import BadRequest, error_responses
+from smriti.core.error_docs import error_responses
+from smriti.core.errors import BadRequest
 from smriti.core.pagination import PageParams
 from smriti.core.responses import EncodedJSON, checkpoint_location, encoded_or_not_modified
 from smriti.core.schemas import Page

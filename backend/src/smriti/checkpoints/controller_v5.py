@@ -11,7 +11,8 @@ from smriti.checkpoints.diff import CheckpointDiff, diff_checkpoints
 from smriti.checkpoints.schemas import Checkpoint
 from smriti.checkpoints.store import CheckpointStore
 from smriti.checkpoints.verbs import CheckpointVerbs, RestoreRequest
-from smriti.core.errors import BadRequest, error_responses
+from smriti.core.error_docs import error_responses
+from smriti.core.errors import BadRequest
 from smriti.core.responses import EncodedJSON, checkpoint_location
 
 

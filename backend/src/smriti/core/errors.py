@@ -1,12 +1,12 @@
-"""The errors Smriti answers with: their one shape, the exceptions domains raise, and their OpenAPI
-entries. `smriti.server.errors` is the one place that turns any exception into a response."""
+"""The errors Smriti answers with: their one shape and the exceptions domains raise (their OpenAPI
+entries are in `error_docs.py`). `smriti.server.errors` is the one place that turns any exception
+into a response. Nothing here needs Litestar, so the client may use these shapes too."""
 
 from __future__ import annotations
 
 from http import HTTPStatus
 
 import msgspec
-from litestar.openapi.datastructures import ResponseSpec
 
 PROBLEM_JSON = "application/problem+json"
 """RFC 9457's media type: every error of the API is sent as one."""
@@ -116,31 +116,3 @@ def caused_by(exc: BaseException, kind: type[BaseException]) -> bool:
             return True
         seen = seen.__cause__
     return False
-
-
-def error_responses(*status_codes: int) -> dict[int, ResponseSpec]:
-    """OpenAPI entries that describe our error shape truthfully for a handler's error codes."""
-    return {
-        code: ResponseSpec(
-            data_container=ErrorResponse,
-            media_type=PROBLEM_JSON,
-            description=_DESCRIPTIONS.get(code, "Error"),
-            generate_examples=False,
-        )
-        for code in sorted({400, *status_codes})
-    }
-
-
-_DESCRIPTIONS = {
-    400: "The request is malformed or breaks a rule; `errors` names the offending fields.",
-    401: "Missing or wrong bearer token.",
-    404: "No such resource.",
-    409: "The request conflicts with the current state (for example HEAD has moved).",
-    413: "The request body is larger than the configured limit.",
-    415: "The request body is not of the media type this route reads.",
-    429: "The provider is rate limiting; retry later.",
-    502: "The provider failed or answered with something unusable.",
-    503: "The database is unavailable, too busy to answer in time, or rolled the request back to resolve a "
-    "conflict with a concurrent one, or the server is shutting down; retry later.",
-    504: "The provider did not answer in time.",
-}

@@ -4,7 +4,7 @@ from litestar import post
 from litestar.di import NamedDependency
 from litestar.params import JSONBody
 
-from smriti.core.errors import error_responses
+from smriti.core.error_docs import error_responses
 from smriti.drafting.schemas import CheckpointDraft, DraftRequest
 from smriti.drafting.service import DraftService
 

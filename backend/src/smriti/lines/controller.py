@@ -7,7 +7,7 @@ from litestar import Controller, Response, delete, get, patch, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
-from smriti.core.errors import error_responses
+from smriti.core.error_docs import error_responses
 from smriti.core.pagination import PageParams
 from smriti.core.schemas import Page
 from smriti.lines.schemas import Line, LineCreate, LineUpdate

@@ -9,7 +9,7 @@ from litestar import get, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody, QueryParameter
 
-from smriti.core.errors import error_responses
+from smriti.core.error_docs import error_responses
 from smriti.merges.review import MergeReview, MergeReviewRequest, MergeReviewService
 from smriti.merges.schemas import MergePreview
 from smriti.merges.service import MergeService

@@ -3,7 +3,7 @@ from __future__ import annotations
 from litestar import get
 from litestar.di import NamedDependency
 
-from smriti.core.errors import error_responses
+from smriti.core.error_docs import error_responses
 from smriti.providers.registry import ProviderList, ProviderRegistry
 
 

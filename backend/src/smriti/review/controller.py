@@ -6,7 +6,7 @@ from litestar import post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
-from smriti.core.errors import error_responses
+from smriti.core.error_docs import error_responses
 from smriti.review.schemas import ReviewRequest, ReviewResult
 from smriti.review.service import ReviewService
 

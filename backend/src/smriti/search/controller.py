@@ -9,7 +9,7 @@ from litestar import Controller, get
 from litestar.di import NamedDependency
 from litestar.params import QueryParameter
 
-from smriti.core.errors import error_responses
+from smriti.core.error_docs import error_responses
 from smriti.core.pagination import PageParams
 from smriti.search.schemas import SearchPage
 from smriti.search.service import MAX_QUERY_CHARS, SearchQuery, SearchService

@@ -6,7 +6,7 @@ import msgspec
 from litestar import Response, get
 from litestar.di import NamedDependency
 
-from smriti.core.errors import error_responses
+from smriti.core.error_docs import error_responses
 from smriti.db.pool import Pool
 
 

@@ -9,7 +9,7 @@ from litestar import Controller, Response, get, patch, post
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, JSONBody
 
-from smriti.core.errors import error_responses
+from smriti.core.error_docs import error_responses
 from smriti.core.pagination import PageParams, int_query, query_int
 from smriti.core.schemas import MAX_INT4, Page
 from smriti.providers.registry import ProviderRegistry

@@ -11,7 +11,7 @@ from litestar import Response, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
-from smriti.core.errors import error_responses
+from smriti.core.error_docs import error_responses
 from smriti.sessions.forks import SessionForks
 from smriti.sessions.schemas import ForkRequest, Session, session_location
 

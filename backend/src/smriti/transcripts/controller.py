@@ -7,7 +7,7 @@ from litestar import Request, Response, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
-from smriti.core.errors import error_responses
+from smriti.core.error_docs import error_responses
 from smriti.sessions.schemas import session_location
 from smriti.transcripts.schemas import ConversationImportResult, TranscriptImport, TranscriptResult
 from smriti.transcripts.service import TranscriptService
