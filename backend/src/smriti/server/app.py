@@ -111,6 +111,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         finally:
             forget_streams()
             forget_work()
+            resume_work()  # the stop is over: whatever runs next in this process (tests, tools) may work
             await pool.close()
             # advanced-alchemy (1.12) disposes the ORM's engine only for the first config of a
             # process: later ones get a renamed state key its shutdown does not look up. Without
