@@ -9,12 +9,12 @@ from advanced_alchemy.extensions.litestar.providers import create_service_provid
 from litestar import Controller, Request, Response, get, post
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath
-from litestar.response import Stream
 
 from smriti.bundles.export import bundle_filename, export_space, space_exists
 from smriti.bundles.service import BundleService
 from smriti.core.error_docs import error_responses
 from smriti.core.errors import UnsupportedMediaType
+from smriti.core.streaming import PacedStream
 from smriti.db.pool import Pool
 from smriti.spaces.schemas import Space
 from smriti.spaces.service import SpaceService, to_space
@@ -36,11 +36,11 @@ class BundleController(Controller):
             "read from one snapshot. `POST /v5/repos/import` brings it back with the same ids and hashes."
         ),
         media_type=NDJSON,
-        responses=error_responses(404),
+        responses=error_responses(404, 503),
     )
-    async def export_bundle(self, repo_id: FromPath[UUID], pool: NamedDependency[Pool]) -> Stream:
+    async def export_bundle(self, repo_id: FromPath[UUID], pool: NamedDependency[Pool]) -> PacedStream:
         name = await space_exists(pool, repo_id)
-        return Stream(
+        return PacedStream(
             export_space(pool, repo_id),
             media_type=NDJSON,
             headers={"Content-Disposition": f'attachment; filename="{bundle_filename(name)}"'},

@@ -2,14 +2,25 @@
 
 The whole bundle is read from one snapshot (a repeatable-read, read-only transaction), so a
 commit or a send landing during a long export is either wholly in it or not at all. Rows come
-through server-side cursors a few hundred at a time and leave as ~64 KB chunks; the content
-columns are sent as PostgreSQL's own JSON text, never decoded here. The connection is taken
-when the first chunk is asked for, so a response that is never read holds nothing.
+through server-side cursors a few hundred at a time as ~64 KB chunks; the content columns are
+sent as PostgreSQL's own JSON text, never decoded here.
+
+The database is read as fast as it answers, not as fast as the client reads: the chunks go to a
+temporary file (`_Spool`) and the response is sent from it, chunk by chunk as they arrive. So the
+pooled connection is held for as long as the reading takes (a second or so for a large Space),
+never for as long as a slow or stalled client takes to download: ten downloads nobody reads held
+every connection of the pool before, and every commit and send answered 503. What a client costs
+instead is disk, the bundle's size while it downloads: `MAX_EXPORTS` at once per process, and a
+client that reads nothing for `core.streaming` 's idle limit is cut off.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import os
 import re
+import tempfile
 from collections.abc import AsyncIterator
 from typing import Any
 from uuid import UUID
@@ -20,7 +31,7 @@ import msgspec
 from smriti.bundles.format import FORMAT, SESSION_FIELDS, TURN_FIELDS, VERSION, encode_line
 from smriti.checkpoints.commit_sql import JSONB_FIELDS
 from smriti.checkpoints.hashing import CONTENT_FIELDS
-from smriti.core.errors import NotFound
+from smriti.core.errors import NotFound, Unavailable
 from smriti.db.pool import Pool
 
 _CHUNK_BYTES = 64 * 1024
@@ -65,9 +76,77 @@ def bundle_filename(name: str) -> str:
     return f"{slug[:80]}.smriti.ndjson"
 
 
-async def export_space(pool: Pool, repo_id: UUID) -> AsyncIterator[bytes]:
-    """The bundle's bytes. A Space deleted between the 404 check and the snapshot gives a bundle
-    with no `end` line, which no import accepts."""
+MAX_EXPORTS = 4
+"""Exports a server process sends at once; another one is a 503 until one ends."""
+
+_exporting = [0]  # exports being sent in this process
+
+
+def export_space(pool: Pool, repo_id: UUID) -> AsyncIterator[bytes]:
+    """The bundle's bytes, read ahead of the client into a temporary file (503 past `MAX_EXPORTS`
+    exports at once). A Space deleted between the 404 check and the snapshot gives a bundle with
+    no `end` line, which no import accepts."""
+    if _exporting[0] >= MAX_EXPORTS:
+        raise Unavailable(
+            f"{MAX_EXPORTS} exports are being sent by this server already; retry in a moment.", retry_after_s=5
+        )
+    return _sent_from_spool(pool, repo_id)
+
+
+async def _sent_from_spool(pool: Pool, repo_id: UUID) -> AsyncIterator[bytes]:
+    # Counted from the first chunk asked for: a response never sent (HEAD) reads nothing.
+    _exporting[0] += 1
+    spool = _Spool()
+    reading = asyncio.create_task(spool.fill(_bundle(pool, repo_id)))
+    try:
+        async for chunk in spool.chunks():
+            yield chunk
+    finally:
+        _exporting[0] -= 1
+        reading.cancel()  # a client that went away: the snapshot is read no further
+        with contextlib.suppress(asyncio.CancelledError):
+            await reading
+        spool.close()
+
+
+class _Spool:
+    """The bundle as read so far: a temporary file, and how much of it is written."""
+
+    def __init__(self) -> None:
+        self._file = tempfile.TemporaryFile()  # noqa: SIM115 (closed by `close`, after the response)
+        self._written = 0
+        self._finished = False
+        self._more = asyncio.Event()
+
+    async def fill(self, chunks: AsyncIterator[bytes]) -> None:
+        try:
+            async for chunk in chunks:
+                self._file.write(chunk)
+                self._file.flush()
+                self._written += len(chunk)
+                self._more.set()
+        finally:  # failed or done: the client gets what was read (no `end` line, if it failed)
+            self._finished = True
+            self._more.set()
+
+    async def chunks(self) -> AsyncIterator[bytes]:
+        sent = 0
+        while True:
+            if sent < self._written:
+                chunk = os.pread(self._file.fileno(), min(_CHUNK_BYTES, self._written - sent), sent)
+                sent += len(chunk)
+                yield chunk
+            elif self._finished:
+                return
+            else:
+                self._more.clear()
+                await self._more.wait()
+
+    def close(self) -> None:
+        self._file.close()
+
+
+async def _bundle(pool: Pool, repo_id: UUID) -> AsyncIterator[bytes]:
     async with pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
         space = await conn.fetchrow(_SPACE_SQL, repo_id)
         if space is None:
