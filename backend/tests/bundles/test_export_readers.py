@@ -27,7 +27,7 @@ from tests.support.events import serving
 
 async def _large_space(api: httpx.AsyncClient) -> str:
     """A Space of about 5 MB: more than the sockets' buffers, so a non-reader stalls the send."""
-    space = (await api.post("/v4/repos", json={"name": "large"})).json()["id"]
+    space: str = (await api.post("/v4/repos", json={"name": "large"})).json()["id"]
     for n in range(8):
         content = base64.b64encode(os.urandom(450_000)).decode()
         made = await api.post(

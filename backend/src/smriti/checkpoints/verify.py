@@ -17,7 +17,7 @@ import msgspec
 from smriti.checkpoints.commit_sql import JSONB_FIELDS
 from smriti.checkpoints.hashing import CONTENT_FIELDS, compute_commit_hash
 from smriti.checkpoints.schemas import CHECKPOINT_FIELDS, VerifyProblem, VerifyReport
-from smriti.core.cpu import off_loop
+from smriti.core.cpu import keep_going, off_loop
 from smriti.core.errors import NotFound
 from smriti.db.pool import Pool
 
@@ -97,6 +97,7 @@ _PARENT_LINKS = ("parent_commit_id", "merge_parent_id")
 def _check_row(
     row: asyncpg.Record, by_id: dict[UUID, asyncpg.Record], outside: dict[UUID, Any]
 ) -> VerifyProblem | None:
+    keep_going()  # a large Space's check ends when the server stops
     parent_id = row["parent_commit_id"]
     hashes: dict[str, str | None] = {}
     for link, kind, what in (

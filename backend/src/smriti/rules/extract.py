@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from smriti.core.cpu import keep_going
 from smriti.rules.cues import (
     AND_TASK,
     ASSUMPTION_CUES,
@@ -165,6 +166,7 @@ def extract(turns: Sequence[SourceTurn]) -> Extraction:
             collector.suggested = set()
         section: str | None = None
         for line in CODE_BLOCK.sub("\n", turn.content).splitlines():
+            keep_going()  # a long Session's draft ends when the server stops
             if not line.strip():
                 continue
             heading = _section(line)
