@@ -21,7 +21,8 @@
 - streams: time to the first piece through Smriti against straight from a fake streaming
   provider, at 1 and 16 clients; 64 streams at once (CPU per piece, memory per stream);
 - search: a rare, a medium and a common word over 1,000,000 Turns and 100,000 Checkpoints, at 1
-  and 16 clients, against the floor's bare `… WHERE search_vector @@ query LIMIT 20`.
+  and 16 clients, against the floor's bare `… WHERE search_vector @@ query LIMIT 20`;
+- tokens: counting 100 KB and 1 MB unbroken runs with o200k_base, in-process, against prose.
 
 Every ratio compares numbers from the same run; the table ends with each target and whether it
 held. Results are also written as JSON (bench/results/latest.json).
@@ -41,6 +42,7 @@ import lines
 import merges
 import searching
 import streams
+import tokens
 from database import fresh_database
 from hot import run_floor, run_smriti
 from peer import run_peer
@@ -67,7 +69,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=HERE / "results" / "latest.json")
     parser.add_argument(
         "--only",
-        choices=["lines", "merges", "streams", "bundles", "search"],
+        choices=["lines", "merges", "streams", "bundles", "search", "tokens"],
         help="only these rows (and their targets)",
     )
     args = parser.parse_args()
@@ -96,6 +98,7 @@ def main() -> None:
         "bundles": (lambda: bundles.run_bundles(report, args, env, log, work), bundles.evaluate_bundles),
         "search": (lambda: searching.run_search(report, args, env, log, work), searching.evaluate_search),
         "streams": (lambda: streams.run_streams(report, args, env, log), streams.evaluate_streams),
+        "tokens": (lambda: tokens.run_tokens(report), tokens.evaluate_tokens),
     }
     if args.only is not None:
         run_group, evaluate_group = groups[args.only]
@@ -111,11 +114,13 @@ def main() -> None:
     streams.run_streams(report, args, env, log)
     bundles.run_bundles(report, args, env, log, work)
     searching.run_search(report, args, env, log, work)
+    tokens.run_tokens(report)
     evaluate(report)
     merges.evaluate_merges(report)
     streams.evaluate_streams(report)
     bundles.evaluate_bundles(report)
     searching.evaluate_search(report)
+    tokens.evaluate_tokens(report)
     print_report(report)
     write_results(report, args)
     print(f"\nwritten to {args.out}; server logs in {log}")
