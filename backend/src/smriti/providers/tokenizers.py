@@ -9,7 +9,8 @@ the estimate (`windows.estimated_tokens`), and every count says which it is.
 
 The counts are of the text: the chat format adds a few tokens a message, which no count here
 includes. Loading a vocabulary takes ~0.5 s, once per process, so callers count off the event
-loop (`core.cpu.off_loop`); counting then takes ~0.1 ms a KB.
+loop (`count_off_loop`); counting then takes ~0.1 ms a KB of prose, and at most a few ms a KB of
+anything, in time linear in the text (`long_pieces.py`: `make bench`'s token rows).
 """
 
 from __future__ import annotations
