@@ -87,15 +87,57 @@ async def test_without_allowed_hosts_a_domain_name_is_refused_whatever_the_addre
         assert await db.fetchval("SELECT count(*) FROM repos") == 0
 
 
-@pytest.mark.parametrize(
-    "host",
-    ["localhost", "localhost:8000", "127.0.0.1:8000", "127.0.0.2", "[::1]:8000", "app.localhost", "192.168.1.10:8000"],
+LAN = "http://192.168.1.10:8000"
+LOOPBACK_NAMES = (
+    "localhost",
+    "localhost:8000",
+    "localhost.",
+    "127.0.0.1:8000",
+    "127.0.0.2",
+    "[::1]:8000",
+    "app.localhost",
 )
-async def test_without_allowed_hosts_localhost_and_ip_addresses_are_answered(
-    settings: Settings, db: asyncpg.Connection, host: str
+
+
+@pytest.mark.parametrize(
+    ("base_url", "host"),
+    [(LOOPBACK, host) for host in LOOPBACK_NAMES]
+    + [("http://[::1]:8000", "[::1]:8000"), ("http://[::ffff:127.0.0.1]:8000", "[::ffff:127.0.0.1]")]
+    + [(LAN, host) for host in (*LOOPBACK_NAMES, "192.168.1.10:8000", "10.0.0.7", "[2001:db8::1]:8000")],
+)
+async def test_without_allowed_hosts_loopback_names_and_on_other_addresses_ip_addresses_are_answered(
+    settings: Settings, db: asyncpg.Connection, base_url: str, host: str
 ) -> None:
-    async with make_client(settings, base_url=LOOPBACK) as client:
+    async with make_client(settings, base_url=base_url) as client:
         assert (await client.get("/health", headers={"Host": host})).status_code == 200
+
+
+@pytest.mark.parametrize("base_url", [LOOPBACK, "http://[::1]:8000", "http://[::ffff:127.0.0.1]:8000"])
+@pytest.mark.parametrize("host", ["192.168.1.10:8000", "10.0.0.7", "[2001:db8::1]:8000", "0.0.0.0", None])
+async def test_on_loopback_without_allowed_hosts_only_loopback_names_are_answered(
+    settings: Settings, db: asyncpg.Connection, base_url: str, host: str | None
+) -> None:
+    """SYSTEM.md §11: a server reached on loopback answers loopback Host names only. Another IP
+    address, or no Host at all (HTTP/1.0), comes from no browser: only from a forged request."""
+    async with make_client(settings, base_url=base_url) as client:
+        for method, path in (("GET", "/health"), ("POST", "/v4/repos")):
+            request = client.build_request(method, path, json={"name": "x"})
+            if host is None:
+                del request.headers["Host"]
+            else:
+                request.headers["Host"] = host
+            body = _error(await client.send(request), 400, "Host")
+            assert "loopback" in body["detail"]
+            assert "SMRITI_ALLOWED_HOSTS" in body["detail"]
+        assert await db.fetchval("SELECT count(*) FROM repos") == 0
+    # SMRITI_ALLOWED_HOSTS decides alone once it is set.
+    async with make_client(settings, base_url=base_url, allowed_hosts=("*",)) as client:
+        request = client.build_request("GET", "/health")
+        if host is None:
+            del request.headers["Host"]
+        else:
+            request.headers["Host"] = host
+        assert (await client.send(request)).status_code == 200
 
 
 async def test_allowed_hosts_are_host_names_matched_without_the_port(

@@ -2,10 +2,15 @@
 
 - **Host.** With `SMRITI_ALLOWED_HOSTS`, only those host names are answered (matched without
   the port; `*.example.com` matches its subdomains, `*` anything). Without it, only names no DNS
-  lookup stands behind are answered: `localhost`, names under `.localhost`, and IP addresses
-  (`127.0.0.1`, `192.168.1.10`, `[::1]`). DNS rebinding needs a domain name (a web page whose own
-  name is re-pointed at this machine, or at its LAN address), so it then reaches nothing, whatever
-  address the server listens on (a container's included).
+  lookup stands behind are answered. DNS rebinding needs a domain name (a web page whose own name
+  is re-pointed at this machine, or at its LAN address), so it then reaches nothing, whatever
+  address the server listens on (a container's included). Which names:
+  - a request that reached the server on a loopback address (ASGI's `scope["server"]`): loopback
+    names only, as SYSTEM.md §11 says: `localhost`, names under `.localhost`, `127.x.y.z` and
+    `[::1]`. Another IP address, or no Host at all (HTTP/1.0), is refused: no browser sends either
+    to a loopback socket, so only something that forges its request does;
+  - on any other address: `localhost`, names under `.localhost` and IP addresses (`192.168.1.10`:
+    the address a LAN client reached it by).
 - **Body type.** A POST, PUT or PATCH must say its body is JSON (`application/json` or a
   `+json` type). The media types a browser may send across sites without asking first
   (`text/plain`, forms) are refused with 415, so no web page the user opens can make a write.
@@ -112,23 +117,42 @@ def request_rules(allowed_hosts: Iterable[str]) -> Callable[[ASGIApp], ASGIApp]:
 
 def _host_refusal(scope: Scope, allowed: Callable[[str], bool] | None) -> list[dict[str, Any]] | None:
     header = _header(scope, b"host")
-    if header is None:  # HTTP/1.0 without Host: no browser sends that
-        return None
     if allowed is None:
-        if _names_no_domain(header):
-            return None
-        name = host_name(header)
-        return _refusal(
-            400,
-            f"Host {name!r} is a domain name, and SMRITI_ALLOWED_HOSTS is not set: this server answers "
-            "localhost and IP addresses only (a page whose domain was re-pointed at this machine, DNS "
-            "rebinding, reaches nothing). Set SMRITI_ALLOWED_HOSTS to the names it is reached by.",
-            "Host",
-        )
-    name = host_name(header)
-    if allowed(name):
+        server = scope.get("server")
+        if server is not None and _is_loopback_address(str(server[0])):
+            return _loopback_refusal(header)
+        return _domain_refusal(header)
+    if header is None:  # HTTP/1.0 without Host (an old load balancer's health check): no browser sends that
         return None
-    return _refusal(400, f"Host {name!r} is not one of SMRITI_ALLOWED_HOSTS.", "Host")
+    name = host_name(header)
+    return None if allowed(name) else _refusal(400, f"Host {name!r} is not one of SMRITI_ALLOWED_HOSTS.", "Host")
+
+
+_UNSET_ADVICE = "Set SMRITI_ALLOWED_HOSTS to the names it is reached by."
+
+
+def _loopback_refusal(header: str | None) -> list[dict[str, Any]] | None:
+    if header is not None and _names_loopback(header):
+        return None
+    named = f"Host {host_name(header)!r} is not a loopback name" if header is not None else "No Host was sent"
+    return _refusal(
+        400,
+        f"{named}, and this server was reached on a loopback address with SMRITI_ALLOWED_HOSTS unset: it "
+        f"answers localhost, names under .localhost, 127.x.y.z and [::1] only. {_UNSET_ADVICE}",
+        "Host",
+    )
+
+
+def _domain_refusal(header: str | None) -> list[dict[str, Any]] | None:
+    if header is None or _names_no_domain(header):
+        return None
+    return _refusal(
+        400,
+        f"Host {host_name(header)!r} is a domain name, and SMRITI_ALLOWED_HOSTS is not set: this server answers "
+        "localhost and IP addresses only (a page whose domain was re-pointed at this machine, DNS "
+        f"rebinding, reaches nothing). {_UNSET_ADVICE}",
+        "Host",
+    )
 
 
 @functools.lru_cache(maxsize=256)
@@ -136,17 +160,49 @@ def _names_no_domain(header: str) -> bool:
     """Whether a Host header (as sent, port and all) names localhost or an IP address: names no
     DNS lookup stands behind, so none a rebinding can re-point. One lookup per request."""
     name = host_name(header)
-    return name == "localhost" or name.endswith(".localhost") or _is_ip_literal(name)
+    return _is_localhost(name) or _ip_literal(name) is not None
 
 
-def _is_ip_literal(name: str) -> bool:
-    if name.startswith("[") != name.endswith("]"):
-        return False
+@functools.lru_cache(maxsize=256)
+def _names_loopback(header: str) -> bool:
+    """Whether a Host header (as sent) names this machine's loopback; one lookup per request."""
+    name = host_name(header)
+    address = _ip_literal(name)
+    return _is_localhost(name) or (address is not None and _is_loopback(address))
+
+
+@functools.lru_cache(maxsize=16)
+def _is_loopback_address(host: str) -> bool:
+    """Whether the address a request reached the server on (ASGI's `server`) is a loopback one."""
+    if host == "localhost":  # an in-process client (httpx's ASGI transport) reports its URL's host
+        return True
     try:
-        ipaddress.ip_address(name[1:-1] if name.startswith("[") else name)
+        return _is_loopback(ipaddress.ip_address(host.split("%", 1)[0]))  # no IPv6 zone (`::1%lo`)
     except ValueError:
         return False
-    return name.startswith("[") or "." in name  # IPv6 must be bracketed in a Host header
+
+
+def _is_localhost(name: str) -> bool:
+    return name == "localhost" or name.endswith(".localhost")
+
+
+def _is_loopback(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    # Python 3.11 does not count `::ffff:127.0.0.1` (IPv4-mapped) as loopback.
+    mapped = address.ipv4_mapped if isinstance(address, ipaddress.IPv6Address) else None
+    return address.is_loopback or (mapped is not None and mapped.is_loopback)
+
+
+def _ip_literal(name: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The address a Host name spells (IPv4 dotted, or IPv6 in brackets), else None."""
+    if name.startswith("[") != name.endswith("]"):
+        return None
+    try:
+        address = ipaddress.ip_address(name[1:-1] if name.startswith("[") else name)
+    except ValueError:
+        return None
+    if not name.startswith("[") and "." not in name:
+        return None  # IPv6 must be bracketed in a Host header
+    return address
 
 
 def _media_type_refusal(scope: Scope) -> list[dict[str, Any]] | None:
