@@ -4,7 +4,6 @@ and over streamable HTTP (the `/mcp` endpoint of a real `smriti serve`)."""
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -23,7 +22,7 @@ from mcp_types import CallToolResult, Implementation
 from smriti.core.config import Settings
 from smriti.core.schemas import NON_EMPTY_PATTERN
 from tests.conftest import make_client
-from tests.support.live_server import LiveServer, free_port, live_server
+from tests.support.live_server import LiveServer, free_port, live_server, tree_env
 
 pytestmark = pytest.mark.slow
 
@@ -93,10 +92,7 @@ async def connect(
         params = StdioServerParameters(
             command=sys.executable,
             args=["-m", "smriti", "mcp"],
-            # The SDK passes the server only a few variables of its own; PYTHONPATH goes on, so that
-            # the server runs the code under test (a worktree's, not the venv's editable install).
-            env={"SMRITI_URL": api_url or server.url, "SMRITI_API_TOKEN": TOKEN}
-            | ({"PYTHONPATH": os.environ["PYTHONPATH"]} if "PYTHONPATH" in os.environ else {}),
+            env={**tree_env(), "SMRITI_URL": api_url or server.url, "SMRITI_API_TOKEN": TOKEN},
         )
         async with Client(params, mode=mode, client_info=client_info, read_timeout_seconds=60) as client:
             yield client

@@ -21,6 +21,13 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def tree_env() -> dict[str, str]:
+    """PYTHONPATH, when set, for a subprocess that must run the tree under test (a worktree's)
+    rather than the one the virtual environment installed: the MCP SDK starts a stdio server with
+    a few safe variables only."""
+    return {"PYTHONPATH": os.environ["PYTHONPATH"]} if os.environ.get("PYTHONPATH") else {}
+
+
 class LiveServer:
     def __init__(self, process: subprocess.Popen[bytes], url: str, log_path: Path) -> None:
         self.process = process
