@@ -42,6 +42,23 @@ MAX_PAGE = 200
 """The largest page the API hands out by default (`SMRITI_MAX_PAGE_SIZE`)."""
 
 
+@contextmanager
+def _buildable() -> Iterator[None]:
+    """A request that cannot be built from what the caller gave, as `InvalidInput`: nothing was
+    sent. httpx refuses an address over 64 KB (`InvalidURL`), and no text with a lone surrogate
+    (`\\ud800`, which JSON may carry and Python keeps) can be encoded as UTF-8 for the address or
+    the body; either reached the caller as an unexpected exception (MCP: "internal error")."""
+    try:
+        yield
+    except httpx.InvalidURL as exc:
+        raise InvalidInput(f"The request was not sent: its address is too long or malformed ({exc}).") from None
+    except UnicodeEncodeError as exc:
+        bad = ascii(exc.object[exc.start : exc.end]) if isinstance(exc.object, str) else "a lone surrogate"
+        raise InvalidInput(
+            f"The request was not sent: it holds text that is not valid Unicode ({bad}), which cannot be sent as UTF-8."
+        ) from None
+
+
 class _ErrorBody(msgspec.Struct):
     """The API's error shape (RFC 9457 problem details), decoded leniently: a proxy or an old
     server may send less. The HTTP status is the response's own."""
@@ -318,7 +335,9 @@ class SmritiClient:
         return await self._request("GET", path, kind, params=params)
 
     async def _send(self, method: str, path: str, body: msgspec.Struct, kind: type[T]) -> T:
-        return await self._request(method, path, kind, content=msgspec.json.encode(body))
+        with _buildable():
+            content = msgspec.json.encode(body)
+        return await self._request(method, path, kind, content=content)
 
     @overload
     async def _request(
@@ -372,9 +391,11 @@ class SmritiClient:
 
     @contextmanager
     def _reaching(self) -> Iterator[None]:
-        """httpx's failures to reach the server, as `Unreachable` saying where and why."""
+        """httpx's failures to reach the server, as `Unreachable` saying where and why (and a request
+        that could not be built, as `InvalidInput`: `_buildable`)."""
         try:
-            yield
+            with _buildable():
+                yield
         except httpx.TimeoutException:
             raise Unreachable(
                 f"The Smriti server at {display_url(self.base_url)} did not answer within {self.timeout:g} s.",

@@ -15,13 +15,24 @@ import msgspec
 
 from smriti.client.api import SmritiClient
 
+# Every text argument that reaches the API's address (a path or a query) is bounded here by what
+# the API itself accepts, so an over-long one is refused as an invalid argument, by its name,
+# before any request: one of 100 KB made a URL httpx refuses (an "internal error").
+MAX_REF = 64
+"""A full commit_hash (64 hex digits) is the longest ref; a Checkpoint id is 36 characters."""
+MAX_NAME = 200
+"""The longest name of a Space the API takes (`ShortName`)."""
 SpaceRef = Annotated[
-    str, msgspec.Meta(min_length=1, description="The Space's exact name, or its id.", examples=["Lisbon trip"])
+    str,
+    msgspec.Meta(
+        min_length=1, max_length=MAX_NAME, description="The Space's exact name, or its id.", examples=["Lisbon trip"]
+    ),
 ]
 CheckpointRef = Annotated[
     str,
     msgspec.Meta(
         min_length=1,
+        max_length=MAX_REF,
         description="A Checkpoint's id, its full commit_hash, or a unique prefix of the hash (at least 7 hex digits).",
     ),
 ]
@@ -35,7 +46,10 @@ LineName = Annotated[
     ),
 ]
 LineText = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
-Ref = Annotated[str, msgspec.Meta(min_length=1)]
+Ref = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_REF)]
+"""A Checkpoint ref (id, hash or prefix); the description is the argument's."""
+Message = Annotated[str, msgspec.Meta(min_length=1)]
+"""A Checkpoint's message: as long as the API's body limit allows."""
 OptionalLine = Annotated[
     LineText | None,
     msgspec.Meta(

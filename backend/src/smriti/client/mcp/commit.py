@@ -16,7 +16,7 @@ from smriti.checkpoints.diff import CheckpointDiff
 from smriti.checkpoints.schemas import Artifact, Checkpoint, Entity, Task
 from smriti.client import verbs
 from smriti.client.errors import InvalidInput
-from smriti.client.mcp.base import Args, Call, OptionalLine, SpaceRef, ToolSpec
+from smriti.client.mcp.base import Args, Call, OptionalLine, Ref, SpaceRef, ToolSpec
 from smriti.client.operations import CommitDraft
 from smriti.client.wire import ItemAdditions, ItemRemovals
 
@@ -86,7 +86,7 @@ class CommitArgs(Args):
     ] = {}
     line: OptionalLine = None
     expected_head: Annotated[
-        str | None,
+        Ref | None,
         msgspec.Meta(
             description=(
                 "Compare-and-swap, three ways. Omitted or null: no check (only when nobody else writes to "
@@ -97,7 +97,7 @@ class CommitArgs(Args):
         ),
     ] = None
     parent: Annotated[
-        str | None,
+        Ref | None,
         msgspec.Meta(
             description="The Checkpoint you built on (a ref). It must be the line's HEAD: to continue from an "
             "older Checkpoint, start a new line there with `create_line`. Rarely needed."

@@ -11,7 +11,19 @@ from typing import Annotated
 import msgspec
 
 from smriti.client import verbs
-from smriti.client.mcp.base import Args, Call, Limit, LineName, Offset, OptionalLine, Ref, SpaceRef, ToolSpec
+from smriti.client.mcp.base import (
+    MAX_REF,
+    Args,
+    Call,
+    Limit,
+    LineName,
+    Message,
+    Offset,
+    OptionalLine,
+    Ref,
+    SpaceRef,
+    ToolSpec,
+)
 from smriti.client.mcp.commit import SavedCheckpoint, saved_checkpoint
 from smriti.client.wire import Line, LineUpdate
 from smriti.core.schemas import Page
@@ -49,14 +61,14 @@ class LineArgs(Args):
 
 
 class RestoreArgs(Args):
-    ref: Annotated[str, msgspec.Meta(min_length=1, description="The Checkpoint whose state to restore (a ref).")]
+    ref: Annotated[Ref, msgspec.Meta(description="The Checkpoint whose state to restore (a ref).")]
     line: OptionalLine = None
     message: Annotated[
-        Ref | None,
+        Message | None,
         msgspec.Meta(description="The new Checkpoint's message (default: `Restore <hash>: <message>`)."),
     ] = None
     expected_head: Annotated[
-        str | None,
+        Ref | None,
         msgspec.Meta(
             description='Compare-and-swap on the line\'s HEAD: the HEAD you read, or "none". If it has moved, '
             "nothing is saved and the tool reports a conflict."
@@ -65,10 +77,10 @@ class RestoreArgs(Args):
 
 
 class ForkArgs(Args):
-    session: Annotated[str, msgspec.Meta(min_length=1, description="The id of the Session to fork.")]
-    checkpoint: Annotated[
-        str, msgspec.Meta(min_length=1, description="The Checkpoint the new Session is based on (a ref).")
+    session: Annotated[
+        str, msgspec.Meta(min_length=1, max_length=MAX_REF, description="The id of the Session to fork.")
     ]
+    checkpoint: Annotated[Ref, msgspec.Meta(description="The Checkpoint the new Session is based on (a ref).")]
     title: Annotated[
         str | None, msgspec.Meta(description="The new Session's title (default: the original's with \"(fork)\").")
     ] = None

@@ -16,7 +16,7 @@ import msgspec
 
 from smriti.client import merging
 from smriti.client.brief import short
-from smriti.client.mcp.base import Args, Call, Ref, SpaceRef, ToolSpec
+from smriti.client.mcp.base import Args, Call, Message, SpaceRef, ToolSpec
 from smriti.client.mcp.commit import SavedCheckpoint, saved_checkpoint
 from smriti.client.resolution import ConflictChoice, MergeToResolve, Resolution, ResolvedState, to_resolve
 
@@ -76,7 +76,8 @@ class CommitMergeArgs(Args):
         ),
     ] = []
     message: Annotated[
-        Ref | None, msgspec.Meta(description="The merge Checkpoint's message (default: `Merge <hash> into <into>`).")
+        Message | None,
+        msgspec.Meta(description="The merge Checkpoint's message (default: `Merge <hash> into <into>`)."),
     ] = None
     author: Annotated[str | None, msgspec.Meta(description="Your name as an agent, recorded in metadata.author.")] = (
         None

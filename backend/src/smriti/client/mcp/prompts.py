@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import mcp_types as types
 import msgspec
 
-from smriti.client.mcp.base import Call
+from smriti.client.mcp.base import Args, Call
 from smriti.client.mcp.tools import BY_NAME, CheckpointArgs, HeadArgs
-from smriti.client.operations import Handoff
+from smriti.client.operations import Handoff, describe_invalid
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,8 +25,19 @@ class PromptSpec:
     render: Callable[[Call, dict[str, str]], Awaitable[str]]
 
 
+A = TypeVar("A", bound=Args)
+
+
+def _arguments(kind: type[A], arguments: dict[str, Any]) -> A:
+    """The prompt's arguments held to the same rules as the tool's (an over-long `ref` included)."""
+    try:
+        return msgspec.convert(arguments, kind)
+    except msgspec.ValidationError as exc:
+        raise PromptError(f"Invalid arguments: {describe_invalid(exc)}") from None
+
+
 async def _continue(call: Call, arguments: dict[str, str]) -> str:
-    args = HeadArgs(space=arguments["space"], line=arguments.get("line") or None)
+    args = _arguments(HeadArgs, {"space": arguments["space"], "line": arguments.get("line") or None})
     handoff: Handoff = await BY_NAME["handoff_brief"].run(call, args)
     return (
         "You are taking over the work saved in this Smriti Space. The brief below is its current "
@@ -36,7 +48,7 @@ async def _continue(call: Call, arguments: dict[str, str]) -> str:
 
 
 async def _review(call: Call, arguments: dict[str, str]) -> str:
-    checkpoint = await BY_NAME["get_checkpoint"].run(call, CheckpointArgs(ref=arguments["ref"]))
+    checkpoint = await BY_NAME["get_checkpoint"].run(call, _arguments(CheckpointArgs, {"ref": arguments["ref"]}))
     return (
         "Review this saved Checkpoint of someone's reasoning the way a careful colleague would: "
         "decisions that contradict each other or an assumption, decisions that rest on something "

@@ -30,7 +30,8 @@ from smriti.checkpoints.schemas import Checkpoint
 from smriti.client import operations
 from smriti.client.api import SmritiClient
 from smriti.client.errors import ClientError, ConflictError, InvalidInput, MissingError, OpenConflicts, Unreachable
-from smriti.client.mcp.base import Call, ClientSource, ToolSpec
+from smriti.client.mcp.arguments import largest, not_text
+from smriti.client.mcp.base import MAX_NAME, MAX_REF, Call, ClientSource, ToolSpec
 from smriti.client.mcp.prompts import PROMPTS, PromptError, prompt_result
 from smriti.client.mcp.tools import BY_NAME as _BY_NAME
 from smriti.client.mcp.tools import STRUCTURED_FIELDS as _STRUCTURED_FIELDS
@@ -134,6 +135,20 @@ def _label(exc: ClientError) -> str:
     return f"Server error{f' {exc.status_code}' if exc.status_code else ''}"
 
 
+def _too_large(exc: ClientError, arguments: dict[str, Any]) -> str:
+    """For a body the API refused as too large (413): which argument to shorten."""
+    found = largest(arguments) if exc.status_code == 413 else None
+    if found is None:
+        return ""
+    name, size = found
+    return f" The largest argument is `{name}` ({size:,} bytes of JSON): shorten it, or save it in parts."
+
+
+def _shown(text: str, limit: int = 120) -> str:
+    """`text` quoted for a message, cut: an unknown name or address may be as long as the request."""
+    return repr(text if len(text) <= limit else text[:limit] + "…")
+
+
 def tool_error(text: str) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)
 
@@ -194,16 +209,23 @@ def build_server(clients: ClientSource, *, default_author: str | None = None) ->
     ) -> types.CallToolResult:
         spec = _BY_NAME.get(params.name)
         if spec is None:
-            return tool_error(f"Unknown tool {params.name!r}. The tools are: {', '.join(_BY_NAME)}.")
+            return tool_error(f"Unknown tool {_shown(params.name)}. The tools are: {', '.join(_BY_NAME)}.")
+        arguments = params.arguments or {}
+        unreadable = not_text(arguments)
+        if unreadable is not None:
+            return tool_error(
+                f"Invalid arguments for {spec.name}: {unreadable}: holds a lone surrogate (such as \\ud800), which "
+                "is not text: send it as UTF-8 text."
+            )
         try:
-            args = msgspec.convert(_prepare(params.arguments or {}), spec.args)
+            args = msgspec.convert(_prepare(arguments), spec.args)
         except msgspec.ValidationError as exc:
             return tool_error(f"Invalid arguments for {spec.name}: {operations.describe_invalid(exc)}")
         call = Call(client=clients(), default_author=default_author or _client_name(ctx) or "mcp-agent")
         try:
             result = await spec.run(call, args)
         except ClientError as exc:
-            return tool_error(f"{_label(exc)}: {exc.one_line()}")
+            return tool_error(f"{_label(exc)}: {exc.one_line()}{_too_large(exc, arguments)}")
         except Exception:
             log.exception("MCP tool %s failed", spec.name)
             return tool_error(f"{spec.name} failed with an internal error in the Smriti MCP server.")
@@ -259,11 +281,7 @@ def build_server(clients: ClientSource, *, default_author: str | None = None) ->
         ctx: ServerRequestContext[Any, Any], params: types.ReadResourceRequestParams
     ) -> types.ReadResourceResult:
         uri = str(params.uri)
-        named = _named_by_uri(uri)
-        if named is None:
-            raise MCPError(
-                code=_not_found_code(ctx), message=f"Unknown resource {uri!r}; expected {HEAD_URI} or {CHECKPOINT_URI}."
-            )
+        named = _resource_named(ctx, uri)
         try:
             head = await _resource(clients(), *named)
         except ClientError as exc:
@@ -312,6 +330,25 @@ def build_server(clients: ClientSource, *, default_author: str | None = None) ->
         on_list_prompts=list_prompts,
         on_get_prompt=get_prompt,
     )
+
+
+def _resource_named(ctx: ServerRequestContext[Any, Any], uri: str) -> tuple[str, str]:
+    """`_named_by_uri`, or the MCP error for an unknown resource or an over-long {ref} or {space}."""
+    named = _named_by_uri(uri)
+    if named is None:
+        raise MCPError(
+            code=_not_found_code(ctx),
+            message=f"Unknown resource {_shown(uri)}; expected {HEAD_URI} or {CHECKPOINT_URI}.",
+        )
+    kind, value = named
+    variable, longest = ("{ref}", MAX_REF) if kind == "checkpoint" else ("{space}", MAX_NAME)
+    if len(value) > longest:
+        raise MCPError(
+            code=types.INVALID_PARAMS,
+            message=f"Invalid resource {_shown(uri)}: {variable} is {len(value):,} characters long; it is at most "
+            f"{longest}.",
+        )
+    return named
 
 
 async def _resource(client: SmritiClient, kind: str, ref: str) -> Checkpoint:

@@ -14,6 +14,7 @@ from smriti.checkpoints.diff import CheckpointDiff
 from smriti.checkpoints.schemas import Checkpoint, VerifyReport
 from smriti.client import operations
 from smriti.client.mcp.base import (
+    MAX_REF,
     Args,
     Call,
     CheckpointRef,
@@ -66,8 +67,14 @@ class SpaceArgs(Args):
     space: SpaceRef
 
 
+MAX_ANCHORS = 100
+"""Anchors go in the address (`?anchor=`): 100 full hashes are ~7 KB of it."""
+
+
 class VerifyArgs(SpaceArgs):
-    anchors: list[str] = []
+    anchors: Annotated[
+        list[Annotated[str, msgspec.Meta(max_length=MAX_REF)]], msgspec.Meta(max_length=MAX_ANCHORS)
+    ] = []
     """Full Checkpoint hashes (64 hex digits) kept elsewhere; each must still be in the history."""
 
 
