@@ -106,6 +106,8 @@ def resolved_questions(checkpoint: Checkpoint) -> Iterator[Finding]:
 
 
 def disconnected_entities(checkpoint: Checkpoint) -> Iterator[Finding]:
+    if not checkpoint.entities:
+        return
     mentions = Mentions(
         [
             *checkpoint.decisions,
@@ -114,8 +116,9 @@ def disconnected_entities(checkpoint: Checkpoint) -> Iterator[Finding]:
             *checkpoint.open_questions,
         ]
     )
-    for index, entity in enumerate(checkpoint.entities):
-        if mentions.mention(entity.name):
+    mentioned = mentions.mentioned([entity.name for entity in checkpoint.entities])
+    for index, (entity, connected) in enumerate(zip(checkpoint.entities, mentioned, strict=True)):
+        if connected:
             continue
         yield Finding(
             kind="disconnected_entity",
