@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from smriti.checkpoints.schemas import Checkpoint
 from smriti.review.mentions import Mentions
 from smriti.review.schemas import Finding, ItemRef
-from smriti.review.statements import contradicts
-from smriti.rules.questions import answer_score
+from smriti.review.statements import contradicts, statement
+from smriti.review.statements import cost as comparison_cost
+from smriti.rules.questions import Asked, Said, answer_score
 from smriti.rules.words import stems
 
 _RELIANCE = re.compile(
@@ -39,25 +41,59 @@ MAX_COMPARED = 300
 """Items per field the pairwise rules compare: 300 decisions and 300 assumptions are ~135,000
 pairs, well under a second; a Checkpoint's size is bounded only by the body limit."""
 
+MAX_CLAUSE_COMPARISONS = 5_000_000
+"""What the contradiction rule may compare in all, in clauses (`statements.cost`). The item cap
+bounds the pairs, not what one pair costs: two decisions of a hundred clauses each are ten
+thousand clause comparisons, and 300 decisions of twenty took 22 s at 340 KB (issue 42). The other
+rules cost at most `MAX_COMPARED` set look-ups per word of the Checkpoint; this one alone grows
+with clauses × clauses. Ordinary Checkpoints at the item cap spend a tenth of it
+(`bench/review_cost.py`); about a second of work on this machine when spent."""
+
+
+@dataclass(slots=True)
+class ClauseBudget:
+    """What the contradiction rule has left to compare, and where it stopped if it ran out."""
+
+    left: int = MAX_CLAUSE_COMPARISONS
+    stopped: tuple[int, int] | None = None
+    """(pairs compared, pairs in all) when it ran out."""
+
+    def limits(self) -> list[str]:
+        if self.stopped is None:
+            return []
+        compared, total = self.stopped
+        return [
+            f"The contradiction rule compared {compared:,} of {total:,} pairs of decisions and assumptions, then "
+            f"stopped: its {MAX_CLAUSE_COMPARISONS:,} clause comparisons were spent (a pair costs its items' "
+            "clauses multiplied, so long items of many clauses cost most). Split such items to have every pair "
+            "compared."
+        ]
+
 
 def _quote(text: str, limit: int = 90) -> str:
     return f"“{text if len(text) <= limit else text[: limit - 1] + '…'}”"
 
 
-def contradictions(checkpoint: Checkpoint) -> Iterator[Finding]:
-    decisions = checkpoint.decisions[:MAX_COMPARED]
-    assumptions = checkpoint.assumptions[:MAX_COMPARED]
+def contradictions(checkpoint: Checkpoint, budget: ClauseBudget) -> Iterator[Finding]:
+    decisions = [statement(text) for text in checkpoint.decisions[:MAX_COMPARED]]
+    assumptions = [statement(text) for text in checkpoint.assumptions[:MAX_COMPARED]]
+    read = {"decisions": decisions, "assumptions": assumptions}
     pairs = [(("decisions", i), ("decisions", j)) for i in range(len(decisions)) for j in range(i + 1, len(decisions))]
     pairs += [(("decisions", i), ("assumptions", j)) for i in range(len(decisions)) for j in range(len(assumptions))]
-    for (left_field, i), (right_field, j) in pairs:
-        left, right = getattr(checkpoint, left_field)[i], getattr(checkpoint, right_field)[j]
+    for compared, ((left_field, i), (right_field, j)) in enumerate(pairs):
+        left, right = read[left_field][i], read[right_field][j]
+        budget.left -= comparison_cost(right, left)
+        if budget.left < 0:
+            budget.stopped = (compared, len(pairs))
+            return
         how = contradicts(right, left)
         if how:
+            texts = getattr(checkpoint, left_field)[i], getattr(checkpoint, right_field)[j]
             yield Finding(
                 kind="contradiction",
                 detail=(
-                    f"{_label(right_field, j)} {_quote(right)} {how} {_label(left_field, i).lower()} {_quote(left)}. "
-                    "Both cannot hold: keep one, or say when each applies."
+                    f"{_label(right_field, j)} {_quote(texts[1])} {how} {_label(left_field, i).lower()} "
+                    f"{_quote(texts[0])}. Both cannot hold: keep one, or say when each applies."
                 ),
                 refs=[ItemRef(left_field, i), ItemRef(right_field, j)],  # type: ignore[arg-type]
                 source="rules",
@@ -67,12 +103,12 @@ def contradictions(checkpoint: Checkpoint) -> Iterator[Finding]:
 def hidden_assumptions(checkpoint: Checkpoint) -> Iterator[Finding]:
     recorded = [stems(text) for text in [*checkpoint.assumptions[:MAX_COMPARED], *checkpoint.decisions[:MAX_COMPARED]]]
     for index, decision in enumerate(checkpoint.decisions[:MAX_COMPARED]):
+        own = stems(decision)
         for match in _RELIANCE.finditer(decision):
             clause = match["clause"].strip(" ,")
             words = stems(clause)
             if len(words) < 2 or (match["cue"].lower() == "since" and _SINCE_WHEN.match(clause)):
                 continue
-            own = stems(decision)
             covered = any(other != own and len(words & other) / len(words) >= 0.5 for other in recorded)
             if not covered:
                 yield Finding(
@@ -89,10 +125,12 @@ def hidden_assumptions(checkpoint: Checkpoint) -> Iterator[Finding]:
 
 def resolved_questions(checkpoint: Checkpoint) -> Iterator[Finding]:
     decisions = checkpoint.decisions[:MAX_COMPARED]
+    said = [Said.of(text) for text in decisions]
     for q_index, question in enumerate(checkpoint.open_questions[:MAX_COMPARED]):
+        asked = Asked.of(question)
         # The decision that answers it most closely: "Move on the 14th" for "When do we move?",
         # not the first decision that happens to say "move".
-        score, d_index = max(((answer_score(d, question), i) for i, d in enumerate(decisions)), default=(0.0, 0))
+        score, d_index = max(((answer_score(d, asked), i) for i, d in enumerate(said)), default=(0.0, 0))
         if score > 0:
             yield Finding(
                 kind="resolved_question",
@@ -154,10 +192,17 @@ def limits_reached(checkpoint: Checkpoint) -> list[str]:
     ]
 
 
-def run_rules(checkpoint: Checkpoint) -> list[Finding]:
-    return [
-        *contradictions(checkpoint),
+def review_by_rules(checkpoint: Checkpoint) -> tuple[list[Finding], list[str]]:
+    """The rules' findings, and what they did not compare (`limits`), in words."""
+    budget = ClauseBudget()
+    findings = [
+        *contradictions(checkpoint, budget),
         *hidden_assumptions(checkpoint),
         *resolved_questions(checkpoint),
         *disconnected_entities(checkpoint),
     ]
+    return findings, [*limits_reached(checkpoint), *budget.limits()]
+
+
+def run_rules(checkpoint: Checkpoint) -> list[Finding]:
+    return review_by_rules(checkpoint)[0]

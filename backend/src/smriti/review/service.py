@@ -18,7 +18,7 @@ from smriti.core.cpu import off_loop
 from smriti.core.text import is_blank, storable
 from smriti.providers.registry import ProviderChoice, ProviderRegistry
 from smriti.providers.structured import TooBig, UnusableOutput, decode_answer, json_request, unusable
-from smriti.review.rules import limits_reached, run_rules
+from smriti.review.rules import review_by_rules
 from smriti.review.schemas import Finding, FindingKind, ItemRef, ReviewedBy, ReviewRequest, ReviewResult
 
 log = structlog.get_logger(__name__)
@@ -97,14 +97,14 @@ class ReviewService:
         """The review of a Checkpoint's state, saved or not (a merge is reviewed before it is)."""
         choice = self.providers.choose(data.provider, data.model)
         # Pairwise rules over a large Checkpoint take a while: off the event loop.
-        findings = await off_loop(lambda: run_rules(checkpoint))
+        findings, limits = await off_loop(lambda: review_by_rules(checkpoint))
         if choice.provider.model_backed:
             findings = merge(findings, await self._model_findings(choice, checkpoint))
         return ReviewResult(
             commit_id=checkpoint.id,
             findings=findings,
             reviewed_by=ReviewedBy(provider=choice.provider.name, model=choice.model),
-            limits=limits_reached(checkpoint),
+            limits=limits,
         )
 
     async def _model_findings(self, choice: ProviderChoice, checkpoint: Checkpoint) -> list[Finding]:

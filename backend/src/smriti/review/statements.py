@@ -20,7 +20,6 @@ than a missed one):
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass
 
@@ -137,12 +136,19 @@ class Statement:
     """Every word any check compares: two statements that share none cannot contradict."""
 
 
-def _word(token: str) -> str:
-    token = _IRREGULAR.get(token, stem(token))
-    return _SYNONYMS.get(_CANONICAL_STEMS.get(token, token), _CANONICAL_STEMS.get(token, token))
+Words = dict[str, tuple[bool, str]]
+"""A token's reading, once per statement (its clauses and the whole read the same tokens): whether
+it flips polarity, and the word it counts as."""
 
 
-def _clause(text: str) -> Clause:
+def _read(token: str) -> tuple[bool, str]:
+    stemmed = stem(token)
+    canonical = _IRREGULAR.get(token, stemmed)
+    canonical = _CANONICAL_STEMS.get(canonical, canonical)
+    return stemmed in _FLIPPING_STEMS, _SYNONYMS.get(canonical, canonical)
+
+
+def _clause(text: str, words: Words) -> Clause:
     negated = flipped = False
     core: set[str] = set()
     head = ""
@@ -152,9 +158,12 @@ def _clause(text: str) -> Clause:
         if token in _NEGATIONS or token.endswith("n't"):
             negated = not negated
             continue
-        if stem(token) in _FLIPPING_STEMS:
+        reading = words.get(token)
+        if reading is None:
+            reading = words[token] = _read(token)
+        flips, word = reading
+        if flips:
             negated, flipped = not negated, True
-        word = _word(token)
         if not head and token not in _LEAD:
             head = word
         elif head and in_object is not False:
@@ -174,27 +183,29 @@ def _normalised(text: str) -> str:
     return text.strip(" .")
 
 
-@functools.lru_cache(maxsize=4096)
 def statement(text: str) -> Statement:
+    """What a decision or an assumption says: read once per review, then compared with the others.
+    (Not kept across reviews: a cache of them held any text a client sent for as long as it lived.)"""
     text = _normalised(text)
+    read: Words = {}
     clauses: list[Clause] = []
     ruled_out: list[RuledOut] = []
     for part in filter(None, (p.strip(" ,") for p in _CLAUSE_SPLIT.split(text))):
         if part.lower().startswith("not ") and clauses:
             # "Stay in Baixa but not Alfama": the second clause rules out a place for the first's verb.
-            option = _clause(part[4:])
+            option = _clause(part[4:], read)
             ruled_out.append(RuledOut(clauses[-1].head, option.core, part[4:], by_verb=False))
             continue
         match = _RULED_OUT.match(part)
-        main = _clause(match["x"] if match else part)
+        main = _clause(match["x"] if match else part, read)
         if main.head in _REJECTING and not main.negated:
             rest = part.split(None, 1)[1] if " " in part else ""
-            option = _clause(rest)
+            option = _clause(rest, read)
             ruled_out.append(RuledOut(option.head, option.core, rest, by_verb=True))
             continue
         clauses.append(main)
         if match:
-            option = _clause(match["y"])
+            option = _clause(match["y"], read)
             # "…instead of hiring movers" rules out an act; "…, not Alfama" a place to do the same act in.
             head = option.head if match["y"].split()[0].lower().endswith("ing") else main.head
             ruled_out.append(RuledOut(head, option.core - {head}, match["y"], by_verb=False))
@@ -209,7 +220,7 @@ def statement(text: str) -> Statement:
         if found
         else None
     )
-    whole = _clause(text)
+    whole = _clause(text, read)
     words = whole.core.union(*(c.core for c in clauses), *(r.option for r in ruled_out))
     return Statement(whole, tuple(clauses), tuple(ruled_out), choice, words)
 
@@ -243,8 +254,10 @@ def _negates(a: Statement, b: Statement) -> bool:
     whole_a, whole_b = a.whole.core, b.whole.core
     # Nearly the same words, opposite polarity: "Cache API responses" / "Do not cache API responses".
     opposite_polarity = a.whole.negated != b.whole.negated and min(len(whole_a), len(whole_b)) >= 2
-    if opposite_polarity and len(whole_a & whole_b) / len(whole_a | whole_b) >= 0.75:
-        return True
+    if opposite_polarity:
+        shared = len(whole_a & whole_b)
+        if shared / (len(whole_a) + len(whole_b) - shared) >= 0.75:  # the share of their union
+            return True
     return any(_opposite(left, right) for left in a.clauses for right in b.clauses)
 
 
@@ -258,9 +271,17 @@ def _ruled_out(a: Statement, b: Statement) -> str | None:
     return None
 
 
-def contradicts(first: str, second: str) -> str | None:
-    """How `first` contradicts `second`, as the words between them ("…first… HOW …second…"), or None."""
-    a, b = statement(first), statement(second)
+def cost(a: Statement, b: Statement) -> int:
+    """What `contradicts(a, b)` may take, in clauses compared (plus one for the pair): the unit of
+    the contradiction rule's budget (`review.rules.MAX_CLAUSE_COMPARISONS`). Two statements of
+    many clauses each cost their product, however short the texts."""
+    if a.words.isdisjoint(b.words):
+        return 1
+    return 1 + (len(a.clauses) + len(a.ruled_out)) * len(b.clauses) + len(b.ruled_out) * len(a.clauses)
+
+
+def contradicts(a: Statement, b: Statement) -> str | None:
+    """How `a` contradicts `b`, as the words between them ("…a… HOW …b…"), or None."""
     if a.words.isdisjoint(b.words):
         return None  # the common case on a large Checkpoint: nothing to compare
     how = _ruled_out(a, b)

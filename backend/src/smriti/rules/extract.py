@@ -28,7 +28,7 @@ from smriti.rules.cues import (
     first_match,
 )
 from smriti.rules.entities import NOT_ENTITIES, entities
-from smriti.rules.questions import answers
+from smriti.rules.questions import Asked, Said, answer_score
 from smriti.rules.summary import opening, title_and_summary
 from smriti.rules.words import BULLET, CODE_BLOCK, content_words, key, near_duplicate, plain, sentences, tidy
 
@@ -189,9 +189,11 @@ def extract(turns: Sequence[SourceTurn]) -> Extraction:
             for sentence in sentences(line)[:-1] if trailing else sentences(line):
                 collector.sentence(sentence, index, turn.role, direct_questions)
     result = collector.result
-    # A direct question stays open unless a decision answers it (`questions.answers`).
+    # A direct question stays open unless a decision answers it (`questions.answer_score`).
+    decisions = [Said.of(decision) for decision in result.decisions]
     for _, question in direct_questions:
-        if not any(answers(d, question) for d in result.decisions):
+        asked = Asked.of(question)
+        if not any(answer_score(decision, asked) > 0 for decision in decisions):
             collector.add("q", question)
     first_user = next((t for t in turns if t.role == "user"), turns[0] if turns else None)
     start = opening(first_user.content if first_user else None)

@@ -13,8 +13,8 @@ that is still open), so each way of answering asks for real evidence:
 
 from __future__ import annotations
 
-import functools
 import re
+from dataclasses import dataclass
 
 from smriti.rules.words import STOPWORDS, stem, stems
 
@@ -30,16 +30,38 @@ _STOP_AT = frozenset("around for in on at to with by from during before after".s
 _SPECIFIC = re.compile(r"(?<!^)\b(?:[A-ZÀ-ÖØ-Þ][\w'’-]*|\d[\w,.:-]*)")
 
 
-@functools.lru_cache(maxsize=4096)
-def _words(text: str) -> frozenset[str]:
-    return frozenset(stems(text))
+@dataclass(frozen=True, slots=True)
+class Said:
+    """A decision, read once for every question it is compared with."""
+
+    words: frozenset[str]
+    specific: frozenset[str]
+    """What it names (capitalised words and numbers past its first word), lower-cased."""
+
+    @classmethod
+    def of(cls, decision: str) -> Said:
+        specific = frozenset(token.lower() for token in _SPECIFIC.findall(decision.strip()))
+        return cls(frozenset(stems(decision)), specific)
 
 
-@functools.lru_cache(maxsize=4096)
-def _asked(question: str) -> tuple[frozenset[str], tuple[frozenset[str], ...], bool]:
-    """What a question is about, its alternatives, and whether it is a wh-question: computed once."""
-    alternatives = tuple(frozenset(side) for side in _alternatives(question))
-    return _words(question) - _ASKING, alternatives, bool(_WH.match(question.strip()))
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """A question, read once for every decision it is compared with: what it is about, its
+    alternatives, whether it asks "which…?", and its words as written."""
+
+    words: frozenset[str]
+    alternatives: tuple[frozenset[str], ...]
+    rest: frozenset[str]
+    """Its words outside the alternatives."""
+    wh: bool
+    tokens: frozenset[str]
+
+    @classmethod
+    def of(cls, question: str) -> Asked:
+        words = frozenset(stems(question)) - _ASKING
+        alternatives = tuple(frozenset(side) for side in _alternatives(question))
+        tokens = frozenset(token.lower() for token in _TOKEN.findall(question))
+        return cls(words, alternatives, words.difference(*alternatives), bool(_WH.match(question.strip())), tokens)
 
 
 def _alternatives(question: str) -> list[set[str]]:
@@ -57,30 +79,23 @@ def _alternatives(question: str) -> list[set[str]]:
     return sides if all(sides) else []
 
 
-def _specific(decision: str, question: str) -> bool:
-    """Whether the decision names something the question does not: the answer to "which…?"."""
-    asked = {token.lower() for token in _TOKEN.findall(question)}
-    return any(token.lower() not in asked for token in _SPECIFIC.findall(decision.strip()))
-
-
-def answer_score(decision: str, question: str) -> float:
+def answer_score(said: Said, asked: Asked) -> float:
     """How well the decision answers the question: 0 when it does not, higher for a closer answer."""
-    said = _words(decision)
-    asked, alternatives, wh = _asked(question)
-    shared = said & asked
+    shared = said.words & asked.words
     if not shared:
         return 0.0  # the common case on a large Checkpoint, and the cheapest to tell
-    closeness = len(shared) / len(said | asked)
-    rest = asked.difference(*alternatives)
-    for side in alternatives:
-        if side <= said or (2 * len(side & said) >= len(side) and rest & said):
+    closeness = len(shared) / (len(said.words) + len(asked.words) - len(shared))  # the share of their union
+    for side in asked.alternatives:
+        if side <= said.words or (2 * len(side & said.words) >= len(side) and asked.rest & said.words):
             return 2.0 + closeness
-    if shared == asked:
+    if shared == asked.words:
         return 1.0 + closeness
-    if wh and 2 * len(shared) >= len(asked) and (len(shared) >= 2 or _specific(decision, question)):
+    # A "which…?" answered by a decision that names something the question does not.
+    names_more = not said.specific <= asked.tokens
+    if asked.wh and 2 * len(shared) >= len(asked.words) and (len(shared) >= 2 or names_more):
         return 1.0 + closeness
     return 0.0
 
 
 def answers(decision: str, question: str) -> bool:
-    return answer_score(decision, question) > 0
+    return answer_score(Said.of(decision), Asked.of(question)) > 0
