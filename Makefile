@@ -31,6 +31,7 @@ help:
 	@echo "make bench-delete time to delete a Space, by its size and the number of other Spaces"
 	@echo "make bench-wal    WAL and PostgreSQL CPU per commit, random against time-ordered ids"
 	@echo "make bench-draft  precision and recall of the offline drafting and review rules (tuning and held-out sets)"
+	@echo "make bench-review CPU time of the offline review on the largest Checkpoints, and its growth with their size"
 	@echo "make reliability  fault injection under load, with a table of what was lost (nothing)"
 	@echo "make db-upgrade   apply migrations"
 
@@ -131,6 +132,10 @@ bench-wal: install
 .PHONY: bench-draft
 bench-draft: install
 	$(BIN)/python bench/draft_quality.py
+
+.PHONY: bench-review
+bench-review: install
+	$(BIN)/python bench/review_cost.py
 
 .PHONY: reliability
 reliability: install

@@ -131,6 +131,7 @@ def _checkpoint(fields: dict[str, Any]) -> Checkpoint:
         id=uuid.uuid4(),
         repo_id=uuid.uuid4(),
         parent_commit_id=None,
+        merge_parent_id=None,
         commit_hash="0" * 64,
         message="Under review",
         summary="",
