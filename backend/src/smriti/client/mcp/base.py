@@ -88,3 +88,8 @@ class ToolSpec:
     """Removes something (a line's name; never a Checkpoint): hosts may ask the person first."""
     text: Callable[[Any], str] | None = None
     """The text content of a result; JSON of the structured result when None."""
+
+
+def shown(text: str, limit: int = 120) -> str:
+    """`text` quoted for a message, cut: an unknown name or address may be as long as the request."""
+    return repr(text if len(text) <= limit else text[:limit] + "…")

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 import mcp_types as types
 import msgspec
 
-from smriti.client.mcp.base import Args, Call
+from smriti.client.mcp.base import Args, Call, shown
 from smriti.client.mcp.tools import BY_NAME, CheckpointArgs, HeadArgs
 from smriti.client.operations import Handoff, describe_invalid
 
@@ -97,7 +97,7 @@ class PromptError(ValueError):
 async def prompt_result(call: Call, name: str, arguments: dict[str, str]) -> types.GetPromptResult:
     spec = PROMPTS_BY_NAME.get(name)
     if spec is None:
-        raise PromptError(f"Unknown prompt {name!r}. The prompts are: {', '.join(PROMPTS_BY_NAME)}.")
+        raise PromptError(f"Unknown prompt {shown(name)}. The prompts are: {', '.join(PROMPTS_BY_NAME)}.")
     required = [argument.name for argument in spec.prompt.arguments or [] if argument.required]
     missing = [argument for argument in required if not arguments.get(argument, "").strip()]
     if missing:

@@ -31,7 +31,7 @@ from smriti.client import operations
 from smriti.client.api import SmritiClient
 from smriti.client.errors import ClientError, ConflictError, InvalidInput, MissingError, OpenConflicts, Unreachable
 from smriti.client.mcp.arguments import largest, not_text
-from smriti.client.mcp.base import MAX_NAME, MAX_REF, Call, ClientSource, ToolSpec
+from smriti.client.mcp.base import MAX_NAME, MAX_REF, Call, ClientSource, ToolSpec, shown
 from smriti.client.mcp.prompts import PROMPTS, PromptError, prompt_result
 from smriti.client.mcp.tools import BY_NAME as _BY_NAME
 from smriti.client.mcp.tools import STRUCTURED_FIELDS as _STRUCTURED_FIELDS
@@ -144,11 +144,6 @@ def _too_large(exc: ClientError, arguments: dict[str, Any]) -> str:
     return f" The largest argument is `{name}` ({size:,} bytes of JSON): shorten it, or save it in parts."
 
 
-def _shown(text: str, limit: int = 120) -> str:
-    """`text` quoted for a message, cut: an unknown name or address may be as long as the request."""
-    return repr(text if len(text) <= limit else text[:limit] + "…")
-
-
 def tool_error(text: str) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)
 
@@ -209,7 +204,7 @@ def build_server(clients: ClientSource, *, default_author: str | None = None) ->
     ) -> types.CallToolResult:
         spec = _BY_NAME.get(params.name)
         if spec is None:
-            return tool_error(f"Unknown tool {_shown(params.name)}. The tools are: {', '.join(_BY_NAME)}.")
+            return tool_error(f"Unknown tool {shown(params.name)}. The tools are: {', '.join(_BY_NAME)}.")
         arguments = params.arguments or {}
         unreadable = not_text(arguments)
         if unreadable is not None:
@@ -338,14 +333,14 @@ def _resource_named(ctx: ServerRequestContext[Any, Any], uri: str) -> tuple[str,
     if named is None:
         raise MCPError(
             code=_not_found_code(ctx),
-            message=f"Unknown resource {_shown(uri)}; expected {HEAD_URI} or {CHECKPOINT_URI}.",
+            message=f"Unknown resource {shown(uri)}; expected {HEAD_URI} or {CHECKPOINT_URI}.",
         )
     kind, value = named
     variable, longest = ("{ref}", MAX_REF) if kind == "checkpoint" else ("{space}", MAX_NAME)
     if len(value) > longest:
         raise MCPError(
             code=types.INVALID_PARAMS,
-            message=f"Invalid resource {_shown(uri)}: {variable} is {len(value):,} characters long; it is at most "
+            message=f"Invalid resource {shown(uri)}: {variable} is {len(value):,} characters long; it is at most "
             f"{longest}.",
         )
     return named
