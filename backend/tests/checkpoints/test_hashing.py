@@ -113,11 +113,13 @@ _CONTENT = st.builds(
 @settings(max_examples=300, deadline=None)
 @given(_CONTENT)
 def test_content_encoded_once_hashes_like_the_reference(content: CheckpointContent) -> None:
-    """The commit's encode-once path (stored, hashed, echoed) agrees with what verify recomputes."""
+    """The commit's encode-once path (stored, hashed, echoed) agrees with what verify recomputes,
+    and its size is the canonical document's (what the Checkpoint size limit measures)."""
     encoded = encode_content(content)
     plain = {name: msgspec.to_builtins(getattr(content, name)) for name in CONTENT_FIELDS}
     assert encoded.sha256 == content_sha256(plain)
     assert encoded.sha256 == hashlib.sha256(rfc8785.dumps(plain)).hexdigest()
+    assert encoded.size == len(rfc8785.dumps(plain))
     for name in CONTENT_FIELDS:
         assert msgspec.json.decode(encoded.fields[name]) == plain[name]
 

@@ -1345,7 +1345,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The request body is larger than the configured limit. */
+            /** @description The request body, or the Checkpoint it would make, is larger than the configured limit (`limit_bytes`). */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1407,6 +1407,15 @@ export interface operations {
             };
             /** @description The request conflicts with the current state (for example HEAD has moved). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body, or the Checkpoint it would make, is larger than the configured limit (`limit_bytes`). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2593,6 +2602,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request body, or the Checkpoint it would make, is larger than the configured limit (`limit_bytes`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description The body is not declared as JSON (Content-Type: application/json). */
             415: {
                 headers: {
@@ -2854,6 +2872,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request body, or the Checkpoint it would make, is larger than the configured limit (`limit_bytes`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description The body is not declared as JSON (Content-Type: application/json). */
             415: {
                 headers: {
@@ -2947,7 +2974,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The request body is larger than the configured limit. */
+            /** @description The request body, or the Checkpoint it would make, is larger than the configured limit (`limit_bytes`). */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3132,7 +3159,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The request body is larger than the configured limit. */
+            /** @description The request body, or the Checkpoint it would make, is larger than the configured limit (`limit_bytes`). */
             413: {
                 headers: {
                     [name: string]: unknown;

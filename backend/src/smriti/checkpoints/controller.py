@@ -91,7 +91,7 @@ class CheckpointController(Controller):
             "The parent defaults to HEAD. With `expected_head_commit_id` the commit is a "
             "compare-and-swap: 409 and nothing written when HEAD is not that Checkpoint."
         ),
-        responses=error_responses(404, 409),
+        responses=error_responses(404, 409, 413),
     )
     async def commit_checkpoint(
         self, data: JSONBody[CommitCreate], checkpoints: NamedDependency[CheckpointStore]

@@ -47,7 +47,7 @@ async def diff_checkpoints_handler(
         "`parent_commit_id`, the changes are applied to the line's latest HEAD."
     ),
     tags=["Checkpoints"],
-    responses=error_responses(404, 409),
+    responses=error_responses(404, 409, 413),
 )
 async def apply_changes_handler(
     data: JSONBody[ApplyRequest], verbs: NamedDependency[CheckpointVerbs]
@@ -65,7 +65,7 @@ async def apply_changes_handler(
         "the line's HEAD (`branch`, default: the default line). Nothing is edited or removed."
     ),
     tags=["Checkpoints"],
-    responses=error_responses(404, 409),
+    responses=error_responses(404, 409, 413),
 )
 async def restore_checkpoint(
     ref: FromPath[str], data: JSONBody[RestoreRequest], verbs: NamedDependency[CheckpointVerbs]

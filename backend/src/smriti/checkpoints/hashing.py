@@ -67,6 +67,8 @@ _strip_blank = operator.methodcaller("strip", BLANK)
 
 # The canonical document's keys in RFC 8785 order (all ASCII, so plain sorting is that order).
 _DOCUMENT_ORDER = tuple(sorted(CONTENT_FIELDS))
+# The document's bytes other than its fields' values: the braces, each `"name":` and the commas.
+_DOCUMENT_FRAME = 2 + sum(len(name) + 3 for name in CONTENT_FIELDS) + len(CONTENT_FIELDS) - 1
 
 
 class EncodedContent(msgspec.Struct, frozen=True):
@@ -74,6 +76,9 @@ class EncodedContent(msgspec.Struct, frozen=True):
     """Each hashed field as canonical JSON, in `CONTENT_FIELDS` order, defaults filled in."""
     sha256: str
     """`content_sha256` of those fields."""
+    size: int
+    """Bytes of the canonical document `sha256` covers: what a Checkpoint's size limit measures
+    (`checkpoints/size.py`), counted from the encoded fields rather than by building it."""
 
 
 def encode_content(checkpoint: CheckpointContent) -> EncodedContent:
@@ -96,7 +101,8 @@ def encode_content(checkpoint: CheckpointContent) -> EncodedContent:
     exact = _plainly_storable(checkpoint.metadata) or check_storable(checkpoint.metadata, "metadata")
     fields = {name: msgspec.Raw(value) for name, value in encoded.items()}
     fields["metadata"] = msgspec.Raw(_sorted_json(checkpoint.metadata) if exact else rfc8785.dumps(checkpoint.metadata))
-    return EncodedContent(fields=fields, sha256=_document_sha256(fields))
+    size = _DOCUMENT_FRAME + sum(map(len, fields.values()))
+    return EncodedContent(fields=fields, sha256=_document_sha256(fields), size=size)
 
 
 def _required_text_present(content: CheckpointContent) -> bool:

@@ -23,8 +23,10 @@ from smriti.checkpoints.hashing import (
     format_timestamp,
 )
 from smriti.checkpoints.schemas import CHECKPOINT_FIELDS, Checkpoint, CommitCreate, VerifyReport
+from smriti.checkpoints.size import check_size
 from smriti.checkpoints.verify import verify_space
 from smriti.checkpoints.writes import CommitWriter, PendingCommit, write_on
+from smriti.core.config import DEFAULT_MAX_BODY_BYTES
 from smriti.core.errors import BadRequest, Conflict, NotFound
 from smriti.core.ids import uuid7
 from smriti.core.lru import SizedLru
@@ -149,8 +151,10 @@ class CheckpointStore:
         page_cache_bytes: int = 16 * 2**20,
         new_id: Callable[[], UUID] = uuid7,
         writer: CommitWriter | None = None,
+        max_checkpoint_bytes: int = DEFAULT_MAX_BODY_BYTES,
     ) -> None:
         self._pool = pool
+        self._max_checkpoint_bytes = max_checkpoint_bytes  # SMRITI_MAX_BODY_BYTES (checkpoints/size.py)
         # Log pages by (Space, Checkpoint count, limit, offset): see `log_json`.
         self._pages: SizedLru[tuple[UUID, int, int, int], bytes] = SizedLru(page_cache_bytes, len)
         self._new_id = new_id  # time-ordered (smriti.core.ids); `make bench-wal` compares random ones
@@ -279,8 +283,12 @@ class CheckpointStore:
         to the line's HEAD" never forks by accident, created_at (read after the lock) follows
         commit order, and the parent's hash comes from the locked row itself (`head_commit_hash`),
         which is always the latest version even when the statement had to wait for another commit.
+
+        Every Checkpoint a write makes (commit, apply, restore, a merge) comes through here, and
+        one over the size limit is a 413 before anything is sent to the database (`size.py`).
         """
         content = encode_content(data)
+        check_size(content, self._max_checkpoint_bytes)
         for _ in range(_DEFAULT_LINE_ATTEMPTS):
             pending = PendingCommit(data, content, self._new_id())
             row = await (self.writer.write(pending) if conn is None else write_on(conn, pending))

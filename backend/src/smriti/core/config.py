@@ -9,6 +9,7 @@ from pathlib import Path
 
 DEFAULT_OPENAI_MODEL = "gpt-5-mini"
 DEFAULT_ANTHROPIC_MODEL = "claude-sonnet-4-5"
+DEFAULT_MAX_BODY_BYTES = 1_048_576
 
 
 class ConfigError(ValueError):
@@ -29,7 +30,10 @@ class ProviderSettings:
 class Settings:
     database_url: str | None = field(default=None, repr=False)
     data_dir: Path = Path(".smriti")
-    max_body_bytes: int = 1_048_576
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+    """`SMRITI_MAX_BODY_BYTES`: the largest request body read (1 MiB), and the largest Checkpoint any
+    write makes (its content as the canonical JSON its hash covers), so that apply, restore and
+    merges cannot build one larger than a commit could send (`checkpoints/size.py`)."""
     max_import_bytes: int = 268_435_456
     """`SMRITI_MAX_IMPORT_BYTES`: the largest Space bundle `POST /v5/repos/import` reads (256 MiB)."""
     db_pool_size: int = 10
@@ -67,7 +71,7 @@ class Settings:
         return cls(
             database_url=_text(env, "DATABASE_URL"),
             data_dir=Path(env.get("SMRITI_DATA_DIR") or ".smriti"),
-            max_body_bytes=_int(env, "SMRITI_MAX_BODY_BYTES", 1_048_576, minimum=1024),
+            max_body_bytes=_int(env, "SMRITI_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES, minimum=1024),
             max_import_bytes=_int(env, "SMRITI_MAX_IMPORT_BYTES", 268_435_456, minimum=1024),
             db_pool_size=_int(env, "SMRITI_DB_POOL_SIZE", 10, minimum=1),
             db_acquire_timeout_s=_float(env, "SMRITI_DB_ACQUIRE_TIMEOUT", 10.0),

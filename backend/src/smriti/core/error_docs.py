@@ -26,7 +26,7 @@ _DESCRIPTIONS = {
     401: "Missing or wrong bearer token.",
     404: "No such resource.",
     409: "The request conflicts with the current state (for example HEAD has moved).",
-    413: "The request body is larger than the configured limit.",
+    413: "The request body, or the Checkpoint it would make, is larger than the configured limit (`limit_bytes`).",
     415: "The request body is not of the media type this route reads.",
     429: "The provider is rate limiting; retry later.",
     502: "The provider failed or answered with something unusable.",

@@ -35,7 +35,7 @@ class ErrorResponse(msgspec.Struct, frozen=True, omit_defaults=True):
     provider: str | None = None
     """Which model provider failed (502, 504, 429 from a provider)."""
     limit_bytes: int | None = None
-    """On a 413: the largest body the server reads."""
+    """On a 413: the limit that was passed, in bytes (a request body's, an import's, or a Checkpoint's)."""
 
 
 def problem(status: int, detail: str, **extra: object) -> ErrorResponse:

@@ -63,6 +63,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
         nudge_after_turns=settings.nudge_after_turns,
         claim_ttl_s=claim_ttl_s(settings.provider_timeout_s, settings.provider_max_retries),
         max_import_bytes=settings.max_import_bytes,
+        # A Checkpoint is held to what one request body may carry, however it is built.
+        max_checkpoint_bytes=settings.max_body_bytes,
     )
     mcp = McpEndpoint(settings)
     sqlalchemy = SQLAlchemyAsyncConfig(

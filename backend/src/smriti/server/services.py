@@ -69,16 +69,23 @@ class Services:
     search: SearchService
 
     def __init__(
-        self, providers: ProviderRegistry, *, nudge_after_turns: int, claim_ttl_s: float, max_import_bytes: int
+        self,
+        providers: ProviderRegistry,
+        *,
+        nudge_after_turns: int,
+        claim_ttl_s: float,
+        max_import_bytes: int,
+        max_checkpoint_bytes: int,
     ) -> None:
         self.providers = providers
         self._nudge_after_turns = nudge_after_turns
         self._claim_ttl_s = claim_ttl_s
         self._max_import_bytes = max_import_bytes
+        self._max_checkpoint_bytes = max_checkpoint_bytes
 
     def start(self, pool: Pool) -> None:
         self.pool = pool
-        self.checkpoints = CheckpointStore(pool)
+        self.checkpoints = CheckpointStore(pool, max_checkpoint_bytes=self._max_checkpoint_bytes)
         self.verbs = CheckpointVerbs(pool, self.checkpoints)
         self.lines = LineStore(pool, self.checkpoints)
         self.merges = MergeService(pool, self.checkpoints)
