@@ -10,6 +10,7 @@ from pathlib import Path
 DEFAULT_OPENAI_MODEL = "gpt-5-mini"
 DEFAULT_ANTHROPIC_MODEL = "claude-sonnet-4-5"
 DEFAULT_MAX_BODY_BYTES = 1_048_576
+DEFAULT_MAX_REPLY_BYTES = 1_048_576
 
 
 class ConfigError(ValueError):
@@ -48,6 +49,10 @@ class Settings:
     default_provider: str | None = None
     provider_timeout_s: float = 60.0
     provider_max_retries: int = 2
+    max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES
+    """`SMRITI_MAX_REPLY_BYTES`: the longest reply a provider may give, in bytes of UTF-8 (1 MiB), for
+    a send (plain or streamed), a draft and a review alike: past it the provider's call is stopped,
+    the answer is a 502 (a streamed send's `error` event), and nothing is stored (`providers/guard.py`)."""
     nudge_after_turns: int = 12
     shutdown_grace_s: float = 10.0
     """How long a streamed reply may go on once the server is told to stop (SIGTERM); one still
@@ -97,6 +102,7 @@ class Settings:
             default_provider=_text(env, "SMRITI_DEFAULT_PROVIDER"),
             provider_timeout_s=_float(env, "SMRITI_PROVIDER_TIMEOUT", 60.0),
             provider_max_retries=_int(env, "SMRITI_PROVIDER_MAX_RETRIES", 2, minimum=0),
+            max_reply_bytes=_int(env, "SMRITI_MAX_REPLY_BYTES", DEFAULT_MAX_REPLY_BYTES, minimum=1024),
             nudge_after_turns=_int(env, "SMRITI_NUDGE_AFTER_TURNS", 12, minimum=2),
             shutdown_grace_s=_float(env, "SMRITI_SHUTDOWN_GRACE", 10.0),
             context_windows=parse_context_windows(env.get("SMRITI_CONTEXT_WINDOWS")),

@@ -134,6 +134,14 @@ def stalled_error(provider: str, timeout_s: float) -> ProviderFailure:
     )
 
 
+def too_long_error(provider: str, limit: int) -> ProviderFailure:
+    """A reply that ran past `SMRITI_MAX_REPLY_BYTES`: stopped, never stored cut to size."""
+    return upstream_error(
+        provider,
+        f"its reply ran past {limit:,} bytes (SMRITI_MAX_REPLY_BYTES), so the call was stopped; nothing was stored.",
+    )
+
+
 def cut_short_error(provider: str) -> ProviderFailure:
     """A stream that ended without the provider saying the reply was complete: never stored as one."""
     return upstream_error(provider, "the reply ended before the provider said it was complete (cut short)")

@@ -12,7 +12,11 @@ only guarded ones) and makes what it yields storable, the same way for all three
   or with control characters → refused (502): a label that cannot be stored as given is not
   shortened or guessed at;
 - token counts: a whole number from 0 to 2^31 − 1 (an integral float such as `12.0` counts);
-  anything else (text, a fraction, a negative or larger number) is unknown, `null`, and logged.
+  anything else (text, a fraction, a negative or larger number) is unknown, `null`, and logged;
+- the length: at most `SMRITI_MAX_REPLY_BYTES` of UTF-8 in all. The piece that would pass it is
+  not yielded; the call is stopped (its stream closed) and is a 502 naming the limit, so a send,
+  plain or streamed, a draft and a review store nothing, and no reply is ever cut to size
+  silently.
 
 What is stored is then exactly what is answered. Any other exception from an adapter becomes a
 502 naming the provider: nothing a provider answers gives a 500. A failure's own text is made
@@ -35,6 +39,7 @@ from typing import Any
 
 import structlog
 
+from smriti.core.config import DEFAULT_MAX_REPLY_BYTES
 from smriti.core.errors import ProviderFailure
 from smriti.core.schemas import MAX_INT4
 from smriti.core.text import storable
@@ -48,6 +53,7 @@ from smriti.providers.base import (
     call_deadline_s,
     stalled_error,
     timeout_error,
+    too_long_error,
     upstream_error,
 )
 
@@ -99,9 +105,17 @@ class GuardedProvider:
     """A provider adapter whose every reply is checked (`normalised`) and whose every failure
     names the provider."""
 
-    def __init__(self, inner: Provider, *, timeout_s: float = 60.0, max_retries: int = 0) -> None:
+    def __init__(
+        self,
+        inner: Provider,
+        *,
+        timeout_s: float = 60.0,
+        max_retries: int = 0,
+        max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES,
+    ) -> None:
         self._inner = inner
         self._timeout_s = timeout_s
+        self._max_reply_bytes = max_reply_bytes
         self._attempts = 1 + max_retries
         self._deadline_s = call_deadline_s(timeout_s, max_retries)
         self.name = inner.name
@@ -149,6 +163,7 @@ class GuardedProvider:
         deadline = loop.time() + self._deadline_s
         pieces = self._inner.stream(request)
         arrived = has_text = False
+        size = 0  # bytes of UTF-8 so far
         try:
             while True:
                 piece = await self._next(pieces, deadline - loop.time(), after_a_piece=arrived)
@@ -159,6 +174,10 @@ class GuardedProvider:
                     return
                 text = storable(piece) if isinstance(piece, str) else ""
                 if text:
+                    # `storable` left no lone surrogate, so the text encodes; ASCII is its length.
+                    size += len(text) if text.isascii() else len(text.encode())
+                    if size > self._max_reply_bytes:
+                        raise too_long_error(self.name, self._max_reply_bytes)
                     arrived, has_text = True, has_text or bool(text.strip())
                     yield text
         except ProviderFailure as exc:

@@ -53,7 +53,8 @@ class ProviderRegistry:
             OfflineProvider(),
         ]
         self._by_name: dict[str, GuardedProvider] = {
-            p.name: GuardedProvider(p, timeout_s=timeout, max_retries=retries) for p in providers
+            p.name: GuardedProvider(p, timeout_s=timeout, max_retries=retries, max_reply_bytes=settings.max_reply_bytes)
+            for p in providers
         }
         self.default_name = self._pick_default(settings.default_provider)
         self._windows = {**KNOWN_CONTEXT_WINDOWS, **settings.context_windows}
