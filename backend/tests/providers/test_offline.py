@@ -31,3 +31,14 @@ def test_offline_reply_counts_every_kind_the_checkpoint_has() -> None:
     bare = assemble(MountedCheckpoint.render(build_checkpoint()), [], "go")
     reply = describe_context(ProviderRequest(model="offline-1", system=bare.system, messages=bare.messages))
     assert "with 0 decisions, 0 assumptions, 0 tasks, 0 open questions, 0 entities, 0 artifacts." in reply
+
+
+def test_offline_reply_stays_short_whatever_the_checkpoint_and_message() -> None:
+    """Its reply previews the Checkpoint's message and the latest message as it does any text, so
+    a long one cannot make the reply long (SMRITI_MAX_REPLY_BYTES)."""
+    checkpoint = build_checkpoint(message="plan " * 100_000)
+    context = assemble(MountedCheckpoint.render(checkpoint), [], "go " * 100_000)
+    reply = describe_context(ProviderRequest(model="offline-1", system=context.system, messages=context.messages))
+    assert len(reply.encode()) < 1024
+    assert "«plan plan" in reply
+    assert "«go go" in reply

@@ -73,7 +73,11 @@ def describe_context(request: ProviderRequest) -> str:
     else:
         counts = {name.lower(): int(count) for name, count in _SECTION.findall(request.system or "")}
         parts = [f"{counts.get(kind, 0)} {kind if counts.get(kind, 0) != 1 else one}" for kind, one in _KINDS]
-        lines.append(f"Mounted Checkpoint: {header.group(1)} «{header.group(2)}» with {', '.join(parts)}.")
+        # Previewed like the message: a Checkpoint's message can be as long as a request body,
+        # and a reply that repeated it could pass SMRITI_MAX_REPLY_BYTES (a 502 for a reply
+        # that only describes its context).
+        message = _preview(header.group(2))
+        lines.append(f"Mounted Checkpoint: {header.group(1)} «{message}» with {', '.join(parts)}.")
     lines.append(f"History: {len(history)} Turn{'s' if len(history) != 1 else ''} before your message.")
     lines.append(f"Your message: «{_preview(latest)}»")
     return "\n".join(lines)
