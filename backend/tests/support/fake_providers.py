@@ -6,6 +6,7 @@ the wire, and can be told to fail in the ways real providers fail.
 
 from __future__ import annotations
 
+import gzip
 import json
 import threading
 import time
@@ -26,6 +27,9 @@ Mode = Literal[
     "not_found",
     "error_surrogate",
     "trickle",
+    "endless_event",
+    "huge_error",
+    "gzip",
 ]
 
 
@@ -67,6 +71,9 @@ class FakeProviderState:
     """OpenAI: refuse a request with `stream_options` (400 naming it), as some compatible servers do."""
     listed_models: list[Any] | None = None
     """`GET /v1/models` answers these ids (both APIs); None: 404, as many compatible servers do."""
+    huge_bytes: int = 64 * 2**20
+    """`endless_event`: a streamed reply of one event this long that never ends; `huge_error`: an
+    error body this long (status `refuse_status`). Either is written until the client hangs up."""
     requests: list[RecordedRequest] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -86,6 +93,7 @@ class FakeProviderState:
             self.stream_usage = True
             self.refuse_stream_options = False
             self.listed_models = None
+            self.huge_bytes = 64 * 2**20
             self.requests.clear()
 
     def bodies(self, path_suffix: str) -> list[dict[str, Any]]:
@@ -240,6 +248,38 @@ def make_handler(state: FakeProviderState) -> type[BaseHTTPRequestHandler]:
             if is_openai:
                 self._event(None, "[DONE]")
 
+        def _hostile(self, body: dict[str, Any], model: str, mode: str, is_openai: bool) -> None:
+            """What no provider should send: an event or an error body far longer than any reply,
+            or a body compressed although the client asked for none."""
+            if mode == "gzip":
+                pieces = split_reply(state.reply, state.pieces)
+                if is_openai:
+                    chunks = _openai_chunks(model, pieces, None)
+                    events = "".join(f"data: {json.dumps(chunk)}\n\n" for chunk in chunks) + "data: [DONE]\n\n"
+                else:
+                    usage = {"input_tokens": 1, "output_tokens": 1}
+                    listed = _anthropic_events(model, pieces, usage, None)
+                    events = "".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in listed)
+                self._send(200, gzip.compress(events.encode()), {"Content-Encoding": "gzip"})
+                return
+            error = mode == "huge_error"
+            self.send_response(state.refuse_status if error else 200)
+            self.send_header("Content-Type", "application/json" if error else "text/event-stream")
+            if error:
+                self.send_header("Content-Length", str(state.huge_bytes))
+                self.send_header("retry-after", "0")
+            self.end_headers()
+            self.close_connection = True
+            head = b'{"error": {"message": "' if error else b'data: {"choices": [{"index": 0, "delta": {"content": "'
+            written, block = len(head), b"y" * 65536
+            try:
+                self.wfile.write(head)
+                while written < state.huge_bytes:
+                    self.wfile.write(block[: state.huge_bytes - written])
+                    written += len(block)
+            except (BrokenPipeError, ConnectionResetError):
+                self.recorded.cut = True
+
         def _event(self, name: str | None, data: str) -> None:
             self.wfile.write((f"event: {name}\n" if name else "").encode() + f"data: {data}\n\n".encode())
             self.wfile.flush()
@@ -288,6 +328,9 @@ def make_handler(state: FakeProviderState) -> type[BaseHTTPRequestHandler]:
                 mode = "ok"
             if is_openai and body.get("stream") and "stream_options" in body and state.refuse_stream_options:
                 self._send(400, b'{"error": {"message": "Unrecognized request argument: stream_options"}}')
+                return
+            if mode in ("endless_event", "huge_error", "gzip"):
+                self._hostile(body, model, mode, is_openai)
                 return
             if body.get("stream") and mode in ("ok", "empty", "malformed", "trickle"):
                 self._stream(body, model, "" if mode == "empty" else reply, mode, is_openai)

@@ -11,6 +11,7 @@ import anthropic
 import httpx
 
 from smriti.core.config import ProviderSettings
+from smriti.core.errors import ProviderFailure
 from smriti.providers.base import (
     LIST_MODELS_TIMEOUT_S,
     ProviderRequest,
@@ -24,6 +25,7 @@ from smriti.providers.base import (
     unknown_model_error,
     upstream_error,
 )
+from smriti.providers.http_bounds import bounded_responses
 
 
 class AnthropicProvider:
@@ -32,7 +34,7 @@ class AnthropicProvider:
     model_backed = True
     networked = True
 
-    def __init__(self, settings: ProviderSettings, *, timeout_s: float, max_retries: int) -> None:
+    def __init__(self, settings: ProviderSettings, *, timeout_s: float, max_retries: int, max_reply_bytes: int) -> None:
         self.default_model = settings.default_model
         self.models = settings.models
         self._settings = settings
@@ -45,7 +47,12 @@ class AnthropicProvider:
                 base_url=settings.base_url,
                 timeout=timeout_s,
                 max_retries=max_retries,
-                http_client=anthropic.DefaultAsyncHttpxClient(follow_redirects=False, timeout=timeout_s),
+                # What one response may make the SDK hold before the guard sees it (http_bounds.py).
+                http_client=anthropic.DefaultAsyncHttpxClient(
+                    follow_redirects=False,
+                    timeout=timeout_s,
+                    event_hooks=bounded_responses(self.name, max_reply_bytes),
+                ),
             )
 
     @property
@@ -81,8 +88,8 @@ class AnthropicProvider:
             raise upstream_error(self.name, detail) from None
         except anthropic.APIStatusError as exc:
             raise upstream_error(self.name, f"HTTP {exc.status_code}: {self._describe(exc)}") from None
-        except anthropic.APIConnectionError:
-            raise upstream_error(self.name, "could not connect to the provider") from None
+        except anthropic.APIConnectionError as exc:
+            raise _bound_or(exc, upstream_error(self.name, "could not connect to the provider")) from None
         except httpx.TimeoutException:
             raise stalled_error(self.name, self._timeout_s) from None
         except anthropic.APIError as exc:  # an error event inside the stream
@@ -110,6 +117,13 @@ class AnthropicProvider:
     async def close(self) -> None:
         if self._client is not None:
             await self._client.close()
+
+
+def _bound_or(exc: anthropic.APIConnectionError, failure: ProviderFailure) -> ProviderFailure:
+    """The SDK wraps any error while reading a response as a connection error, the refusals of
+    `http_bounds.py` included: those are answered as they are, naming the bound."""
+    cause = exc.__cause__
+    return cause if isinstance(cause, ProviderFailure) else failure
 
 
 def _delta_text(event: Any) -> str | None:

@@ -39,6 +39,7 @@ from smriti.providers.base import (
     unknown_model_error,
     upstream_error,
 )
+from smriti.providers.http_bounds import bounded_responses
 
 JsonMode = Literal["json_schema", "json_object", "text"]
 _JSON_MODES: tuple[JsonMode, ...] = ("json_schema", "json_object", "text")
@@ -52,7 +53,7 @@ class OpenAIProvider:
     model_backed = True
     networked = True
 
-    def __init__(self, settings: ProviderSettings, *, timeout_s: float, max_retries: int) -> None:
+    def __init__(self, settings: ProviderSettings, *, timeout_s: float, max_retries: int, max_reply_bytes: int) -> None:
         self.default_model = settings.default_model
         self.models = settings.models
         self._settings = settings
@@ -70,7 +71,12 @@ class OpenAIProvider:
                 timeout=timeout_s,
                 # The SDK's own bounded retries; Smriti adds no retry loop of its own.
                 max_retries=max_retries,
-                http_client=openai.DefaultAsyncHttpxClient(follow_redirects=False, timeout=timeout_s),
+                # What one response may make the SDK hold before the guard sees it (http_bounds.py).
+                http_client=openai.DefaultAsyncHttpxClient(
+                    follow_redirects=False,
+                    timeout=timeout_s,
+                    event_hooks=bounded_responses(self.name, max_reply_bytes),
+                ),
             )
 
     @property

@@ -46,14 +46,15 @@ class ProviderChoice(msgspec.Struct, frozen=True):
 class ProviderRegistry:
     def __init__(self, settings: Settings) -> None:
         timeout, retries = settings.provider_timeout_s, settings.provider_max_retries
+        longest = settings.max_reply_bytes
         # Every adapter is guarded: its replies are checked before anything is stored (guard.py).
         providers: list[Provider] = [
-            OpenAIProvider(settings.openai, timeout_s=timeout, max_retries=retries),
-            AnthropicProvider(settings.anthropic, timeout_s=timeout, max_retries=retries),
+            OpenAIProvider(settings.openai, timeout_s=timeout, max_retries=retries, max_reply_bytes=longest),
+            AnthropicProvider(settings.anthropic, timeout_s=timeout, max_retries=retries, max_reply_bytes=longest),
             OfflineProvider(),
         ]
         self._by_name: dict[str, GuardedProvider] = {
-            p.name: GuardedProvider(p, timeout_s=timeout, max_retries=retries, max_reply_bytes=settings.max_reply_bytes)
+            p.name: GuardedProvider(p, timeout_s=timeout, max_retries=retries, max_reply_bytes=longest)
             for p in providers
         }
         self.default_name = self._pick_default(settings.default_provider)
