@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 
 from smriti.core.config import Settings
+from smriti.providers.base import MAX_LISTED_MODELS
 from smriti.providers.registry import ProviderRegistry
 from tests.support.fake_providers import FakeProviderServer
 
@@ -69,3 +70,20 @@ async def test_hostile_names_are_left_out_and_a_slow_or_failing_list_is_not_aske
 
 def _by_name_struct(listing: Any) -> dict[str, list[str]]:
     return {item.name: item.models for item in listing.items}
+
+
+async def test_a_model_list_that_never_ends_is_read_to_a_bound_not_until_the_timeout(
+    settings: Settings, fake_providers: FakeProviderServer
+) -> None:
+    """Anthropic's SDK fetches page after page while a page says there is another; a list whose
+    pages never end was fetched, and held, until the listing timed out (then: no list at all)."""
+    fake_providers.state.reset()
+    fake_providers.state.listed_models = [f"model-{n}" for n in range(20)]
+    fake_providers.state.models_never_end = True
+    provider = ProviderRegistry(settings).choose("anthropic", None).provider
+    try:
+        listed = await provider.list_models()
+    finally:
+        await provider.close()
+    assert listed == [f"model-{n}" for n in range(20)]
+    assert sum(1 for r in fake_providers.state.requests if "/models" in r.path) == 2 * MAX_LISTED_MODELS // 20

@@ -71,6 +71,8 @@ class FakeProviderState:
     """OpenAI: refuse a request with `stream_options` (400 naming it), as some compatible servers do."""
     listed_models: list[Any] | None = None
     """`GET /v1/models` answers these ids (both APIs); None: 404, as many compatible servers do."""
+    models_never_end: bool = False
+    """Anthropic's `GET /v1/models`: every page says there is another (`has_more`), for ever."""
     huge_bytes: int = 64 * 2**20
     """`endless_event`: a streamed reply of one event this long that never ends; `huge_error`: an
     error body this long (status `refuse_status`). Either is written until the client hangs up."""
@@ -93,6 +95,7 @@ class FakeProviderState:
             self.stream_usage = True
             self.refuse_stream_options = False
             self.listed_models = None
+            self.models_never_end = False
             self.huge_bytes = 64 * 2**20
             self.requests.clear()
 
@@ -289,7 +292,7 @@ def make_handler(state: FakeProviderState) -> type[BaseHTTPRequestHandler]:
                 self.recorded = RecordedRequest(self.path, dict(self.headers.items()), {})
                 state.requests.append(self.recorded)
                 listed = state.listed_models
-            if not self.path.endswith("/models") or listed is None:
+            if not self.path.split("?")[0].endswith("/models") or listed is None:
                 self._send(404, b'{"error": {"message": "Not Found", "type": "not_found"}}')
                 return
             if "anthropic-version" in {name.lower() for name in self.headers}:
@@ -297,7 +300,8 @@ def make_handler(state: FakeProviderState) -> type[BaseHTTPRequestHandler]:
                     {"type": "model", "id": m, "display_name": str(m), "created_at": "2025-01-01T00:00:00Z"}
                     for m in listed
                 ]
-                page = {"data": data, "has_more": False, "first_id": None, "last_id": None}
+                last = data[-1]["id"] if data else None
+                page = {"data": data, "has_more": state.models_never_end, "first_id": None, "last_id": last}
             else:
                 page = {
                     "object": "list",

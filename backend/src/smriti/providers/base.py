@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime
 import math
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterable, AsyncIterator, Mapping
 from email.utils import parsedate_to_datetime
 from typing import Any, Literal, Protocol
 
@@ -94,6 +94,21 @@ class Provider(Protocol):
 
 LIST_MODELS_TIMEOUT_S = 5.0
 """A provider's model list is a nicety for the picker: asked briefly, and never retried."""
+MAX_LISTED_MODELS = 500
+"""The most models the picker takes from a provider's own list (`GuardedProvider.list_models`)."""
+
+
+async def first_listed(models: AsyncIterable[Any]) -> list[Any]:
+    """The ids of a provider's model list, at most twice `MAX_LISTED_MODELS` (some may be names
+    Smriti cannot use): the SDKs fetch page after page while a page says there is another, so a
+    list that never ends would be fetched, and held, until the listing's timeout."""
+    ids: list[Any] = []
+    async for model in models:
+        ids.append(getattr(model, "id", None))
+        if len(ids) >= 2 * MAX_LISTED_MODELS:
+            break
+    return ids
+
 
 # The SDKs wait between attempts (both cap their own backoff at 8 s, though a Retry-After header
 # can ask for more); the wall-clock deadline allows this much per retry.

@@ -45,6 +45,7 @@ from smriti.core.schemas import MAX_INT4
 from smriti.core.text import storable
 from smriti.providers.base import (
     LIST_MODELS_TIMEOUT_S,
+    MAX_LISTED_MODELS,
     Provider,
     ProviderReply,
     ProviderRequest,
@@ -60,7 +61,6 @@ from smriti.providers.base import (
 log = structlog.get_logger(__name__)
 
 MAX_MODEL_NAME = 200  # the sessions' and turns' `model` columns
-MAX_LISTED_MODELS = 500
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 

@@ -33,6 +33,7 @@ from smriti.providers.base import (
     ReplyPiece,
     cut_short_error,
     describe_upstream,
+    first_listed,
     rate_limited_error,
     stalled_error,
     timeout_error,
@@ -219,7 +220,7 @@ class OpenAIProvider:
     async def list_models(self) -> list[str]:
         assert self._client is not None, "list_models() called on an unconfigured provider"
         listed = await self._client.with_options(timeout=LIST_MODELS_TIMEOUT_S, max_retries=0).models.list()
-        return [model.id async for model in listed]
+        return await first_listed(listed)
 
     async def close(self) -> None:
         if self._client is not None:
