@@ -80,6 +80,14 @@ def _space_id(lines: Lines) -> int:
     return 2  # the first Checkpoint's hash names the Space
 
 
+def _space_name(name: str) -> Callable[[Lines], int]:
+    def damage(lines: Lines) -> int:
+        lines[0]["space"]["name"] = name
+        return 1
+
+    return damage
+
+
 DAMAGE: dict[str, Callable[[Lines], int]] = {
     "a Checkpoint's message": _set("checkpoint", 0, message="Edited"),
     "a Checkpoint's artifact": _set("checkpoint", 0, artifacts=[{"name": "x", "content": "y", "media_type": "t/p"}]),
@@ -108,6 +116,11 @@ DAMAGE: dict[str, Callable[[Lines], int]] = {
     "the end line left out (cut short)": _drop("end", 0),
     "another format": _header(format="other"),
     "another version": _header(version=2),
+    # Bytes that are not UTF-8 (a 500 from the check for repeated names, which read them first).
+    "the Space's name not UTF-8": _space_name("<NOT-UTF8>"),
+    "a Turn's text not UTF-8": _set("turn", 1, content="<NOT-UTF8>"),
+    "a name not UTF-8": _set("session", 0, **{"<NOT-UTF8-NAME>": 1}),
+    "the end line's count not UTF-8": _set("end", 0, turns="<NOT-UTF8>"),
 }
 
 
@@ -116,7 +129,9 @@ def _encode(lines: Lines) -> bytes:
     encoded = b"\n".join(msgspec.json.encode(line) for line in lines) + b"\n"
     # Nor a name twice: the first Turn's content ("hello") is written twice by hand, the same
     # both times, so that only the check for repeated names can see it.
-    return encoded.replace(b"<SURROGATE>", b"\\ud800").replace(b'"<TWICE>"', b'"hello","content":"hello"')
+    encoded = encoded.replace(b"<SURROGATE>", b"\\ud800").replace(b'"<TWICE>"', b'"hello","content":"hello"')
+    # Nor bytes that are not UTF-8.
+    return encoded.replace(b"<NOT-UTF8>", b"a\xffb").replace(b"<NOT-UTF8-NAME>", b"\xc3(")
 
 
 async def _counts(db: asyncpg.Connection) -> tuple[int, ...]:

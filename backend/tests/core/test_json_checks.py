@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -36,3 +37,14 @@ def test_the_quick_duplicate_key_check_agrees_with_the_exact_one(text: str) -> N
     assert (found is None) == (not repeated), (text, found, repeated)
     if found is not None:
         assert found in repeated
+
+
+@pytest.mark.parametrize(
+    "document",
+    [b'{"a": 1, "b": "\xff"}', b'{"a": "\xc3", "a": 1}', '{"a": "\ud800", "a": 1}'],
+    ids=["bytes that are not UTF-8", "a name twice beside them", "text with a lone surrogate"],
+)
+def test_what_is_not_json_text_has_no_name_twice(document: bytes | str) -> None:
+    """Not UTF-8, so not JSON (RFC 8259 §8.1): None, for the caller's decode to refuse it. The
+    exact check raised UnicodeDecodeError (a bundle line's 500) or UnicodeEncodeError."""
+    assert duplicate_key(document) is None

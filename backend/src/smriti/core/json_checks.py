@@ -45,10 +45,15 @@ def _unique_pairs(pairs: list[tuple[str, Any]]) -> None:
 
 def duplicate_key(document: bytes | str) -> str | None:
     """The first name that appears twice in one object of a valid JSON document, else None.
-    RecursionError for a document nested deeper than the scanner follows."""
-    raw = document.encode() if isinstance(document, str) else document
-    colons = raw.count(b":")
-    if colons < 2:  # one member at most: nothing can repeat
+    RecursionError for a document nested deeper than the scanner follows.
+
+    Anything that is not JSON text has no object, so no name twice in one: None, and the caller's
+    decode says what is wrong with it. That includes bytes that are not UTF-8 (JSON text is, RFC
+    8259 §8.1; `json.loads` raised UnicodeDecodeError on them, a 500) and text that cannot be
+    encoded as UTF-8 (a lone surrogate)."""
+    raw = _utf8(document)
+    colons = raw.count(b":") if raw is not None else 0
+    if raw is None or colons < 2:  # one member at most: nothing can repeat
         return None
     if b"\\u003a" not in raw and b"\\u003A" not in raw:
         try:
@@ -57,9 +62,17 @@ def duplicate_key(document: bytes | str) -> str | None:
         except msgspec.DecodeError:
             pass  # not valid JSON after all: the exact check (and the caller's decode) say more
     try:
-        json.loads(raw, object_pairs_hook=_unique_pairs)
+        # As UTF-8 only: given bytes, json.loads would also guess UTF-16 or UTF-32.
+        json.loads(raw.decode(), object_pairs_hook=_unique_pairs)
     except DuplicateKey as exc:
         return exc.key
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, UnicodeDecodeError):
         return None  # not JSON: no object, so no name twice in one
     return None
+
+
+def _utf8(document: bytes | str) -> bytes | None:
+    try:
+        return document.encode() if isinstance(document, str) else document
+    except UnicodeEncodeError:
+        return None
