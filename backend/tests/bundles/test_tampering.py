@@ -88,6 +88,28 @@ def _space_name(name: str) -> Callable[[Lines], int]:
     return damage
 
 
+def _twice(kind: str) -> Callable[[Lines], int]:
+    """The first line of a kind again, right after it: the copy is the line refused."""
+
+    def damage(lines: Lines) -> int:
+        at = _index(lines, kind)
+        lines.insert(at + 1, dict(lines[at]))
+        return at + 2
+
+    return damage
+
+
+def _same_id(kind: str) -> Callable[[Lines], int]:
+    """The second line of a kind takes the first one's id."""
+
+    def damage(lines: Lines) -> int:
+        first, second = _index(lines, kind), _index(lines, kind, 1)
+        lines[second]["id"] = lines[first]["id"]
+        return second + 1
+
+    return damage
+
+
 DAMAGE: dict[str, Callable[[Lines], int]] = {
     "a Checkpoint's message": _set("checkpoint", 0, message="Edited"),
     "a Checkpoint's artifact": _set("checkpoint", 0, artifacts=[{"name": "x", "content": "y", "media_type": "t/p"}]),
@@ -121,6 +143,12 @@ DAMAGE: dict[str, Callable[[Lines], int]] = {
     "a Turn's text not UTF-8": _set("turn", 1, content="<NOT-UTF8>"),
     "a name not UTF-8": _set("session", 0, **{"<NOT-UTF8-NAME>": 1}),
     "the end line's count not UTF-8": _set("end", 0, turns="<NOT-UTF8>"),
+    # Two lines with one id: each is refused at the second (a line's id was a 409 at the write,
+    # blaming another Space).
+    "a line's id twice": _same_id("branch"),
+    "a Checkpoint twice": _twice("checkpoint"),
+    "a Session's id twice": _same_id("session"),
+    "a Turn twice": _twice("turn"),
 }
 
 

@@ -119,6 +119,7 @@ class BundleCheck:
         self._stage = 0
         self._ended = False
         self._line_names: set[str] = set()
+        self._line_ids: set[UUID] = set()
         self._defaults = 0
         self._line_counts = 0
         self._session: SessionLine | None = None
@@ -193,6 +194,11 @@ class BundleCheck:
         return found
 
     def _branch(self, number: int, line: BranchLine) -> None:
+        # Every id a bundle brings is checked to be its own here: two rows with one id would
+        # otherwise meet only in the write, as a 409 saying the id is another Space's.
+        if line.id in self._line_ids:
+            raise BundleError(number, f"line {line.id} appears twice.")
+        self._line_ids.add(line.id)
         try:
             name = line_name(line.name)
         except SmritiError as exc:
