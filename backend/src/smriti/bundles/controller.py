@@ -68,5 +68,5 @@ class BundleController(Controller):
     ) -> Response[Space]:
         if request.content_type[0] != NDJSON:
             raise UnsupportedMediaType(f"A bundle is sent as Content-Type: {NDJSON}.", field="Content-Type")
-        repo_id = await bundles.import_bundle(request.stream())
+        repo_id = await bundles.import_bundle(request.stream(), declared_bytes=request.content_length)
         return Response(to_space(await spaces.fetch(repo_id)), headers={"Location": f"/v4/repos/{repo_id}"})

@@ -30,9 +30,9 @@ class BundleService:
     pool: Pool
     max_import_bytes: int
 
-    async def import_bundle(self, chunks: AsyncIterator[bytes]) -> UUID:
+    async def import_bundle(self, chunks: AsyncIterator[bytes], *, declared_bytes: int | None) -> UUID:
         with tempfile.TemporaryFile() as spool:
-            async for chunk in within(chunks, self.max_import_bytes, "The bundle"):
+            async for chunk in within(chunks, self.max_import_bytes, "The bundle", declared_bytes=declared_bytes):
                 spool.write(chunk)
             try:
                 plan = await off_loop(lambda: check_bundle(spool))

@@ -53,5 +53,5 @@ async def ingest_transcript(
 async def import_conversations(
     repo_id: FromPath[UUID], request: Request[Any, Any, Any], transcripts: NamedDependency[TranscriptService]
 ) -> Response[ConversationImportResult]:
-    result = await transcripts.import_conversations(repo_id, request.stream())
+    result = await transcripts.import_conversations(repo_id, request.stream(), declared_bytes=request.content_length)
     return Response(result, headers={"Location": f"/v4/repos/{repo_id}/sessions"})

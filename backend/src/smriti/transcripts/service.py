@@ -76,10 +76,17 @@ class TranscriptService:
     turns: TurnStore
     max_import_bytes: int
 
-    async def import_conversations(self, repo_id: UUID, chunks: AsyncIterator[bytes]) -> ConversationImportResult:
+    async def import_conversations(
+        self, repo_id: UUID, chunks: AsyncIterator[bytes], *, declared_bytes: int | None
+    ) -> ConversationImportResult:
         """A data export's conversations as Sessions of the Space, all in one transaction: either
         every conversation that could be read is stored, or (an error) none is."""
-        raw = b"".join([chunk async for chunk in within(chunks, self.max_import_bytes, "The export")])
+        raw = b"".join(
+            [
+                chunk
+                async for chunk in within(chunks, self.max_import_bytes, "The export", declared_bytes=declared_bytes)
+            ]
+        )
         try:
             contents = await off_loop(lambda: _export_of(raw))
         except TranscriptError as exc:
