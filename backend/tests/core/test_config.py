@@ -28,3 +28,10 @@ def test_settings_from_env() -> None:
             Settings.from_env({"SMRITI_MIGRATION_LOCK_TIMEOUT": unusable})
     assert settings.migration_lock_timeout_s == 5.0
     assert Settings.from_env({"SMRITI_MIGRATION_LOCK_TIMEOUT": "0.5"}).migration_lock_timeout_s == 0.5
+
+
+def test_the_bundle_line_limit_is_8_mib_unless_set() -> None:
+    assert Settings.from_env({}).max_bundle_line_bytes == 8 * 2**20
+    assert Settings.from_env({"SMRITI_MAX_BUNDLE_LINE_BYTES": "65536"}).max_bundle_line_bytes == 65536
+    with pytest.raises(ConfigError, match="SMRITI_MAX_BUNDLE_LINE_BYTES must be at least 1024"):
+        Settings.from_env({"SMRITI_MAX_BUNDLE_LINE_BYTES": "10"})

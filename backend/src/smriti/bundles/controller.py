@@ -53,8 +53,9 @@ class BundleController(Controller):
         description=(
             "The body is a bundle (`Content-Type: application/x-ndjson`, up to SMRITI_MAX_IMPORT_BYTES). Every "
             "hash and link is checked before anything is written, then all of it is written in one transaction: "
-            "a bundle that does not check out is a 400 naming its first bad line and writes nothing. The Space "
-            "keeps its ids, hashes and times; a Space with its id or name already here is a 409."
+            "a bundle that does not check out is a 400 naming its first bad line and writes nothing; a line longer "
+            "than SMRITI_MAX_BUNDLE_LINE_BYTES is a 413 naming it. The Space keeps its ids, hashes and times; a "
+            "Space with its id or name already here is a 409."
         ),
         status_code=201,
         request_max_body_size=None,

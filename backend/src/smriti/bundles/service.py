@@ -4,7 +4,9 @@ Nothing of a bundle is written until every line of it has been checked (`check.p
 all of it is written in one transaction (`write.py`), so a bad bundle leaves no trace and a
 good one appears at once. The upload goes to a temporary file rather than memory, and the
 check keeps only a few hundred bytes per Checkpoint, so a large Space imports in little memory;
-the connection is taken only for the write.
+the connection is taken only for the write. No line may be longer than
+SMRITI_MAX_BUNDLE_LINE_BYTES: one line is what both passes hold at once, so that limit, not the
+body's, bounds their memory. A longer line is refused as it arrives (`LineLimit`).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import asyncpg
 from smriti.bundles.check import BundleCheck, BundleError, Plan, decode, read_header
 from smriti.bundles.write import write_bundle
 from smriti.core.cpu import off_loop
-from smriti.core.errors import BadRequest, Conflict
+from smriti.core.errors import BadRequest, Conflict, TooLarge
 from smriti.core.uploads import within
 from smriti.db.pool import Pool
 
@@ -29,10 +31,13 @@ from smriti.db.pool import Pool
 class BundleService:
     pool: Pool
     max_import_bytes: int
+    max_line_bytes: int
 
     async def import_bundle(self, chunks: AsyncIterator[bytes], *, declared_bytes: int | None) -> UUID:
         with tempfile.TemporaryFile() as spool:
+            lines = LineLimit(self.max_line_bytes)
             async for chunk in within(chunks, self.max_import_bytes, "The bundle", declared_bytes=declared_bytes):
+                lines.check(chunk)
                 spool.write(chunk)
             try:
                 plan = await off_loop(lambda: check_bundle(spool))
@@ -63,6 +68,46 @@ class BundleService:
                 if same["same_id"]
                 else f"A Space named {space.name!r} is already here: rename one of them first.",
                 field="space.id" if same["same_id"] else "space.name",
+            )
+
+
+class LineLimit:
+    """Refuses a bundle whose line runs past `limit` bytes as soon as its bytes arrive, naming the
+    line, so neither pass ever reads a longer one (their `for line in spool` holds a line whole).
+    Lines are counted from 1; the newline that ends one is not part of it."""
+
+    def __init__(self, limit: int) -> None:
+        self._limit = limit
+        self._number = 1
+        self._length = 0
+        """The bytes of the current line so far."""
+
+    def check(self, chunk: bytes) -> None:
+        ends = chunk.count(b"\n")
+        if not ends:
+            self._length += len(chunk)
+        elif self._length + len(chunk) - ends <= self._limit:
+            # Every line in the chunk is within the limit: only the last one's length matters.
+            self._number += ends
+            self._length = len(chunk) - chunk.rindex(b"\n") - 1
+        else:
+            start = 0
+            for _ in range(ends):
+                end = chunk.index(b"\n", start)
+                self._length += end - start
+                self._refuse_if_over()
+                self._number += 1
+                self._length, start = 0, end + 1
+            self._length = len(chunk) - start
+        self._refuse_if_over()
+
+    def _refuse_if_over(self) -> None:
+        if self._length > self._limit:
+            raise TooLarge(
+                f"Line {self._number}: longer than SMRITI_MAX_BUNDLE_LINE_BYTES ({self._limit} bytes), the "
+                "longest line this server reads; nothing was imported.",
+                limit_bytes=self._limit,
+                field=f"line {self._number}",
             )
 
 

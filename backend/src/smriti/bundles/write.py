@@ -2,14 +2,15 @@
 
 The bundle is read a second time from the spooled file, decoded in a worker thread a batch at a
 time and copied into each table with COPY; the columns a bundle leaves out are taken from the
-plan the check made. Ids, hashes and times are the bundle's, so HEAD, the log and every hash
-are the source's. Any failure rolls the whole import back.
+plan the check made. A batch ends at 2,000 rows or at `_BATCH_BYTES` of the file, whichever comes
+first: by rows alone, a bundle of long lines was held whole (100 Turns of 250 KB: 27 MB at the
+peak, and up to the body's limit). Ids, hashes and times are the bundle's, so HEAD, the log and
+every hash are the source's. Any failure rolls the whole import back.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import islice
 from typing import IO, Any
 from uuid import UUID
 
@@ -21,7 +22,8 @@ from smriti.checkpoints.commit_sql import PARENT_CHAIN
 from smriti.checkpoints.hashing import CONTENT_FIELDS, encode_content
 from smriti.core.cpu import off_loop
 
-_BATCH = 2000
+_BATCH_ROWS = 2000
+_BATCH_BYTES = 1 << 20
 
 _COMMIT_COLUMNS = (
     "id",
@@ -81,7 +83,7 @@ async def write_bundle(conn: asyncpg.Connection, plan: Plan, spool: IO[bytes]) -
     spool.seek(0)
     rows = _rows(plan, spool)
     lines: list[BranchLine] = []
-    while batch := await off_loop(lambda: list(islice(rows, _BATCH))):
+    while batch := await off_loop(lambda: _batch(rows)):
         by_table: dict[str, list[Row]] = {"commits": [], "sessions": [], "turns": []}
         for table, row in batch:
             if table == "branches":
@@ -112,21 +114,34 @@ async def write_bundle(conn: asyncpg.Connection, plan: Plan, spool: IO[bytes]) -
         await conn.execute(_SET_HEAD, space.id, head_id, head_hash)
 
 
-def _rows(plan: Plan, spool: IO[bytes]) -> Iterator[tuple[str, Row]]:
-    """Each line of the bundle after the header as (table, row); lines as ("branches", (line,))."""
+def _batch(rows: Iterator[tuple[str, Row, int]]) -> list[tuple[str, Row]]:
+    """The next rows, up to _BATCH_ROWS of them or _BATCH_BYTES of their lines; [] at the end."""
+    batch: list[tuple[str, Row]] = []
+    taken = 0
+    for table, row, size in rows:
+        batch.append((table, row))
+        taken += size
+        if len(batch) >= _BATCH_ROWS or taken >= _BATCH_BYTES:
+            break
+    return batch
+
+
+def _rows(plan: Plan, spool: IO[bytes]) -> Iterator[tuple[str, Row, int]]:
+    """Each line of the bundle after the header as (table, row, the line's bytes); lines as
+    ("branches", (line,), …)."""
     repo_id = plan.space.id
     for number, line in enumerate(spool, start=1):
         if number == 1 or not line.strip():
             continue
         record = decode_record(line)  # every line was checked before this pass: it decodes
         if isinstance(record, CheckpointLine):
-            yield "commits", _commit_row(record, plan, repo_id)
+            yield "commits", _commit_row(record, plan, repo_id), len(line)
         elif isinstance(record, BranchLine):
-            yield "branches", (record,)
+            yield "branches", (record,), len(line)
         elif isinstance(record, SessionLine):
-            yield "sessions", _session_row(record, plan, repo_id)
+            yield "sessions", _session_row(record, plan, repo_id), len(line)
         elif isinstance(record, TurnLine):
-            yield "turns", tuple(getattr(record, name) for name in _TURN_COLUMNS)
+            yield "turns", tuple(getattr(record, name) for name in _TURN_COLUMNS), len(line)
 
 
 def _commit_row(line: CheckpointLine, plan: Plan, repo_id: UUID) -> Row:

@@ -37,6 +37,11 @@ class Settings:
     merges cannot build one larger than a commit could send (`checkpoints/size.py`)."""
     max_import_bytes: int = 268_435_456
     """`SMRITI_MAX_IMPORT_BYTES`: the largest Space bundle `POST /v5/repos/import` reads (256 MiB)."""
+    max_bundle_line_bytes: int = 8_388_608
+    """`SMRITI_MAX_BUNDLE_LINE_BYTES`: the longest line of a bundle, and the largest conversation of a
+    conversation import (8 MiB). An import holds one such item at a time, so this, not the body's
+    size, bounds its memory; 8 × the default body limit, so that whatever a server stores under the
+    default limits fits in one line, JSON escapes included."""
     db_pool_size: int = 10
     db_acquire_timeout_s: float = 10.0
     """How long a request waits for a free database connection before it is answered 503."""
@@ -78,6 +83,7 @@ class Settings:
             data_dir=Path(env.get("SMRITI_DATA_DIR") or ".smriti"),
             max_body_bytes=_int(env, "SMRITI_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES, minimum=1024),
             max_import_bytes=_int(env, "SMRITI_MAX_IMPORT_BYTES", 268_435_456, minimum=1024),
+            max_bundle_line_bytes=_int(env, "SMRITI_MAX_BUNDLE_LINE_BYTES", 8_388_608, minimum=1024),
             db_pool_size=_int(env, "SMRITI_DB_POOL_SIZE", 10, minimum=1),
             db_acquire_timeout_s=_float(env, "SMRITI_DB_ACQUIRE_TIMEOUT", 10.0),
             # PostgreSQL's statement_timeout is an int of milliseconds.

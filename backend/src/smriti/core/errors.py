@@ -79,8 +79,8 @@ class Conflict(SmritiError):
 class TooLarge(SmritiError):
     status_code = 413
 
-    def __init__(self, detail: str, *, limit_bytes: int) -> None:
-        super().__init__(detail)
+    def __init__(self, detail: str, *, limit_bytes: int, field: str | None = None) -> None:
+        super().__init__(detail, field=field)
         self.limit_bytes = limit_bytes
 
 

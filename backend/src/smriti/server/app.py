@@ -65,6 +65,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         max_import_bytes=settings.max_import_bytes,
         # A Checkpoint is held to what one request body may carry, however it is built.
         max_checkpoint_bytes=settings.max_body_bytes,
+        max_bundle_line_bytes=settings.max_bundle_line_bytes,
     )
     mcp = McpEndpoint(settings)
     sqlalchemy = SQLAlchemyAsyncConfig(

@@ -164,7 +164,7 @@ def to_error_response(request: Request[Any, Any, Any], exc: Exception) -> Respon
     if isinstance(exc, ProviderFailure):
         return _provider_error(exc)
     if isinstance(exc, TooLarge):
-        return _body(413, exc.detail, limit_bytes=exc.limit_bytes)
+        return _body(413, exc.detail, limit_bytes=exc.limit_bytes, errors=exc.errors)
     if isinstance(exc, SmritiError):
         return _body(exc.status_code, exc.detail, errors=exc.errors, headers=_retry_after(exc))
     if isinstance(exc, ValidationException):

@@ -76,12 +76,14 @@ class Services:
         claim_ttl_s: float,
         max_import_bytes: int,
         max_checkpoint_bytes: int,
+        max_bundle_line_bytes: int,
     ) -> None:
         self.providers = providers
         self._nudge_after_turns = nudge_after_turns
         self._claim_ttl_s = claim_ttl_s
         self._max_import_bytes = max_import_bytes
         self._max_checkpoint_bytes = max_checkpoint_bytes
+        self._max_bundle_line_bytes = max_bundle_line_bytes
 
     def start(self, pool: Pool) -> None:
         self.pool = pool
@@ -102,7 +104,7 @@ class Services:
         self.reviews = ReviewService(checkpoints=self.checkpoints, providers=self.providers)
         self.merge_reviews = MergeReviewService(self.merges, self.reviews)
         self.transcripts = TranscriptService(turns=self.turns, max_import_bytes=self._max_import_bytes)
-        self.bundles = BundleService(pool, self._max_import_bytes)
+        self.bundles = BundleService(pool, self._max_import_bytes, self._max_bundle_line_bytes)
         self.search = SearchService(pool)
 
     def dependencies(self) -> dict[str, Provide]:
