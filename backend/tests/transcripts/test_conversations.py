@@ -13,6 +13,7 @@ import pytest
 from smriti.core.config import Settings
 from tests.conftest import make_client
 from tests.support.api import create_space, turns
+from tests.support.memory import peak_allocated
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -106,12 +107,22 @@ async def test_a_claude_export_keeps_its_order_and_text(client: httpx.AsyncClien
 @pytest.mark.parametrize(
     ("body", "words"),
     [
-        (b"not json", "not JSON"),
+        (b"not json", "a JSON list of conversations: the file begins with b'not json', not '['"),
         (b'{"title": "one conversation, not a list"}', "a JSON list of conversations"),
         (b"[]", "No ChatGPT conversation"),
-        (b'[{"role": "user", "content": "hi"}]', "No ChatGPT conversation"),
-        (b'[{"name": "a", "name": "b", "chat_messages": []}]', "appears twice"),
+        (b'[{"role": "user", "content": "hi"}]', "Item 1 of the list is neither a ChatGPT conversation"),
+        (b'[{"chat_messages": []}, 5]', "Item 2 of the list is neither a ChatGPT conversation"),
+        (b'[{"name": "a", "name": "b", "chat_messages": []}]', "appears twice in one object (item 1 of the list)"),
         (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+        # Each conversation is found in the file and decoded on its own: the framing between them
+        # is checked too, and a bad one names its place.
+        (b'[{"chat_messages": []}, {"name": "\xff", "chat_messages": []}]', "item 2 of the list: Invalid UTF-8"),
+        (b'[{"chat_messages": []}, {"chat_messages": [}]', "item 2 of the list: JSON is malformed"),
+        (b'[{"chat_messages": []} {"chat_messages": []}]', "expected ',' or ']' after item 1"),
+        (b'[{"chat_messages": []},]', "item 2 is missing"),
+        (b'[{"chat_messages": []}', "the file ends after item 1: it was cut short"),
+        (b'[{"chat_messages": ["', "the file ends inside item 1: it was cut short"),
+        (b'[{"chat_messages": []}] []', "something follows the list's closing ']'"),
     ],
 )
 async def test_a_file_that_is_not_an_export_is_refused_and_nothing_is_stored(
@@ -151,3 +162,86 @@ async def test_the_v1_paste_of_one_conversation_still_answers_as_before(
         "Plan three days in Lisbon for May.",
         "Day 1: Alfama. Day 2: Belém. Day 3: Sintra.",
     ]
+
+
+def _claude(number: int, text: str, sender: str = "human") -> dict[str, Any]:
+    return {"name": f"Chat {number}", "chat_messages": [{"sender": sender, "text": text}]}
+
+
+def _chatgpt(number: int, messages: int, words: int) -> dict[str, Any]:
+    """A conversation shaped like a real ChatGPT export's: every node with its metadata."""
+    mapping: dict[str, Any] = {"root": {"id": "root", "message": None, "parent": None, "children": ["n0"]}}
+    for n in range(messages):
+        mapping[f"n{n}"] = {
+            "id": f"n{n}",
+            "message": {
+                "id": f"n{n}",
+                "author": {"role": "user" if n % 2 == 0 else "assistant", "name": None, "metadata": {}},
+                "create_time": 1717000000.5 + n,
+                "content": {"content_type": "text", "parts": [f"Message {n}: " + "words [and] {braces}, " * words]},
+                "status": "finished_successfully",
+                "metadata": {"model_slug": "gpt-4o", "finish_details": {"type": "stop"}},
+                "recipient": "all",
+            },
+            "parent": "root" if n == 0 else f"n{n - 1}",
+            "children": [f"n{n + 1}"] if n + 1 < messages else [],
+        }
+    return {"title": f"Conversation {number}", "create_time": 1717000000.0 + number, "mapping": mapping}
+
+
+async def test_a_conversation_larger_than_the_limit_is_a_413_naming_it(
+    settings: Settings, db: asyncpg.Connection
+) -> None:
+    """Read one at a time, a conversation is what an import holds at once: SMRITI_MAX_BUNDLE_LINE_BYTES
+    bounds it as it bounds a bundle's line, and one over it is refused whole, never read whole."""
+    body = json.dumps([_claude(1, "hi"), _claude(2, "x" * 70_000), _claude(3, "hi")]).encode()
+    async with make_client(settings, max_bundle_line_bytes=64 * 1024) as client:
+        space = await create_space(client, "Too big a conversation")
+        response = await import_file(client, space["id"], body)
+    assert response.status_code == 413, response.text
+    problem = response.json()
+    assert problem["detail"].startswith(
+        "Conversation 2 of the export is larger than SMRITI_MAX_BUNDLE_LINE_BYTES (65536 bytes)"
+    )
+    assert problem["limit_bytes"] == 65536
+    assert await db.fetchval("SELECT count(*) FROM sessions") == 0
+
+
+async def test_a_long_export_keeps_every_conversation_in_order_across_batches(
+    client: httpx.AsyncClient, db: asyncpg.Connection
+) -> None:
+    """2,500 conversations (written and answered 1,000 at a time), every seventh skipped."""
+    export = [_claude(n, f"message {n}", sender="human" if n % 7 else "system") for n in range(1, 2501)]
+    space = await create_space(client, "Many")
+    response = await import_file(client, space["id"], json.dumps(export).encode())
+
+    assert response.status_code == 201, response.text
+    result = response.json()
+    kept = [n for n in range(1, 2501) if n % 7]
+    assert [s["title"] for s in result["sessions"]] == [f"Chat {n}" for n in kept]
+    assert [s["title"] for s in result["skipped"]] == [f"Chat {n}" for n in range(7, 2501, 7)]
+    assert result["skipped"][0]["reason"] == "conversation 7: no message from the user or the assistant."
+    stored = await db.fetch(
+        "SELECT s.id, s.title, t.content FROM sessions s JOIN turns t ON t.session_id = s.id ORDER BY s.created_at"
+    )
+    assert [(str(row["id"]), row["title"]) for row in stored] == [
+        (s["session_id"], s["title"]) for s in result["sessions"]
+    ]
+    assert [row["content"] for row in stored] == [f"message {n}" for n in kept]
+
+
+async def test_an_import_holds_a_few_conversations_not_the_file(client: httpx.AsyncClient) -> None:
+    """~16 MB of ChatGPT conversations of ~30 KB each: decoded whole, the file took many times its
+    size (2.4 GB of resident memory for 99 MB); now what one batch of conversations takes."""
+    body = json.dumps([_chatgpt(n, messages=40, words=20) for n in range(500)]).encode()
+    assert len(body) > 16_000_000
+    space = await create_space(client, "Big export")
+
+    with peak_allocated() as peak:
+        response = await import_file(client, space["id"], body)
+
+    assert response.status_code == 201, response.text
+    assert len(response.json()["sessions"]) == 500
+    # A piece of the file (1 MiB, twice while it is carried over), a batch (1 MiB of it) as read
+    # and as sent, a conversation decoded: a few MB, against 139 MB before (tracemalloc's count).
+    assert peak.bytes < 8 * 2**20, (peak.bytes, len(body))

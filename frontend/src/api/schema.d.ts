@@ -486,7 +486,7 @@ export interface paths {
         put?: never;
         /**
          * Import a ChatGPT or Claude data export's conversations as Sessions
-         * @description The body is the `conversations.json` of a ChatGPT or Claude data export (the format is detected), up to SMRITI_MAX_IMPORT_BYTES. One Session per conversation, in the file's order, titles kept, Turns numbered 1..n: ChatGPT's is the branch that ends at `current_node` (the one last seen), without system and tool messages. A conversation that cannot be read is listed in `skipped` with its reason; the rest are stored in one transaction. A file that is not such an export is a 400 and stores nothing.
+         * @description The body is the `conversations.json` of a ChatGPT or Claude data export (the format is detected), up to SMRITI_MAX_IMPORT_BYTES. One Session per conversation, in the file's order, titles kept, Turns numbered 1..n: ChatGPT's is the branch that ends at `current_node` (the one last seen), without system and tool messages. A conversation that cannot be read is listed in `skipped` with its reason; the rest are stored in one transaction. A file that is not such an export is a 400 and stores nothing; one conversation larger than SMRITI_MAX_BUNDLE_LINE_BYTES is a 413 naming it.
          */
         post: operations["importConversations"];
         delete?: never;
@@ -546,7 +546,7 @@ export interface paths {
         put?: never;
         /**
          * Import a Space from a bundle
-         * @description The body is a bundle (`Content-Type: application/x-ndjson`, up to SMRITI_MAX_IMPORT_BYTES). Every hash and link is checked before anything is written, then all of it is written in one transaction: a bundle that does not check out is a 400 naming its first bad line and writes nothing. The Space keeps its ids, hashes and times; a Space with its id or name already here is a 409.
+         * @description The body is a bundle (`Content-Type: application/x-ndjson`, up to SMRITI_MAX_IMPORT_BYTES). Every hash and link is checked before anything is written, then all of it is written in one transaction: a bundle that does not check out is a 400 naming its first bad line and writes nothing; a line longer than SMRITI_MAX_BUNDLE_LINE_BYTES is a 413 naming it. The Space keeps its ids, hashes and times; a Space with its id or name already here is a 409.
          */
         post: operations["importSpace"];
         delete?: never;

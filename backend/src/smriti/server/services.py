@@ -103,7 +103,9 @@ class Services:
         self.drafts = DraftService(turns=self.turns, providers=self.providers)
         self.reviews = ReviewService(checkpoints=self.checkpoints, providers=self.providers)
         self.merge_reviews = MergeReviewService(self.merges, self.reviews)
-        self.transcripts = TranscriptService(turns=self.turns, max_import_bytes=self._max_import_bytes)
+        self.transcripts = TranscriptService(
+            turns=self.turns, max_import_bytes=self._max_import_bytes, max_item_bytes=self._max_bundle_line_bytes
+        )
         self.bundles = BundleService(pool, self._max_import_bytes, self._max_bundle_line_bytes)
         self.search = SearchService(pool)
 

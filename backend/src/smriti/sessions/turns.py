@@ -9,7 +9,8 @@ there; every write is here.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from operator import itemgetter
 from uuid import UUID
@@ -36,6 +37,53 @@ class ImportedSession:
     turns: list[tuple[str, str]]
     created_at: datetime.datetime | None = None
     updated_at: datetime.datetime | None = None
+
+
+class SessionImport:
+    """The Sessions of one import, written in the transaction `TurnStore.importing` holds."""
+
+    def __init__(self, conn: asyncpg.Connection, repo_id: UUID, provider: str) -> None:
+        self._conn = conn
+        self._repo_id = repo_id
+        self._provider = provider
+
+    async def add(self, sessions: list[ImportedSession]) -> list[UUID]:
+        """These Sessions, created in this order; one with no time is as new as the import."""
+        ids = [uuid7() for _ in sessions]
+        numbered = [
+            (session_id, n, role, content)
+            for session_id, session in zip(ids, sessions, strict=True)
+            for n, (role, content) in enumerate(session.turns, start=1)
+        ]
+        # Imported replies carry no token counts: each is uncounted. clock_timestamp() moves on
+        # row by row, so Sessions without a time of their own keep the given order.
+        await self._conn.execute(
+            "INSERT INTO sessions (id, repo_id, title, provider, last_seq, uncounted_replies, created_at, "
+            "updated_at) SELECT id, $1, title, $2, last_seq, uncounted, coalesce(created, clock_timestamp()), "
+            "coalesce(updated, created, clock_timestamp()) "
+            "FROM unnest($3::uuid[], $4::text[], $5::integer[], $6::integer[], $7::timestamptz[], "
+            "$8::timestamptz[]) WITH ORDINALITY AS s(id, title, last_seq, uncounted, created, updated, n) "
+            "ORDER BY n",
+            self._repo_id,
+            self._provider,
+            ids,
+            [session.title for session in sessions],
+            [len(session.turns) for session in sessions],
+            [sum(role == "assistant" for role, _ in session.turns) for session in sessions],
+            [session.created_at for session in sessions],
+            [session.updated_at for session in sessions],
+        )
+        await self._conn.execute(
+            "INSERT INTO turns (session_id, sequence_number, role, content, provider) "
+            "SELECT session_id, n, role, content, $5 "
+            "FROM unnest($1::uuid[], $2::integer[], $3::text[], $4::text[]) AS t(session_id, n, role, content)",
+            [turn[0] for turn in numbered],
+            [turn[1] for turn in numbered],
+            [turn[2] for turn in numbered],
+            [turn[3] for turn in numbered],
+            self._provider,
+        )
+        return ids
 
 
 def to_turn(row: asyncpg.Record) -> Turn:
@@ -161,50 +209,18 @@ class TurnStore:
 
     async def import_session(self, repo_id: UUID, title: str, provider: str, turns: list[tuple[str, str]]) -> UUID:
         """One new Session holding these (role, content) Turns numbered 1..n, in one transaction."""
-        return (await self.import_sessions(repo_id, provider, [ImportedSession(title, turns)]))[0]
+        async with self.importing(repo_id, provider) as sessions:
+            return (await sessions.add([ImportedSession(title, turns)]))[0]
 
-    async def import_sessions(self, repo_id: UUID, provider: str, sessions: list[ImportedSession]) -> list[UUID]:
-        """New Sessions, all in one transaction and created in this order; one with no time is
-        as new as the import. The Space is locked against deletion first, so one deleted
-        meanwhile is a 404 rather than a broken foreign key."""
-        ids = [uuid7() for _ in sessions]
-        numbered = [
-            (session_id, n, role, content)
-            for session_id, session in zip(ids, sessions, strict=True)
-            for n, (role, content) in enumerate(session.turns, start=1)
-        ]
+    @asynccontextmanager
+    async def importing(self, repo_id: UUID, provider: str) -> AsyncIterator[SessionImport]:
+        """New Sessions of a Space, added batch by batch in one transaction (all of them are
+        stored, or none). The Space is locked against deletion first, so one deleted meanwhile is
+        a 404 rather than a broken foreign key."""
         async with self._pool.acquire() as conn, conn.transaction():
             if not await conn.fetchval("SELECT EXISTS (SELECT 1 FROM repos WHERE id = $1 FOR KEY SHARE)", repo_id):
                 raise NotFound(f"No Space with id {repo_id}.", field="repo_id")
-            # Imported replies carry no token counts: each is uncounted. clock_timestamp() moves
-            # on row by row, so Sessions without a time of their own keep the given order.
-            await conn.execute(
-                "INSERT INTO sessions (id, repo_id, title, provider, last_seq, uncounted_replies, created_at, "
-                "updated_at) SELECT id, $1, title, $2, last_seq, uncounted, coalesce(created, clock_timestamp()), "
-                "coalesce(updated, created, clock_timestamp()) "
-                "FROM unnest($3::uuid[], $4::text[], $5::integer[], $6::integer[], $7::timestamptz[], "
-                "$8::timestamptz[]) WITH ORDINALITY AS s(id, title, last_seq, uncounted, created, updated, n) "
-                "ORDER BY n",
-                repo_id,
-                provider,
-                ids,
-                [session.title for session in sessions],
-                [len(session.turns) for session in sessions],
-                [sum(role == "assistant" for role, _ in session.turns) for session in sessions],
-                [session.created_at for session in sessions],
-                [session.updated_at for session in sessions],
-            )
-            await conn.execute(
-                "INSERT INTO turns (session_id, sequence_number, role, content, provider) "
-                "SELECT session_id, n, role, content, $5 "
-                "FROM unnest($1::uuid[], $2::integer[], $3::text[], $4::text[]) AS t(session_id, n, role, content)",
-                [turn[0] for turn in numbered],
-                [turn[1] for turn in numbered],
-                [turn[2] for turn in numbered],
-                [turn[3] for turn in numbered],
-                provider,
-            )
-        return ids
+            yield SessionImport(conn, repo_id, provider)
 
     async def write_exchange(self, session_id: UUID, exchange: Exchange) -> tuple[Turn, Turn]:
         """Store the user and assistant Turns together, numbered by the Session's counter.

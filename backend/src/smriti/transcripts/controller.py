@@ -5,7 +5,9 @@ from uuid import UUID
 
 from litestar import Request, Response, post
 from litestar.di import NamedDependency
+from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, JSONBody
+from litestar.response import Stream
 
 from smriti.core.error_docs import error_responses
 from smriti.sessions.schemas import session_location
@@ -43,15 +45,29 @@ async def ingest_transcript(
         "SMRITI_MAX_IMPORT_BYTES. One Session per conversation, in the file's order, titles kept, Turns numbered "
         "1..n: ChatGPT's is the branch that ends at `current_node` (the one last seen), without system and tool "
         "messages. A conversation that cannot be read is listed in `skipped` with its reason; the rest are stored "
-        "in one transaction. A file that is not such an export is a 400 and stores nothing."
+        "in one transaction. A file that is not such an export is a 400 and stores nothing; one conversation "
+        "larger than SMRITI_MAX_BUNDLE_LINE_BYTES is a 413 naming it."
     ),
     status_code=201,
     request_max_body_size=None,
     tags=["Sessions"],
-    responses=error_responses(404, 413, 415),
+    responses={
+        201: ResponseSpec(
+            data_container=ConversationImportResult,
+            description="Document created, URL follows",  # Litestar's own words for a 201, as the other routes
+            generate_examples=False,
+        ),
+        **error_responses(404, 413, 415),
+    },
 )
 async def import_conversations(
     repo_id: FromPath[UUID], request: Request[Any, Any, Any], transcripts: NamedDependency[TranscriptService]
-) -> Response[ConversationImportResult]:
-    result = await transcripts.import_conversations(repo_id, request.stream(), declared_bytes=request.content_length)
-    return Response(result, headers={"Location": f"/v4/repos/{repo_id}/sessions"})
+) -> Stream:
+    answer = await transcripts.import_conversations(repo_id, request.stream(), declared_bytes=request.content_length)
+    # The answer lists every conversation, so it is sent from the files it was written to (answer.py).
+    return Stream(
+        answer.body(),
+        status_code=201,
+        media_type="application/json",
+        headers={"Location": f"/v4/repos/{repo_id}/sessions"},
+    )

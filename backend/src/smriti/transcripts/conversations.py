@@ -9,7 +9,9 @@ of the list are kept.
 
 A conversation that cannot be read (a malformed node, text PostgreSQL cannot store, nothing but
 system or tool messages) is not a reason to refuse the rest: it is listed in `skipped` with
-its reason, and the others are imported. A file that is not such an export at all is refused.
+its reason, and the others are imported. A file that is not such an export at all is refused,
+and so is a list holding something that is no conversation of either kind (`export_file.py`
+reads the file, one conversation at a time).
 """
 
 from __future__ import annotations
@@ -44,14 +46,7 @@ class Skipped:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
-class ExportContents:
-    format: ExportFormat
-    conversations: list[Conversation]
-    skipped: list[Skipped]
-
-
-def _format_of(item: Any) -> ExportFormat | None:
+def format_of(item: Any) -> ExportFormat | None:
     if isinstance(item, dict):
         if "mapping" in item:
             return "chatgpt"
@@ -101,31 +96,14 @@ def _times(item: dict[str, Any], export: ExportFormat) -> tuple[datetime.datetim
     return created, updated if updated is not None and updated >= created else created
 
 
-def read_export(document: Any) -> ExportContents:
-    """The conversations of an export, and those it holds that could not be read, in file order."""
-    if not isinstance(document, list):
-        raise TranscriptError(
-            "Expected the conversations.json of a ChatGPT or Claude data export: a JSON list of conversations."
-        )
-    export = next((found for item in document if (found := _format_of(item)) is not None), None)
-    if export is None:
-        raise TranscriptError(
-            "No ChatGPT conversation (an object with `mapping`) or Claude conversation (with `chat_messages`) "
-            "in this list."
-        )
-    conversations: list[Conversation] = []
-    skipped: list[Skipped] = []
-    for index, item in enumerate(document):
-        title = _title(item, index, export)
-        if _format_of(item) != export:
-            skipped.append(
-                Skipped(title, f"conversation {index + 1} is not a {_NAMES[export]} conversation, as the first is.")
-            )
-            continue
-        try:
-            conversations.append(Conversation(title, parse_conversation(item), *_times(item, export)))
-        except TranscriptError as exc:
-            skipped.append(Skipped(title, f"conversation {index + 1}: {exc}"))
-        except RecursionError:
-            skipped.append(Skipped(title, f"conversation {index + 1} is nested too deeply to read."))
-    return ExportContents(export, conversations, skipped)
+def read_conversation(item: Any, number: int, export: ExportFormat) -> Conversation | Skipped:
+    """Conversation `number` (counted from 1) of an export in `export`'s format, or why it is skipped."""
+    title = _title(item, number - 1, export)
+    if format_of(item) != export:
+        return Skipped(title, f"conversation {number} is not a {_NAMES[export]} conversation, as the first is.")
+    try:
+        return Conversation(title, parse_conversation(item), *_times(item, export))
+    except TranscriptError as exc:
+        return Skipped(title, f"conversation {number}: {exc}")
+    except RecursionError:
+        return Skipped(title, f"conversation {number} is nested too deeply to read.")

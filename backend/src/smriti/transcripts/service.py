@@ -1,30 +1,24 @@
-"""V1 transcript ingestion, kept for backfilling: parse, summarise, optionally store as a Session."""
+"""Conversations brought in from elsewhere: a data export's conversations.json as Sessions, and the
+v1 transcript ingestion, kept for backfilling (parse, summarise, optionally store as a Session)."""
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Any
 from uuid import UUID
 
-import msgspec
-
 from smriti.core.cpu import off_loop
-from smriti.core.errors import BadRequest
-from smriti.core.json_checks import duplicate_key
+from smriti.core.errors import BadRequest, TooLarge
+from smriti.core.json_array import ItemTooLarge
 from smriti.core.uploads import within
 from smriti.rules.extract import Extraction, SourceTurn, extract
 from smriti.sessions.turns import ImportedSession, TurnStore
-from smriti.transcripts.conversations import ExportContents, read_export
+from smriti.transcripts.answer import ImportAnswer
+from smriti.transcripts.conversations import Conversation
+from smriti.transcripts.export_file import ExportFile
 from smriti.transcripts.parse import ParsedTurn, TranscriptError, parse_transcript
-from smriti.transcripts.schemas import (
-    ConversationImportResult,
-    ImportedConversation,
-    ImportedTurn,
-    SkippedConversation,
-    TranscriptImport,
-    TranscriptResult,
-)
+from smriti.transcripts.schemas import ImportedTurn, TranscriptImport, TranscriptResult
 
 IMPORT_PROVIDER = "import"
 _RECENT_TURNS = 6
@@ -57,57 +51,62 @@ def context_pack(turns: list[ParsedTurn], found: Extraction) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _export_of(raw: bytes) -> ExportContents:
-    """The export read: valid JSON with no name twice in one object, then its conversations."""
-    try:
-        document: Any = msgspec.json.decode(raw)
-        repeated = duplicate_key(raw)
-    except msgspec.DecodeError as exc:
-        raise TranscriptError(f"The file is not JSON: {exc}.") from None
-    except RecursionError:
-        raise TranscriptError("The JSON is nested too deeply to read.") from None
-    if repeated is not None:
-        raise TranscriptError(f"The name {repeated!r} appears twice in one object.")
-    return read_export(document)
-
-
 @dataclass(frozen=True, slots=True)
 class TranscriptService:
     turns: TurnStore
     max_import_bytes: int
+    max_item_bytes: int
+    """SMRITI_MAX_BUNDLE_LINE_BYTES: the largest conversation an import reads."""
 
     async def import_conversations(
         self, repo_id: UUID, chunks: AsyncIterator[bytes], *, declared_bytes: int | None
-    ) -> ConversationImportResult:
+    ) -> ImportAnswer:
         """A data export's conversations as Sessions of the Space, all in one transaction: either
-        every conversation that could be read is stored, or (an error) none is."""
-        raw = b"".join(
-            [
-                chunk
-                async for chunk in within(chunks, self.max_import_bytes, "The export", declared_bytes=declared_bytes)
-            ]
-        )
+        every conversation that could be read is stored, or (an error) none is. The body is
+        spooled to a file and read from there a conversation at a time (`export_file.py`)."""
+        with tempfile.TemporaryFile() as spool:
+            async for chunk in within(chunks, self.max_import_bytes, "The export", declared_bytes=declared_bytes):
+                spool.write(chunk)
+            export = ExportFile(spool, item_limit=self.max_item_bytes)
+            await self._check(export)
+            return await self._write(repo_id, export)
+
+    async def _check(self, export: ExportFile) -> None:
+        """The whole file checked before anything is written, a step at a time in a worker thread."""
         try:
-            contents = await off_loop(lambda: _export_of(raw))
+            while not await off_loop(export.check):
+                pass
         except TranscriptError as exc:
             raise BadRequest(str(exc), field="body") from None
-        # Called with no conversation too: an unknown Space is a 404 whatever the file held.
-        ids = await self.turns.import_sessions(
-            repo_id,
-            IMPORT_PROVIDER,
-            [
-                ImportedSession(c.title, [(t.role, t.content) for t in c.turns], c.created_at, c.updated_at)
-                for c in contents.conversations
-            ],
-        )
-        return ConversationImportResult(
-            format=contents.format,
-            sessions=[
-                ImportedConversation(session_id=session_id, title=c.title, turns=len(c.turns))
-                for session_id, c in zip(ids, contents.conversations, strict=True)
-            ],
-            skipped=[SkippedConversation(title=s.title, reason=s.reason) for s in contents.skipped],
-        )
+        except ItemTooLarge as exc:
+            raise TooLarge(
+                f"Conversation {exc.number} of the export is larger than SMRITI_MAX_BUNDLE_LINE_BYTES "
+                f"({exc.limit} bytes), the most one conversation may hold; nothing was imported.",
+                limit_bytes=exc.limit,
+                field="body",
+            ) from None
+
+    async def _write(self, repo_id: UUID, export: ExportFile) -> ImportAnswer:
+        """Each batch read in a worker thread, then written; the answer written as they go."""
+        assert export.format is not None  # check() found it, or refused the file
+        answer = ImportAnswer(export.format)
+        try:
+            # Opened before the first batch: an unknown Space is a 404 whatever the file holds.
+            async with self.turns.importing(repo_id, IMPORT_PROVIDER) as sessions:
+                batches = export.batches()
+                while batch := await off_loop(lambda: next(batches, None)):
+                    ids = await sessions.add(
+                        [
+                            ImportedSession(c.title, [(t.role, t.content) for t in c.turns], c.created_at, c.updated_at)
+                            for c in batch
+                            if isinstance(c, Conversation)
+                        ]
+                    )
+                    answer.add(batch, iter(ids))
+        except BaseException:
+            answer.close()
+            raise
+        return answer
 
     async def ingest(self, data: TranscriptImport) -> TranscriptResult:
         def read() -> tuple[list[ParsedTurn], str]:
