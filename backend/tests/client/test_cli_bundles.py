@@ -106,4 +106,4 @@ async def test_import_conversations_lists_the_sessions_and_what_was_skipped(serv
     ]
     refused = smriti("import-conversations", "Conversations by the CLI", "-", stdin=b"not json", url=server.url)
     assert refused.code == 2
-    assert "not JSON" in refused.error_line()
+    assert "the file begins with 'not json', not '['" in refused.error_line()

@@ -93,7 +93,7 @@ def test_an_item_of_exactly_the_limit_is_read() -> None:
     ("raw", "words"),
     [
         (b"", "the file is empty"),
-        (b"  {}", "begins with b'{}', not '['"),
+        (b"  {}", "begins with '{}', not '['"),
         (b"[1 2]", "expected ',' or ']' after item 1, found '2'"),
         (b"[1,]", "item 2 is missing"),
         (b"[,]", "item 1 is missing"),

@@ -107,7 +107,7 @@ async def test_a_claude_export_keeps_its_order_and_text(client: httpx.AsyncClien
 @pytest.mark.parametrize(
     ("body", "words"),
     [
-        (b"not json", "a JSON list of conversations: the file begins with b'not json', not '['"),
+        (b"not json", "a JSON list of conversations: the file begins with 'not json', not '['"),
         (b'{"title": "one conversation, not a list"}', "a JSON list of conversations"),
         (b"[]", "No ChatGPT conversation"),
         (b'[{"role": "user", "content": "hi"}]', "Item 1 of the list is neither a ChatGPT conversation"),

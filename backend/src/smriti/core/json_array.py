@@ -151,4 +151,5 @@ class ArrayItems:
     def _beginning(self) -> str:
         if self._at >= len(self._buffer):
             return "the file is empty."
-        return f"the file begins with {self._buffer[self._at : self._at + 20]!r}, not '['."
+        beginning = self._buffer[self._at : self._at + 20].decode(errors="replace")
+        return f"the file begins with {beginning!r}, not '['."
