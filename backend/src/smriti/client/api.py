@@ -10,6 +10,8 @@ The client is asynchronous: the MCP server runs it inside its event loop (in the
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from types import TracebackType
@@ -134,29 +136,19 @@ class SmritiClient:
 
     async def import_space(self, source: IO[bytes]) -> Space:
         """Import a bundle read from `source`, sent as it is read."""
-
-        async def chunks() -> AsyncIterator[bytes]:
-            while chunk := source.read(_UPLOAD_CHUNK):
-                yield chunk
-
         with self._reaching():
             response = await self._http.post(
-                "/v5/repos/import", content=chunks(), headers={"Content-Type": "application/x-ndjson"}
+                "/v5/repos/import", content=_chunks(source), headers=_upload_headers(source, "application/x-ndjson")
             )
         return self._decoded("POST", response, Space)  # type: ignore[return-value]
 
     async def import_conversations(self, space_id: UUID, source: IO[bytes]) -> ConversationImportResult:
         """A ChatGPT or Claude export's conversations.json, read from `source`, as Sessions."""
-
-        async def chunks() -> AsyncIterator[bytes]:
-            while chunk := source.read(_UPLOAD_CHUNK):
-                yield chunk
-
         with self._reaching():
             response = await self._http.post(
                 f"/v5/repos/{space_id}/import/conversations",
-                content=chunks(),
-                headers={"Content-Type": "application/json"},
+                content=_chunks(source),
+                headers=_upload_headers(source, "application/json"),
             )
         return self._decoded("POST", response, ConversationImportResult)  # type: ignore[return-value]
 
@@ -421,3 +413,22 @@ class SmritiClient:
         if status == 401:
             detail += " Set SMRITI_API_TOKEN (or --token) to the server's API token."
         return error_for_status(status, detail, errors=body.errors, provider=body.provider)
+
+
+async def _chunks(source: IO[bytes]) -> AsyncIterator[bytes]:
+    while chunk := source.read(_UPLOAD_CHUNK):
+        yield chunk
+
+
+def _upload_headers(source: IO[bytes], content_type: str) -> dict[str, str]:
+    """An upload's headers. A regular file's length is known, so it is sent as Content-Length
+    (httpx then sends the body unchunked): a server refuses one past its limit at once, instead
+    of after reading up to the limit. A pipe (stdin) goes chunked."""
+    headers = {"Content-Type": content_type}
+    try:
+        status = os.fstat(source.fileno())
+        if stat.S_ISREG(status.st_mode):
+            headers["Content-Length"] = str(status.st_size - source.tell())
+    except (OSError, ValueError):  # no file descriptor (io.UnsupportedOperation is both)
+        pass
+    return headers
