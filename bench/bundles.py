@@ -173,7 +173,7 @@ def write_bundle(out: IO[bytes], checkpoints: int, turns: int) -> int:
     return lines
 
 
-class _PeakRss:
+class PeakRss:
     """The server's resident memory sampled every 10 ms while a request runs."""
 
     def __init__(self, watch: Server) -> None:
@@ -187,7 +187,7 @@ class _PeakRss:
         while not self._stop.wait(0.01):
             self.peak = max(self.peak, self._watch.rss())
 
-    def __enter__(self) -> _PeakRss:
+    def __enter__(self) -> PeakRss:
         self._thread.start()
         return self
 
@@ -218,7 +218,7 @@ def run_bundles(report: Report, args: argparse.Namespace, env: dict[str, str], l
             with path.open("wb") as out:
                 lines = write_bundle(out, checkpoints, turns)
             size = {"checkpoints": checkpoints, "turns": turns}
-            with _PeakRss(smriti) as memory:
+            with PeakRss(smriti) as memory:
                 started = time.perf_counter()
                 response = client.post(
                     "/v5/repos/import", content=_chunks(path), headers={"Content-Type": "application/x-ndjson"}
@@ -227,7 +227,7 @@ def run_bundles(report: Report, args: argparse.Namespace, env: dict[str, str], l
             assert response.status_code == 201, response.text[:500]
             space_id = response.json()["id"]
             _record(report, "import", size, lines, seconds, memory.rise_mb, path.stat().st_size)
-            with _PeakRss(smriti) as memory:
+            with PeakRss(smriti) as memory:
                 started = time.perf_counter()
                 exported = 0
                 with client.stream("GET", f"/v5/repos/{space_id}/export") as stream:

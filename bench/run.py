@@ -18,6 +18,8 @@
 - merges: a merge preview of two 1,000-item Checkpoints 1,000 and 10 Checkpoints apart, 1 client;
 - bundles: export and import of a 10,000-Checkpoint, 100,000-Turn Space and one 10× smaller (rows
   per second, the server's memory rise: constant in the Space's size);
+- imports: the server's peak memory importing a 200 MB conversations.json and a bundle of lines at
+  SMRITI_MAX_BUNDLE_LINE_BYTES (bounded by the largest item, not the file);
 - streams: time to the first piece through Smriti against straight from a fake streaming
   provider, at 1 and 16 clients; 64 streams at once (CPU per piece, memory per stream);
 - search: a rare, a medium and a common word over 1,000,000 Turns and 100,000 Checkpoints, at 1
@@ -38,6 +40,7 @@ import tempfile
 from pathlib import Path
 
 import bundles
+import import_memory
 import lines
 import merges
 import searching
@@ -69,7 +72,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=HERE / "results" / "latest.json")
     parser.add_argument(
         "--only",
-        choices=["lines", "merges", "streams", "bundles", "search", "tokens"],
+        choices=["lines", "merges", "streams", "bundles", "imports", "search", "tokens"],
         help="only these rows (and their targets)",
     )
     args = parser.parse_args()
@@ -96,6 +99,10 @@ def main() -> None:
         "lines": (lambda: lines.run_lines_only(report, args, env, log, work, url), lines.evaluate_lines),
         "merges": (lambda: merges.run_merges(report, args, env, log, work, url), merges.evaluate_merges),
         "bundles": (lambda: bundles.run_bundles(report, args, env, log, work), bundles.evaluate_bundles),
+        "imports": (
+            lambda: import_memory.run_import_memory(report, args, env, log, work),
+            import_memory.evaluate_import_memory,
+        ),
         "search": (lambda: searching.run_search(report, args, env, log, work), searching.evaluate_search),
         "streams": (lambda: streams.run_streams(report, args, env, log), streams.evaluate_streams),
         "tokens": (lambda: tokens.run_tokens(report), tokens.evaluate_tokens),
@@ -113,12 +120,14 @@ def main() -> None:
     merges.run_merges(report, args, env, log, work, url)
     streams.run_streams(report, args, env, log)
     bundles.run_bundles(report, args, env, log, work)
+    import_memory.run_import_memory(report, args, env, log, work)
     searching.run_search(report, args, env, log, work)
     tokens.run_tokens(report)
     evaluate(report)
     merges.evaluate_merges(report)
     streams.evaluate_streams(report)
     bundles.evaluate_bundles(report)
+    import_memory.evaluate_import_memory(report)
     searching.evaluate_search(report)
     tokens.evaluate_tokens(report)
     print_report(report)
