@@ -21,7 +21,7 @@ import asyncpg
 
 from smriti.bundles.check import BundleCheck, BundleError, Plan, decode, read_header
 from smriti.bundles.write import write_bundle
-from smriti.core.cpu import off_loop
+from smriti.core.cpu import Lane, off_loop
 from smriti.core.errors import BadRequest, Conflict, TooLarge
 from smriti.core.uploads import within
 from smriti.db.pool import Pool
@@ -40,7 +40,7 @@ class BundleService:
                 lines.check(chunk)
                 spool.write(chunk)
             try:
-                plan = await off_loop(lambda: check_bundle(spool))
+                plan = await off_loop(lambda: check_bundle(spool), lane=Lane.IMPORT)
             except BundleError as exc:
                 raise BadRequest(str(exc), field=f"line {exc.number}") from None
             await self._refuse_taken(plan)

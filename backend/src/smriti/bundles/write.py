@@ -20,7 +20,7 @@ from smriti.bundles.check import Plan
 from smriti.bundles.format import TURN_FIELDS, BranchLine, CheckpointLine, SessionLine, TurnLine, decode_record
 from smriti.checkpoints.commit_sql import PARENT_CHAIN
 from smriti.checkpoints.hashing import CONTENT_FIELDS, encode_content
-from smriti.core.cpu import off_loop
+from smriti.core.cpu import holding_a_connection
 
 _BATCH_ROWS = 2000
 _BATCH_BYTES = 1 << 20
@@ -83,7 +83,7 @@ async def write_bundle(conn: asyncpg.Connection, plan: Plan, spool: IO[bytes]) -
     spool.seek(0)
     rows = _rows(plan, spool)
     lines: list[BranchLine] = []
-    while batch := await off_loop(lambda: _batch(rows)):
+    while batch := await holding_a_connection(lambda: _batch(rows)):
         by_table: dict[str, list[Row]] = {"commits": [], "sessions": [], "turns": []}
         for table, row in batch:
             if table == "branches":

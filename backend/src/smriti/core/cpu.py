@@ -112,3 +112,12 @@ async def off_loop(work: Callable[[], T], *, lane: Lane = Lane.WORK) -> T:
         return work()
 
     return await anyio.to_thread.run_sync(started, limiter=limiter)
+
+
+async def holding_a_connection(work: Callable[[], T]) -> T:
+    """`work()` in a worker thread outside the lanes, for work done while a pooled connection and
+    its transaction are held (an import's write pass parses its next batch): in a lane it could
+    wait behind other clients' long jobs with the connection idle, which PostgreSQL ends after a
+    minute and the pool lends to no one meanwhile. How many run at once is bounded by the pool."""
+    keep_going()
+    return await anyio.to_thread.run_sync(work)

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from uuid import UUID
 
-from smriti.core.cpu import off_loop
+from smriti.core.cpu import Lane, holding_a_connection, off_loop
 from smriti.core.errors import BadRequest, TooLarge
 from smriti.core.json_array import ItemTooLarge
 from smriti.core.uploads import within
@@ -74,7 +74,7 @@ class TranscriptService:
     async def _check(self, export: ExportFile) -> None:
         """The whole file checked before anything is written, a step at a time in a worker thread."""
         try:
-            while not await off_loop(export.check):
+            while not await off_loop(export.check, lane=Lane.IMPORT):
                 pass
         except TranscriptError as exc:
             raise BadRequest(str(exc), field="body") from None
@@ -94,7 +94,7 @@ class TranscriptService:
             # Opened before the first batch: an unknown Space is a 404 whatever the file holds.
             async with self.turns.importing(repo_id, IMPORT_PROVIDER) as sessions:
                 batches = export.batches()
-                while batch := await off_loop(lambda: next(batches, None)):
+                while batch := await holding_a_connection(lambda: next(batches, None)):
                     ids = await sessions.add(
                         [
                             ImportedSession(c.title, [(t.role, t.content) for t in c.turns], c.created_at, c.updated_at)
