@@ -163,6 +163,24 @@ async def test_a_history_whose_times_are_out_of_order_gets_the_plain_walks_base(
     del b1
 
 
+def _scans(plan: dict[str, Any]) -> list[str]:
+    here = [plan["Relation Name"]] if plan["Node Type"] == "Seq Scan" else []
+    return here + [scan for child in plan.get("Plans", []) for scan in _scans(child)]
+
+
+async def test_every_checkpoint_is_read_by_its_key(client: httpx.AsyncClient, db: asyncpg.Connection) -> None:
+    # Planned for any two Checkpoints (the plan kept after five runs), with the statistics of a
+    # Space of a few hundred Checkpoints: no step may scan the whole table (a lookup written as a
+    # join was planned as a hash over every Checkpoint, once per step: 35 ms a preview).
+    await _two_lines_merged_into_each_other(client, 8)
+    await db.execute("ANALYZE commits")
+    await db.execute("SET plan_cache_mode = force_generic_plan")
+    for name, statement in (("walk", base._MERGE_BASE_SQL), ("exhaustive", base._EXHAUSTIVE_SQL)):
+        await db.execute(f"PREPARE {name}(uuid, uuid) AS {statement}")
+        plan = await db.fetchval(f"EXPLAIN (FORMAT JSON) EXECUTE {name}('{uuid.uuid4()}', '{uuid.uuid4()}')")
+        assert _scans(json.loads(plan)[0]["Plan"]) == [], name
+
+
 def test_the_statement_is_small_enough_for_asyncpg_to_keep_prepared() -> None:
     # asyncpg keeps a prepared statement (and PostgreSQL its plan) only up to 15 KiB of text;
     # a longer one would be parsed and planned on every preview (~5-15 ms each here).
