@@ -10,6 +10,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 ITEMS_PER_FIELD = 250
+THEIRS_LINE = "research"
+"""The second line of every merge fixture: the merge previews merge it into the default line."""
 
 _TOPICS = [
     "storage layer",

@@ -16,7 +16,9 @@ Every Checkpoint is committed over the API, so its hash is Smriti's own (verify 
   after a merge of two other lines in each Space (after which the base query also walks both
   parent links back to the fork point: `smriti.merges.base`).
 
-Targets: the median under 50 ms, and the time 1,000 apart ≤ 1.2× the time 10 apart.
+Targets: the median under 50 ms, and the time 1,000 apart ≤ 1.2× the time 10 apart. The rows of
+`merge_history.py` (two lines merged into each other, by the length of the history behind their
+base) are measured in turn with these, on the same server.
 """
 
 from __future__ import annotations
@@ -34,7 +36,9 @@ from typing import Any
 import httpx
 import msgspec
 from measure import rows_in_turn
-from merge_states import State, base_state, line_states, side_changes
+from merge_history import HISTORIES, evaluate_histories, seed_histories
+from merge_history import ROW as HISTORY_ROW
+from merge_states import THEIRS_LINE, State, base_state, line_states, side_changes
 from report import Report
 from seed import analyze
 from servers import ROOT, server, server_command
@@ -48,7 +52,6 @@ from smriti.merges.schemas import Conflict, MergePreview
 from smriti.merges.service import MergeService
 from smriti.merges.three_way import merge_states, state_of
 
-THEIRS_LINE = "research"
 APART = (10, 1_000)
 """Checkpoints between the two tips (half on each line), the short and the long Space."""
 ROW = "merges: GET merge preview, {apart:,} apart"
@@ -229,11 +232,11 @@ async def breakdown(url: str, spaces: dict[int, dict[str, str]], iterations: int
     return results
 
 
-def print_breakdown(results: dict[int, dict[str, float]]) -> None:
-    for apart, r in results.items():
+def print_breakdown(results: dict[int, dict[str, float]], fixture: str = "{:,} apart") -> None:
+    for key, r in results.items():
         parts = " + ".join(f"{label} {r[part]:.2f}" for part, label in _PARTS.items())
         print(
-            f"  in-process, {apart:,} apart: {r['total']:.2f} ms = {parts} + rest {r['rest']:.2f} "
+            f"  in-process, {fixture.format(key)}: {r['total']:.2f} ms = {parts} + rest {r['rest']:.2f} "
             f"(PostgreSQL's part of the load: {r['in_postgres']:.2f}; this process's CPU: {r['python_cpu']:.2f})",
             flush=True,
         )
@@ -259,20 +262,28 @@ def merge_elsewhere(base_url: str, spaces: dict[int, dict[str, str]]) -> None:
 
 
 def run_merges(report: Report, args: argparse.Namespace, env: dict[str, str], log: Path, work: Path, url: str) -> None:
-    """The merge-preview rows on a server of their own (also `--only merges`); then where the
-    time goes, in-process, as measured and again with a merge elsewhere in each Space."""
+    """The merge-preview rows on a server of their own (also `--only merges`), those of
+    `merge_history.py` in turn with them; then where the time goes, in-process, as measured and
+    again with a merge elsewhere in each Space."""
     print(f"merges ({args.server}, 1 worker):", flush=True)
     iterations = 10 if args.quick else 30
     with server(server_command(args.server, "smriti"), env, ROOT, log) as smriti:
         spaces = asyncio.run(seed_merges(smriti.url))
+        histories = asyncio.run(seed_histories(smriti.url))
         asyncio.run(analyze(url))
         report.growth["merge_fixtures"] = [check_preview(smriti.url, spaces)]
         rows: list[tuple[str, str, Path | Callable[[], Path] | None]] = [
             (ROW.format(apart=apart), merge_url(smriti.url, spaces[apart]), None) for apart in APART
         ]
+        rows += [
+            (HISTORY_ROW.format(main=on_main), merge_url(smriti.url, histories[on_main]), None) for on_main in HISTORIES
+        ]
         rows_in_turn(report, "merges", rows, 1, args, seconds=args.seconds)
         as_measured = asyncio.run(breakdown(url, spaces, iterations))
         print_breakdown(as_measured)
+        by_history = asyncio.run(breakdown(url, histories, iterations))
+        print_breakdown(by_history, "both ways, {:,} on main")
+        report.growth["merge_history_ms"] = [{"on_main": on_main, **parts} for on_main, parts in by_history.items()]
         merge_elsewhere(smriti.url, spaces)
         with_merge = asyncio.run(breakdown(url, spaces, iterations))
         print("  with a merge elsewhere in each Space (the walk over both links runs):", flush=True)
@@ -285,6 +296,7 @@ def run_merges(report: Report, args: argparse.Namespace, env: dict[str, str], lo
 
 
 def evaluate_merges(report: Report) -> None:
+    evaluate_histories(report)
     short, long = (report.get(ROW.format(apart=apart), 1) for apart in APART)
     report.target("merge preview 1,000 apart: median ms, 1 client", long.p50_ms, "< 50", long.p50_ms < 50)
     report.target("merge preview 1,000 apart: p99 ms, 1 client", long.p99_ms, "(reported)", True)
