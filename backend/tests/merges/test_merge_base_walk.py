@@ -1,6 +1,7 @@
 """The merge base's walk past the fork point (`smriti.merges.base`): the same candidates as a plain
-walk in Python on random histories, work that does not grow with the history behind the base,
-and a history whose times are out of order."""
+walk in Python on random histories, work that does not grow with the history behind the base, a
+history whose times are out of order, and a statement that stays cheap to run (every Checkpoint
+read by its key, small enough to stay prepared)."""
 
 from __future__ import annotations
 
