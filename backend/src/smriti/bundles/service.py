@@ -21,7 +21,7 @@ import asyncpg
 
 from smriti.bundles.check import BundleCheck, BundleError, Plan, decode, read_header
 from smriti.bundles.write import write_bundle
-from smriti.core.cpu import Lane, off_loop
+from smriti.core.cpu import Lane, keep_going, off_loop
 from smriti.core.errors import BadRequest, Conflict, TooLarge
 from smriti.core.uploads import within
 from smriti.db.pool import Pool
@@ -117,6 +117,7 @@ def check_bundle(spool: IO[bytes]) -> Plan:
     check: BundleCheck | None = None
     number = 0
     for number, line in enumerate(spool, start=1):
+        keep_going()  # a large bundle's check ends when the server stops
         if not line.strip():
             raise BundleError(number, "an empty line: every line of a bundle is one JSON object.")
         if check is None:

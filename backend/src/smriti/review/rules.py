@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from smriti.checkpoints.schemas import Checkpoint
+from smriti.core.cpu import keep_going
 from smriti.review.mentions import Mentions
 from smriti.review.schemas import Finding, ItemRef
 from smriti.review.statements import contradicts, statement
@@ -81,6 +82,8 @@ def contradictions(checkpoint: Checkpoint, budget: ClauseBudget) -> Iterator[Fin
     pairs = [(("decisions", i), ("decisions", j)) for i in range(len(decisions)) for j in range(i + 1, len(decisions))]
     pairs += [(("decisions", i), ("assumptions", j)) for i in range(len(decisions)) for j in range(len(assumptions))]
     for compared, ((left_field, i), (right_field, j)) in enumerate(pairs):
+        if compared % 1024 == 0:
+            keep_going()  # the rules' longest loop: a review ends when the server stops
         left, right = read[left_field][i], read[right_field][j]
         budget.left -= comparison_cost(right, left)
         if budget.left < 0:
