@@ -25,4 +25,9 @@ async def within(
 
 
 def _too_large(what: str, limit: int) -> TooLarge:
-    return TooLarge(f"{what} is larger than SMRITI_MAX_IMPORT_BYTES ({limit} bytes).", limit_bytes=limit)
+    return TooLarge(
+        f"{what} is larger than SMRITI_MAX_IMPORT_BYTES ({limit:,} bytes); nothing was written. To import it, "
+        "raise SMRITI_MAX_IMPORT_BYTES on this server (an import holds one line or conversation in memory at a "
+        "time, so the setting bounds the disk it takes, not memory).",
+        limit_bytes=limit,
+    )
