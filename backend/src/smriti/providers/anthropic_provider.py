@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import anthropic
-import httpx
+import httpx2
 
 from smriti.core.config import ProviderSettings
 from smriti.core.errors import ProviderFailure
@@ -91,11 +91,11 @@ class AnthropicProvider:
             raise upstream_error(self.name, f"HTTP {exc.status_code}: {self._describe(exc)}") from None
         except anthropic.APIConnectionError as exc:
             raise _bound_or(exc, upstream_error(self.name, "could not connect to the provider")) from None
-        except httpx.TimeoutException:
+        except httpx2.TimeoutException:
             raise stalled_error(self.name, self._timeout_s) from None
         except anthropic.APIError as exc:  # an error event inside the stream
             raise upstream_error(self.name, f"the stream failed: {self._describe(exc)}") from None
-        except (anthropic.AnthropicError, httpx.HTTPError, ValueError, TypeError, KeyError) as exc:
+        except (anthropic.AnthropicError, httpx2.HTTPError, ValueError, TypeError, KeyError) as exc:
             raise upstream_error(self.name, f"unusable response ({type(exc).__name__})") from None
         if getattr(message, "stop_reason", None) is None:
             # The SDK builds the message from whatever arrived, so a stream cut short looks whole.

@@ -22,7 +22,7 @@ import time
 from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Any, Literal
 
-import httpx
+import httpx2
 import openai
 
 from smriti.core.config import ProviderSettings
@@ -191,11 +191,11 @@ class OpenAIProvider:
                         text = delta.get("content") if isinstance(delta, dict) else None
                         if isinstance(text, str) and text:
                             yield text
-        except (openai.APITimeoutError, httpx.TimeoutException):
+        except (openai.APITimeoutError, httpx2.TimeoutException):
             raise stalled_error(self.name, self._timeout_s) from None
         except openai.APIError as exc:  # an error event inside the stream
             raise upstream_error(self.name, f"the stream failed: {self._describe(exc)}") from None
-        except (httpx.HTTPError, ValueError, TypeError, KeyError) as exc:
+        except (httpx2.HTTPError, ValueError, TypeError, KeyError) as exc:
             raise upstream_error(self.name, f"unusable response ({type(exc).__name__})") from None
         if not finished:
             raise cut_short_error(self.name)
