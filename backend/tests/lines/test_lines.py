@@ -329,28 +329,3 @@ async def test_an_empty_default_line_beside_a_line_with_checkpoints_verifies_cle
     assert made.status_code == 200, made.text
     report = (await client.get(f"/v4/repos/{space['id']}/verify")).json()
     assert report["ok"] is True, report
-
-
-@pytest.mark.parametrize("verb", ["commit", "apply"])
-async def test_a_change_of_default_line_during_a_save_is_followed_not_refused(
-    client: httpx.AsyncClient, db: asyncpg.Connection, verb: str
-) -> None:
-    # The save names no line and waits while the default changes: it lands on the new default.
-    space = await create_space(client)
-    sid = uuid.UUID(space["id"])
-    await commit(client, space["id"], "base")
-    await _line(client, space["id"], "next")
-    path, body = (
-        ("/v4/chat/commit", {"repo_id": space["id"], "message": "waited"})
-        if verb == "commit"
-        else ("/v5/checkpoints/apply", {"repo_id": space["id"], "message": "waited", "add": {"decisions": ["x"]}})
-    )
-    async with db.transaction():  # what making a line the default does, held open
-        await db.execute("SELECT 1 FROM repos WHERE id = $1 FOR UPDATE", sid)
-        await db.execute("UPDATE branches SET is_default = false WHERE repo_id = $1 AND is_default", sid)
-        await db.execute("UPDATE branches SET is_default = true WHERE repo_id = $1 AND name = 'next'", sid)
-        saving = asyncio.create_task(client.post(path, json=body))
-        await someone_waits_on_a_lock(db)
-    response = await saving
-    assert response.status_code == 201, response.text
-    assert (await _head(client, space["id"], "next"))["id"] == response.json()["id"]

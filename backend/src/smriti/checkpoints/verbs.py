@@ -11,23 +11,13 @@ import msgspec
 
 from smriti.checkpoints.carry import ApplyRequest, apply_changes, check_request_text, restored_content
 from smriti.checkpoints.commit_sql import COLUMNS
+from smriti.checkpoints.line_locks import holding_line
 from smriti.checkpoints.schemas import CheckpointContent, CommitCreate
 from smriti.checkpoints.store import CheckpointStore, to_checkpoint
 from smriti.core.errors import Conflict, NotFound
 from smriti.core.schemas import DocumentedNonEmptyText as NonEmptyText
 from smriti.core.schemas import LineRef, Request
 from smriti.db.pool import Pool
-
-# The Space share-locked, then the line locked, as a commit locks them, each in a statement of
-# its own: a statement's snapshot is taken before it waits, so the line is looked up once the
-# Space's lock is held (no change of the default line can then land), and its HEAD read after
-# the line's lock is held (the commit it waited for is then visible).
-_LOCK_SPACE_SQL = "SELECT id FROM repos WHERE id = $1 FOR KEY SHARE"
-_LOCK_LINE_SQL = """
-SELECT id, head_commit_id FROM branches
-WHERE repo_id = $1 AND CASE WHEN $2::text IS NULL THEN is_default ELSE lower(name) = lower($2::text) END
-FOR UPDATE
-"""
 
 
 class RestoreRequest(Request, kw_only=True):
@@ -68,13 +58,13 @@ class CheckpointVerbs:
                     merge_parent=data.merge_parent_id,
                 )
             )
+
         # The changes apply to the line's HEAD as it is under the line's lock, held until the
         # new Checkpoint is written: concurrent applies each land on the one before, and none
-        # is written over state it did not see. The locks are taken in a commit's order.
-        async with self.pool.acquire() as conn, conn.transaction():
-            if await conn.fetchval(_LOCK_SPACE_SQL, data.repo_id) is None:
-                raise NotFound(f"No Space with id {data.repo_id}.", field="repo_id")
-            line = await conn.fetchrow(_LOCK_LINE_SQL, data.repo_id, data.branch.strip() if data.branch else None)
+        # is written over state it did not see. The locks are taken in a commit's order, each in
+        # a statement of its own, so that the HEAD is read after the line's lock is held (the
+        # commit it waited for is then visible).
+        async def on_line(conn: asyncpg.Connection, line: asyncpg.Record | None) -> bytes:
             if line is None:
                 raise NotFound(f"This Space has no line named {data.branch!r}.", field="branch")
             head_id = line["head_commit_id"]
@@ -100,6 +90,9 @@ class CheckpointVerbs:
                 ),
                 conn=conn,
             )
+
+        branch = data.branch.strip() if data.branch else None
+        return await holding_line(self.pool, data.repo_id, branch, on_line, space_field="repo_id")
 
     async def restore(self, ref: str, data: RestoreRequest) -> bytes:
         source = await self.checkpoints.get(ref)

@@ -1,22 +1,28 @@
 """Lines of a Space: listing, creating, renaming, choosing the default and deleting.
 
 Commits move a line's HEAD (`checkpoints/writes.py`); nothing here does, except that making a
-line the default moves the Space's copy of HEAD to that line's. Each change here holds the
-Space's row exclusively for its short transaction: a commit share-locks that row before it
-locks its line, so a change waits for the commits in flight and new commits wait for it, and
-no order of the two can deadlock. Changes of one Space's lines also serialise on it, so each
-reads the lines as the previous one left them.
+line the default moves the Space's copy of HEAD to that line's. Each change takes its locks as a
+commit takes them (`checkpoints/line_locks.py`): the Space's row share-locked, then the default
+line's row, then the line it changes, then (making a line the default) an update of the Space's
+row. So a change waits only for the commits in flight on the lines it touches, and commits to
+other lines go on meanwhile. Changes of one Space's lines serialise on its default line's row, so
+each reads the lines as the previous one left them.
+
+The Space's row used to be taken `FOR UPDATE` here, which was said to order changes and commits:
+it deadlocked with commits to the default line under load (they update that row after
+share-locking it; see `line_locks.py`), and a test races the two.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 from uuid import UUID
 
 import asyncpg
 
 from smriti.checkpoints.commit_sql import PARENT_CHAIN
+from smriti.checkpoints.line_locks import LINE_COLUMNS, holding_line
 from smriti.checkpoints.store import CheckpointStore
 from smriti.core.errors import BadRequest, Conflict, NotFound
 from smriti.core.ids import uuid7
@@ -24,7 +30,8 @@ from smriti.core.schemas import Page, stored_form
 from smriti.db.pool import Pool
 from smriti.lines.schemas import Line, LineCreate, LineUpdate, line_name
 
-_LINE_COLUMNS = "name, head_commit_id, is_default, created_at, updated_at"
+T = TypeVar("T")
+
 _ORDER = "ORDER BY is_default DESC, lower(name), name"
 _BY_NAME = "repo_id = $1 AND lower(name) = lower($2)"
 
@@ -35,7 +42,7 @@ INSERT INTO branches (id, repo_id, name, is_default, head_commit_id, head_commit
 SELECT $1, $2, $3, false, $4, $5, $6, CASE WHEN p.id IS NOT NULL THEN chain.ids END,
        CASE WHEN p.id IS NOT NULL THEN chain.depths END, p.first_parent_merges, 0, clock_timestamp(), clock_timestamp()
 FROM (SELECT 1) one LEFT JOIN commits p ON p.id = $4::uuid CROSS JOIN LATERAL ({PARENT_CHAIN}) chain
-RETURNING {_LINE_COLUMNS}"""
+RETURNING {LINE_COLUMNS}"""
 
 
 def _line(row: asyncpg.Record) -> Line:
@@ -49,9 +56,10 @@ def _line(row: asyncpg.Record) -> Line:
 
 
 def _written(row: asyncpg.Record | None) -> asyncpg.Record:
-    """The row a statement inside `_changing` surely returns (the Space's row is held)."""
+    """A row that surely exists: one this transaction wrote or holds locked (every Space has one
+    default line)."""
     if row is None:
-        raise RuntimeError("a line changed under the Space's lock")
+        raise RuntimeError("a line changed while this transaction held it")
     return row
 
 
@@ -72,7 +80,7 @@ class LineStore:
             if total is None:
                 raise NotFound(f"No Space with id {repo_id}.")
             rows = await conn.fetch(
-                f"SELECT {_LINE_COLUMNS} FROM branches WHERE repo_id = $1 {_ORDER} LIMIT $2 OFFSET $3",
+                f"SELECT {LINE_COLUMNS} FROM branches WHERE repo_id = $1 {_ORDER} LIMIT $2 OFFSET $3",
                 repo_id,
                 limit,
                 offset,
@@ -85,40 +93,23 @@ class LineStore:
 
     async def create(self, repo_id: UUID, data: LineCreate) -> Line:
         name = line_name(data.name)
-        head_id: UUID | None = None
-        head_hash: str | None = None
-        head_depth: int | None = None
+        start: tuple[UUID, str, int] | None = None
         if data.from_ref is not None:
             await self._space_exists(repo_id)
-            start = await self._checkpoints.resolve(
+            found = await self._checkpoints.resolve(
                 data.from_ref, repo_id=repo_id, field="from_ref", columns="id, commit_hash, depth"
             )
-            head_id, head_hash, head_depth = start["id"], start["commit_hash"], start["depth"]
-        async with self._changing(repo_id) as conn:
-            if data.from_ref is None:
-                head = _written(
-                    await conn.fetchrow(
-                        "SELECT r.head_commit_id, r.head_commit_hash, c.depth FROM repos r "
-                        "LEFT JOIN commits c ON c.id = r.head_commit_id WHERE r.id = $1",
-                        repo_id,
-                    )
-                )
-                head_id, head_hash, head_depth = head["head_commit_id"], head["head_commit_hash"], head["depth"]
+            start = (found["id"], found["commit_hash"], found["depth"])
+
+        async def insert(conn: asyncpg.Connection, default: asyncpg.Record) -> asyncpg.Record:
+            # Without `from_ref`, the Space's HEAD: its default line's, read from the held row.
+            head = start or (default["head_commit_id"], default["head_commit_hash"], default["head_depth"])
             try:
-                row = _written(
-                    await conn.fetchrow(
-                        _INSERT_LINE,
-                        uuid7(),
-                        repo_id,
-                        name,
-                        head_id,
-                        head_hash,
-                        head_depth,
-                    )
-                )
+                return _written(await conn.fetchrow(_INSERT_LINE, uuid7(), repo_id, name, *head))
             except asyncpg.UniqueViolationError:
                 raise Conflict(f"This Space already has a line named {name!r}.", field="name") from None
-        return _line(row)
+
+        return _line(await self._changing(repo_id, insert))
 
     async def change(self, repo_id: UUID, name: str, data: LineUpdate) -> Line:
         if data.is_default is False:
@@ -126,14 +117,15 @@ class LineStore:
                 "A Space always has a default line: make another line the default instead.", field="is_default"
             )
         new_name = line_name(data.name) if isinstance(data.name, str) else None
-        async with self._changing(repo_id) as conn:
+
+        async def rename_or_make_default(conn: asyncpg.Connection, default: asyncpg.Record) -> asyncpg.Record:
             line = await _fetch_line(conn, repo_id, name, lock=True)
             if new_name is not None and new_name != line["name"]:
                 try:
                     line = _written(
                         await conn.fetchrow(
                             f"UPDATE branches SET name = $2, updated_at = clock_timestamp() WHERE id = $1 "
-                            f"RETURNING id, {_LINE_COLUMNS}, head_commit_hash",
+                            f"RETURNING {LINE_COLUMNS}",
                             line["id"],
                             new_name,
                         )
@@ -141,11 +133,14 @@ class LineStore:
                 except asyncpg.UniqueViolationError:
                     raise Conflict(f"This Space already has a line named {new_name!r}.", field="name") from None
             if data.is_default is True and not line["is_default"]:
-                line = await _make_default(conn, repo_id, line)
-        return _line(line)
+                line = await _make_default(conn, repo_id, line, default)
+            return line
+
+        return _line(await self._changing(repo_id, rename_or_make_default))
 
     async def delete(self, repo_id: UUID, name: str) -> None:
-        async with self._changing(repo_id) as conn:
+
+        async def remove(conn: asyncpg.Connection, default: asyncpg.Record) -> None:
             line = await _fetch_line(conn, repo_id, name, lock=True)
             if line["is_default"]:
                 raise Conflict(
@@ -157,23 +152,27 @@ class LineStore:
             # Its Checkpoints stay, and so does the Space's count of them: the default line
             # takes over this line's share.
             await conn.execute(
-                "WITH gone AS (DELETE FROM branches WHERE id = $1 RETURNING repo_id, commit_count) "
+                "WITH gone AS (DELETE FROM branches WHERE id = $1 RETURNING commit_count) "
                 "UPDATE branches SET commit_count = branches.commit_count + gone.commit_count "
-                "FROM gone WHERE branches.repo_id = gone.repo_id AND branches.is_default",
+                "FROM gone WHERE branches.id = $2",
                 line["id"],
+                default["id"],
             )
+
+        await self._changing(repo_id, remove)
 
     async def _space_exists(self, repo_id: UUID) -> None:
         if await self._pool.fetchval("SELECT 1 FROM repos WHERE id = $1", repo_id) is None:
             raise NotFound(f"No Space with id {repo_id}.")
 
-    @asynccontextmanager
-    async def _changing(self, repo_id: UUID) -> AsyncIterator[asyncpg.Connection]:
-        """A transaction holding the Space's row exclusively (see the module's docstring)."""
-        async with self._pool.acquire() as conn, conn.transaction():
-            if await conn.fetchval("SELECT 1 FROM repos WHERE id = $1 FOR UPDATE", repo_id) is None:
-                raise NotFound(f"No Space with id {repo_id}.")
-            yield conn
+    async def _changing(self, repo_id: UUID, change: Callable[[asyncpg.Connection, asyncpg.Record], Awaitable[T]]) -> T:
+        """`change(conn, default_line)` in a transaction holding the Space's row share-locked and its
+        default line's row (see the module's docstring)."""
+
+        async def on_default(conn: asyncpg.Connection, default: asyncpg.Record | None) -> T:
+            return await change(conn, _written(default))
+
+        return await holding_line(self._pool, repo_id, None, on_default)
 
 
 async def _fetch_line(conn: asyncpg.Connection, repo_id: UUID, name: str, *, lock: bool = False) -> asyncpg.Record:
@@ -181,8 +180,7 @@ async def _fetch_line(conn: asyncpg.Connection, repo_id: UUID, name: str, *, loc
     row = None
     if looked_up is not None:
         row = await conn.fetchrow(
-            f"SELECT id, {_LINE_COLUMNS}, head_commit_hash FROM branches WHERE {_BY_NAME}"
-            + (" FOR UPDATE" if lock else ""),
+            f"SELECT {LINE_COLUMNS} FROM branches WHERE {_BY_NAME}" + (" FOR UPDATE" if lock else ""),
             repo_id,
             looked_up,
         )
@@ -193,16 +191,17 @@ async def _fetch_line(conn: asyncpg.Connection, repo_id: UUID, name: str, *, loc
     return row
 
 
-async def _make_default(conn: asyncpg.Connection, repo_id: UUID, line: asyncpg.Record) -> asyncpg.Record:
-    """The line becomes the default, and the Space's HEAD becomes its HEAD."""
+async def _make_default(
+    conn: asyncpg.Connection, repo_id: UUID, line: asyncpg.Record, default: asyncpg.Record
+) -> asyncpg.Record:
+    """The line becomes the default instead of `default`, and the Space's HEAD becomes its HEAD."""
     await conn.execute(
-        "UPDATE branches SET is_default = false, updated_at = clock_timestamp() WHERE repo_id = $1 AND is_default",
-        repo_id,
+        "UPDATE branches SET is_default = false, updated_at = clock_timestamp() WHERE id = $1", default["id"]
     )
     row = _written(
         await conn.fetchrow(
             f"UPDATE branches SET is_default = true, updated_at = clock_timestamp() WHERE id = $1 "
-            f"RETURNING id, {_LINE_COLUMNS}, head_commit_hash",
+            f"RETURNING {LINE_COLUMNS}",
             line["id"],
         )
     )
