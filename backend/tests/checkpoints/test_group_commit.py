@@ -332,10 +332,10 @@ async def test_commits_to_the_lines_of_one_space_share_statements_and_keep_every
     await store.commit(_body(space, "base"))
     for name in ("left", "right"):
         await db.execute(
-            "INSERT INTO branches (id, repo_id, name, is_default, head_commit_id, head_commit_hash, head_depth, "
-            "head_jumps, head_jump_depths, head_merges, commit_count, created_at, updated_at) "
-            "SELECT gen_random_uuid(), id, $2, false, head_commit_id, head_commit_hash, 0, '{}', '{}', 0, 0, "
-            "now(), now() FROM repos WHERE id = $1",  # at the root: no jumps, no merges
+            "INSERT INTO branches (id, repo_id, name, name_key, is_default, head_commit_id, head_commit_hash, "
+            "head_depth, head_jumps, head_jump_depths, head_merges, commit_count, created_at, updated_at) "
+            "SELECT gen_random_uuid(), id, $2::text, $2::text, false, head_commit_id, head_commit_hash, 0, '{}', "
+            "'{}', 0, 0, now(), now() FROM repos WHERE id = $1",  # at the root: no jumps, no merges
             space,
             name,
         )

@@ -182,7 +182,7 @@ export interface paths {
         put?: never;
         /**
          * Start a line at a Checkpoint of this Space
-         * @description `from_ref` is a Checkpoint id, full hash or unique prefix (≥ 7 hex digits) of this Space; without it the line starts at the Space's HEAD. Names are trimmed, 1–100 characters, and unique in the Space ignoring case. No Checkpoint is written.
+         * @description `from_ref` is a Checkpoint id, full hash or unique prefix (≥ 7 hex digits) of this Space; without it the line starts at the Space's HEAD. Names are trimmed, 1–100 characters, unique in the Space compared whatever their case, Unicode form or spacing (`café` composed or decomposed is one name), and not shaped like a Checkpoint ref (7-64 hex digits, or an id). No Checkpoint is written.
          */
         post: operations["createLine"];
         delete?: never;
@@ -2147,7 +2147,7 @@ export interface operations {
     listCheckpoints: {
         parameters: {
             query?: {
-                /** @description A line's name (matched ignoring case). */
+                /** @description A line's name (matched whatever its case, Unicode form or spacing). */
                 branch?: string | null;
                 /** @description Items per page. */
                 limit?: number;
@@ -2194,7 +2194,7 @@ export interface operations {
     getHead: {
         parameters: {
             query?: {
-                /** @description A line's name (matched ignoring case). */
+                /** @description A line's name (matched whatever its case, Unicode form or spacing). */
                 branch?: string | null;
             };
             header?: never;
@@ -2997,9 +2997,9 @@ export interface operations {
     previewMerge: {
         parameters: {
             query: {
-                /** @description The side merged into. A line's name (matched ignoring case), else a Checkpoint id, full hash or unique prefix of this Space. */
+                /** @description The side merged into. A line's name (matched whatever its case, Unicode form or spacing), else a Checkpoint id, full hash or unique prefix of this Space: a line's name comes first. */
                 ours: string;
-                /** @description The side merged in. A line's name (matched ignoring case), else a Checkpoint id, full hash or unique prefix of this Space. */
+                /** @description The side merged in. A line's name (matched whatever its case, Unicode form or spacing), else a Checkpoint id, full hash or unique prefix of this Space: a line's name comes first. */
                 theirs: string;
             };
             header?: never;

@@ -32,7 +32,7 @@ from smriti.bundles.format import (
 from smriti.checkpoints.hashing import chain_hash, encode_content
 from smriti.core.errors import SmritiError
 from smriti.core.json_checks import duplicate_key
-from smriti.core.text import is_blank, unstorable_reason
+from smriti.core.text import is_blank, line_key, unstorable_reason
 from smriti.lines.schemas import line_name
 
 _KINDS = ("checkpoint", "branch", "session", "turn")
@@ -203,9 +203,11 @@ class BundleCheck:
             name = line_name(line.name)
         except SmritiError as exc:
             raise BundleError(number, exc.detail) from None
-        if name != line.name or name.lower() in self._line_names:
-            raise BundleError(number, f"the line name {line.name!r} is not trimmed, or is taken ignoring case.")
-        self._line_names.add(name.lower())
+        if name != line.name or line_key(name) in self._line_names:
+            raise BundleError(
+                number, f"the line name {line.name!r} is not trimmed, or another line's name looks the same."
+            )
+        self._line_names.add(line_key(name))
         head = None if line.head_commit_id is None else self.plan.commits.get(line.head_commit_id)
         if line.head_commit_id is not None and head is None:
             raise BundleError(number, f"the HEAD of line {name!r}, {line.head_commit_id}, is not in the bundle.")

@@ -21,6 +21,7 @@ from smriti.bundles.format import TURN_FIELDS, BranchLine, CheckpointLine, Sessi
 from smriti.checkpoints.commit_sql import PARENT_CHAIN
 from smriti.checkpoints.hashing import CONTENT_FIELDS, encode_content
 from smriti.core.cpu import holding_a_connection
+from smriti.core.text import line_key
 
 _BATCH_ROWS = 2000
 _BATCH_BYTES = 1 << 20
@@ -65,9 +66,9 @@ _SET_HEAD = "UPDATE repos SET head_commit_id = $2, head_commit_hash = $3 WHERE i
 
 # A line keeps its HEAD's chain of jump links, looked up as a new line's is (`lines/store.py`).
 _INSERT_LINE = f"""
-INSERT INTO branches (id, repo_id, name, is_default, head_commit_id, head_commit_hash, head_depth,
+INSERT INTO branches (id, repo_id, name, name_key, is_default, head_commit_id, head_commit_hash, head_depth,
                       head_jumps, head_jump_depths, head_merges, commit_count, created_at, updated_at)
-SELECT $1, $2, $3, $4, p.id, p.commit_hash, p.depth, CASE WHEN p.id IS NOT NULL THEN chain.ids END,
+SELECT $1, $2, $3, $9, $4, p.id, p.commit_hash, p.depth, CASE WHEN p.id IS NOT NULL THEN chain.ids END,
        CASE WHEN p.id IS NOT NULL THEN chain.depths END, p.first_parent_merges, $6, $7, $8
 FROM (SELECT 1) one LEFT JOIN commits p ON p.id = $5::uuid CROSS JOIN LATERAL ({PARENT_CHAIN}) chain"""
 
@@ -106,6 +107,7 @@ async def write_bundle(conn: asyncpg.Connection, plan: Plan, spool: IO[bytes]) -
                 line.commit_count,
                 line.created_at,
                 line.updated_at,
+                line_key(line.name),
             )
             for line in lines
         ],

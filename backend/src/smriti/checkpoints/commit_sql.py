@@ -81,8 +81,8 @@ links AS (
 _LINK_VALUES = "coalesce(links.jumps[1], plan.new_id), coalesce(links.jump_depths[1], 0), links.merges"
 
 
-# How a commit finds its line: by name, ignoring case, or the Space's default.
-_NAMED_LINE = "lower(b.name) = lower($16::text)"
+# How a commit finds its line: by its name's key ($16, `core.text.line_key`), or the Space's default.
+_NAMED_LINE = "b.name_key = $16::text"
 _DEFAULT_LINE = "b.is_default AND $16::text IS NULL"
 
 
@@ -186,26 +186,27 @@ WITH input AS (
                          $14::jsonb[], $15::jsonb[], $16::text[])
         WITH ORDINALITY AS i(repo_id, named_parent_id, check_head, expected_head, new_id, sha256, message,
                              summary, decisions, assumptions, tasks, open_questions, entities, artifacts,
-                             metadata, branch, n)
+                             metadata, line_key, n)
 ),
 space AS MATERIALIZED (
     SELECT id FROM repos WHERE id = ANY($1::uuid[]) ORDER BY id FOR KEY SHARE SKIP LOCKED
 ),
 line AS MATERIALIZED (
-    SELECT b.id, b.repo_id, lower(b.name) AS name_key, b.is_default, b.head_commit_id, b.head_commit_hash,
+    SELECT b.id, b.repo_id, b.name, b.name_key, b.is_default, b.head_commit_id, b.head_commit_hash,
            b.head_depth, b.head_jumps, b.head_jump_depths, b.head_merges, clock_timestamp() AS now
     FROM branches b JOIN space ON b.repo_id = space.id
     WHERE EXISTS (SELECT 1 FROM input WHERE input.repo_id = b.repo_id
-                  AND (lower(input.branch) = lower(b.name) OR (input.branch IS NULL AND b.is_default)))
+                  AND (input.line_key = b.name_key OR (input.line_key IS NULL AND b.is_default)))
     ORDER BY b.id FOR UPDATE OF b SKIP LOCKED
 ),
 matched AS MATERIALIZED (
-    SELECT input.*, line.id AS line_id, line.is_default, line.now, line.head_commit_id, line.head_commit_hash,
+    SELECT input.*, line.id AS line_id, line.name AS line_name, line.is_default, line.now, line.head_commit_id,
+           line.head_commit_hash,
            line.head_depth, line.head_jumps, line.head_jump_depths, line.head_merges,
            row_number() OVER (PARTITION BY line.id ORDER BY input.n) > 1 AS repeated
     FROM input
     LEFT JOIN line ON line.repo_id = input.repo_id
-                  AND (line.name_key = lower(input.branch) OR (input.branch IS NULL AND line.is_default))
+                  AND (line.name_key = input.line_key OR (input.line_key IS NULL AND line.is_default))
 ),
 plan AS MATERIALIZED (
     SELECT matched.*,
@@ -239,7 +240,7 @@ inserted AS (
     WHERE NOT (busy OR parent_missing OR parent_foreign OR head_moved)
     RETURNING id, repo_id, parent_commit_id, commit_hash, depth, created_at
 ),
-{_MOVE_HEAD}SELECT plan.n, plan.busy, plan.head_commit_id AS current_head, plan.branch AS line_name,
+{_MOVE_HEAD}SELECT plan.n, plan.busy, plan.head_commit_id AS current_head, plan.line_name,
        false AS line_missing, plan.parent_missing, plan.parent_foreign, plan.head_moved,
        inserted.id, inserted.parent_commit_id, inserted.commit_hash, inserted.created_at
 FROM plan LEFT JOIN inserted ON inserted.id = plan.new_id

@@ -19,7 +19,10 @@ from smriti.core.schemas import Page
 
 _FULL_HASH = re.compile(r"[0-9a-f]{64}")
 _LINE_QUERY = Annotated[
-    str | None, QueryParameter(description="A line's name (matched ignoring case).", min_length=1, max_length=200)
+    str | None,
+    QueryParameter(
+        description="A line's name (matched whatever its case, Unicode form or spacing).", min_length=1, max_length=200
+    ),
 ]
 
 

@@ -33,7 +33,7 @@ _LOCK_SPACE_SQL = "SELECT id FROM repos WHERE id = $1 FOR KEY SHARE"
 # statement sees the new default.
 _LOCK_LINE_SQL = f"""
 SELECT {LINE_COLUMNS} FROM branches
-WHERE repo_id = $1 AND CASE WHEN $2::text IS NULL THEN is_default ELSE lower(name) = lower($2::text) END
+WHERE repo_id = $1 AND CASE WHEN $2::text IS NULL THEN is_default ELSE name_key = $2::text END
 FOR UPDATE
 """
 
@@ -47,13 +47,14 @@ class _DefaultMoved(Exception):
 async def holding_line(
     pool: Pool,
     repo_id: UUID,
-    name: str | None,
+    key: str | None,
     work: Callable[[asyncpg.Connection, asyncpg.Record | None], Awaitable[T]],
     *,
     space_field: str | None = None,
 ) -> T:
     """`work(conn, line)` in a transaction holding the Space's row share-locked and the row of its
-    line `name` (None: the default line), or None for a name no line has. A default line that stops
+    line whose name has the key `key` (`core.text.line_key`; None: the default line), or None
+    when no line has it. A default line that stops
     being the default while this waits for it is followed to the new one: the transaction starts
     again, so that the row it locked in vain (PostgreSQL keeps it locked) is let go first; a row
     held while waiting for another is how two changes of a Space's lines deadlocked."""
@@ -62,8 +63,8 @@ async def holding_line(
             async with pool.acquire() as conn, conn.transaction():
                 if await conn.fetchval(_LOCK_SPACE_SQL, repo_id) is None:
                     raise NotFound(f"No Space with id {repo_id}.", field=space_field)
-                line: asyncpg.Record | None = await conn.fetchrow(_LOCK_LINE_SQL, repo_id, name)
-                if line is None and name is None:
+                line: asyncpg.Record | None = await conn.fetchrow(_LOCK_LINE_SQL, repo_id, key)
+                if line is None and key is None:
                     raise _DefaultMoved
                 return await work(conn, line)
         except _DefaultMoved:

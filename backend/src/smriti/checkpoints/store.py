@@ -7,7 +7,6 @@ concurrent commits serialise instead of losing one another.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 from uuid import UUID
@@ -28,9 +27,9 @@ from smriti.checkpoints.verify import verify_space
 from smriti.checkpoints.writes import CommitWriter, PendingCommit, write_on
 from smriti.core.config import DEFAULT_MAX_BODY_BYTES
 from smriti.core.errors import BadRequest, Conflict, NotFound
-from smriti.core.ids import uuid7
+from smriti.core.ids import HASH_REF, uuid7
 from smriti.core.lru import SizedLru
-from smriti.core.schemas import stored_form
+from smriti.core.schemas import line_lookup_key
 from smriti.db.pool import Pool
 
 _NAMES = CHECKPOINT_FIELDS
@@ -38,8 +37,6 @@ _NAMES = CHECKPOINT_FIELDS
 if ("id", "repo_id", "parent_commit_id", "merge_parent_id", "commit_hash", *CONTENT_FIELDS, "created_at") != _NAMES:
     raise RuntimeError("Checkpoint's fields and the commit answer's order disagree (checkpoints/store.py)")
 _PREFIXED = ", ".join(f"c.{name}" for name in _NAMES)
-
-_HEX = re.compile(r"^[0-9a-f]{7,64}$")
 
 
 def checkpoint_json_sql(alias: str) -> str:
@@ -80,13 +77,13 @@ FROM repos r WHERE r.id = $1
 
 _LINE_HEAD_SQL = f"""
 SELECT b.id AS line_id, CASE WHEN c.id IS NOT NULL THEN {checkpoint_json_sql("c")} END AS body
-FROM repos r LEFT JOIN branches b ON b.repo_id = r.id AND lower(b.name) = lower($2)
+FROM repos r LEFT JOIN branches b ON b.repo_id = r.id AND b.name_key = $2
 LEFT JOIN commits c ON c.id = b.head_commit_id WHERE r.id = $1
 """
 
 _LINE_TIP_SQL = """
 SELECT b.id AS line_id, b.head_commit_id, coalesce(h.depth + 1, 0) AS total
-FROM repos r LEFT JOIN branches b ON b.repo_id = r.id AND lower(b.name) = lower($2)
+FROM repos r LEFT JOIN branches b ON b.repo_id = r.id AND b.name_key = $2
 LEFT JOIN commits h ON h.id = b.head_commit_id WHERE r.id = $1
 """
 
@@ -108,8 +105,8 @@ _DEFAULT_LINE_ATTEMPTS = 3
 
 
 def _lookup(branch: str) -> str | None:
-    """A line's name from a query: None (no line) for text no line can have, never sent as is."""
-    return stored_form(branch)
+    """A line's key from a query: None (no line) for text no line can have, never sent as is."""
+    return line_lookup_key(branch)
 
 
 def _no_line_in_query(branch: str) -> NotFound:
@@ -200,7 +197,7 @@ class CheckpointStore:
     async def _find(self, ref: str, columns: str) -> asyncpg.Record:
         ref = ref.strip().lower()
         commit_id = None
-        if not _HEX.match(ref):  # 32 bare hex digits are a hash prefix, not a UUID without dashes
+        if not HASH_REF.match(ref):  # 32 bare hex digits are a hash prefix, not a UUID without dashes
             try:
                 commit_id = UUID(ref)
             except ValueError:
@@ -210,7 +207,7 @@ class CheckpointStore:
             if row is None:
                 raise NotFound(f"No Checkpoint with id {ref}.")
             return row
-        if not _HEX.match(ref):
+        if not HASH_REF.match(ref):
             # A malformed ref names nothing at all: the request is wrong (400), not the Checkpoint missing.
             raise BadRequest(
                 f"{ref!r} is not a Checkpoint id, hash, or hash prefix of at least 7 hex digits.",

@@ -16,7 +16,7 @@ from smriti.checkpoints.schemas import CheckpointContent, CommitCreate
 from smriti.checkpoints.store import CheckpointStore, to_checkpoint
 from smriti.core.errors import Conflict, NotFound
 from smriti.core.schemas import DocumentedNonEmptyText as NonEmptyText
-from smriti.core.schemas import LineRef, Request
+from smriti.core.schemas import LineRef, Request, line_lookup_key
 from smriti.db.pool import Pool
 
 
@@ -91,8 +91,12 @@ class CheckpointVerbs:
                 conn=conn,
             )
 
-        branch = data.branch.strip() if data.branch else None
-        return await holding_line(self.pool, data.repo_id, branch, on_line, space_field="repo_id")
+        if data.branch is None:
+            return await holding_line(self.pool, data.repo_id, None, on_line, space_field="repo_id")
+        key = line_lookup_key(data.branch)
+        if key is None:  # a name no line can have
+            raise NotFound(f"This Space has no line named {data.branch.strip()[:120]!r}.", field="branch")
+        return await holding_line(self.pool, data.repo_id, key, on_line, space_field="repo_id")
 
     async def restore(self, ref: str, data: RestoreRequest) -> bytes:
         source = await self.checkpoints.get(ref)

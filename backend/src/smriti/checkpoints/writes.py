@@ -42,6 +42,7 @@ import msgspec
 from smriti.checkpoints.commit_sql import GROUP_COMMIT_SQL, JSONB_FIELDS, commit_statement
 from smriti.checkpoints.hashing import EncodedContent
 from smriti.checkpoints.schemas import CommitCreate
+from smriti.core.text import line_key as name_key
 from smriti.db.pool import Pool, PoolTimeout
 
 
@@ -56,7 +57,7 @@ class PendingCommit:
     @property
     def line_key(self) -> LineKey:
         branch = self.data.branch
-        return (self.data.repo_id, branch.strip().lower() if branch is not None else None)
+        return (self.data.repo_id, name_key(branch) if branch is not None else None)
 
     def arguments(self) -> tuple[object, ...]:
         expected = self.data.expected_head_commit_id
@@ -70,13 +71,13 @@ class PendingCommit:
             self.data.message,
             self.data.summary,
             *(self.content.fields[name] for name in JSONB_FIELDS),
-            self.data.branch.strip() if self.data.branch is not None else None,
+            name_key(self.data.branch) if self.data.branch is not None else None,
             *(() if self.data.merge_parent_id is None else (self.data.merge_parent_id,)),
         )
 
 
 LineKey = tuple[UUID, str | None]
-"""A Space and a line's name in lower case (None: the default line)."""
+"""A Space and its line's key (`core.text.line_key`; None: the default line)."""
 
 
 def _loop() -> asyncio.AbstractEventLoop:

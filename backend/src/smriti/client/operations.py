@@ -19,6 +19,7 @@ from smriti.client.api import SmritiClient
 from smriti.client.brief import Via, handoff_brief
 from smriti.client.errors import InvalidInput
 from smriti.core.schemas import say_patterns
+from smriti.core.text import line_key
 from smriti.review.schemas import ReviewResult
 
 NO_HEAD = "none"
@@ -147,9 +148,9 @@ async def handoff(client: SmritiClient, space_ref: str, *, via: Via, line: str |
     """The hand-off brief of a line's HEAD (default: the Space's default line), or of an empty line."""
     space = await client.resolve_space(space_ref)
     lines = (await client.lines(space.id)).items
-    wanted = line.strip().casefold() if line is not None else None
+    wanted = line_key(line) if line is not None else None  # compared as the server compares names
     current = next(
-        (item for item in lines if item.name.casefold() == wanted or (wanted is None and item.is_default)), None
+        (item for item in lines if (wanted is None and item.is_default) or line_key(item.name) == wanted), None
     )
     if current is None:  # beyond the first page, or an unknown name (the server says which)
         current = await client.get_line(space.id, line) if line is not None else None

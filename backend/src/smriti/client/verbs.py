@@ -69,7 +69,7 @@ def new_line_hint(space: Space, ref: str, via: Via) -> str:
 
 
 async def line_of(client: SmritiClient, space: Space, name: str | None) -> Line:
-    """The line `name` of the Space (ignoring case, as the server matches), else its default line."""
+    """The line `name` of the Space (compared as the server compares names), else its default line."""
     if name is not None:
         return await client.get_line(space.id, name)
     page = await client.lines(space.id, limit=1)  # the default line is listed first

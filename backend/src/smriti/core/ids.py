@@ -16,6 +16,7 @@ statement takes after it locks the Space.
 from __future__ import annotations
 
 import os
+import re
 import time
 from uuid import UUID
 
@@ -32,3 +33,21 @@ def uuid7() -> UUID:
     return UUID(
         int=(milliseconds << 80) | _VERSION_7 | ((random >> 62) & _RAND_A) << 64 | _VARIANT_RFC | (random & _RAND_B)
     )
+
+
+HASH_REF = re.compile(r"^[0-9a-f]{7,64}$")
+"""A Checkpoint's hash, or a prefix of it long enough to name one (in lower case)."""
+
+
+def could_be_checkpoint_ref(text: str) -> bool:
+    """Whether `text` has the shape of a Checkpoint ref as `GET /v4/commits/{ref}` reads one
+    (around white space dropped, either case): 7 to 64 hex digits (a hash or a prefix of one), or
+    an id (a UUID, spelled any way `UUID()` reads one: with or without dashes or braces)."""
+    ref = text.strip().lower()
+    if HASH_REF.match(ref):
+        return True
+    try:
+        UUID(ref)
+    except ValueError:
+        return False
+    return True

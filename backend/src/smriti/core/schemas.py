@@ -7,7 +7,7 @@ from typing import Annotated, Generic, TypeVar
 
 import msgspec
 
-from smriti.core.text import BLANK_CLASS, unstorable_reason
+from smriti.core.text import BLANK_CLASS, line_key, unstorable_reason
 
 T = TypeVar("T")
 
@@ -34,19 +34,21 @@ ShortName = Annotated[str, msgspec.Meta(min_length=1, max_length=200, pattern=_N
 """A name, 1–200 characters, not only white space."""
 
 LineRef = Annotated[str, msgspec.Meta(min_length=1, max_length=200, pattern=_NON_EMPTY)]
-"""The name of a line of Checkpoints, matched ignoring case and surrounding white space."""
+"""The name of a line of Checkpoints, matched as `core.text.line_key` compares names (ignoring
+case, Unicode normal forms and the kind and number of spaces)."""
 
 MAX_LINE_NAME = 100
 """A line's name as stored (`smriti.lines.schemas.line_name` says what else it must be)."""
 
 
-def stored_form(value: str) -> str | None:
-    """The name to look a line up by (trimmed), or None when no line can have it: text that
-    PostgreSQL cannot hold (NUL, a lone surrogate from a query or path) is never sent to it."""
+def line_lookup_key(value: str) -> str | None:
+    """The key a line is looked up by (`core.text.line_key`) for a name from a request, or None
+    when no line can have that name: blank, longer than a name can be, or text PostgreSQL cannot
+    hold (NUL, a lone surrogate from a query or path), which is never sent to it."""
     name = value.strip()
     if not name or len(name) > MAX_LINE_NAME or unstorable_reason(name) is not None:
         return None
-    return name
+    return line_key(name)
 
 
 _REQUEST_ID = "^[A-Za-z0-9._:-]+$"

@@ -1,4 +1,4 @@
-"""What counts as blank text, and text PostgreSQL can store.
+"""What counts as blank text, text PostgreSQL can store, and when two names of lines are one.
 
 Blank is more than white space: a message of only a zero-width space or a byte-order mark shows
 nothing, so it is as empty as "" for every rule that requires text. PostgreSQL's text and JSONB
@@ -8,6 +8,8 @@ produce): text from a client with either is refused, text from a provider is rep
 """
 
 from __future__ import annotations
+
+import unicodedata
 
 # Every character `str.isspace` accepts, spelled out so that the set is visible (and usable in
 # a regex and in `str.strip`).
@@ -65,3 +67,19 @@ def unstorable_reason(text: str) -> str | None:
     if has_lone_surrogate(text):
         return "contains a lone UTF-16 surrogate (an unpaired \\ud800–\\udfff escape)"
     return None
+
+
+def line_key(name: str) -> str:
+    """What a line's name is compared by, for uniqueness in its Space and for every look-up: the
+    name in Unicode NFC, each run of white space (a no-break space, an ideographic space, …) one
+    ASCII space, none at either end, case folded (`str.casefold`, Unicode's caseless matching).
+    Names with one key look alike, so they are one line: `café` composed or decomposed, `a b`
+    with a no-break space, `MAIN` and `main`. The name itself is stored as it was given.
+
+    Computed here rather than by PostgreSQL's `lower()`, whose result depends on the database's
+    locale (with the C locale it folds ASCII only), so that every server compares names alike."""
+    if name.isascii():
+        return " ".join(name.split()).lower()
+    folded = " ".join(unicodedata.normalize("NFC", name).split()).casefold()
+    # Case folding can leave a character decomposed (`ǰ` folds to `ǰ`): compose it again.
+    return unicodedata.normalize("NFC", folded)

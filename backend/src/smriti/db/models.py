@@ -153,7 +153,8 @@ class BranchModel(MutableEntity):
             deferrable=True,
             initially="DEFERRED",
         ),
-        Index("uq_branches_repo_id_name", "repo_id", text("lower(name)"), unique=True),
+        # Names are unique by their key (`core.text.line_key`, migration 0015).
+        Index("uq_branches_repo_id_name_key", "repo_id", "name_key", unique=True),
         Index("uq_branches_repo_id_default", "repo_id", unique=True, postgresql_where=text("is_default")),
         Index("ix_branches_repo_id_head_commit_id", "repo_id", "head_commit_id"),
         CheckConstraint(HEAD_LINKS_RULE, name="head_links"),
@@ -161,6 +162,10 @@ class BranchModel(MutableEntity):
 
     repo_id: Mapped[UUID] = mapped_column(ForeignKey("repos.id", ondelete="CASCADE"))
     name: Mapped[str] = mapped_column(String(100))
+    # What the name is compared by, for uniqueness and look-ups: `core.text.line_key(name)`,
+    # computed by whoever writes the name (lines/store.py, bundles/write.py, the main line's
+    # trigger), since PostgreSQL's lower() depends on the database's locale.
+    name_key: Mapped[str] = mapped_column(Text)
     is_default: Mapped[bool] = mapped_column(Boolean)
     head_commit_id: Mapped[UUID | None] = mapped_column(default=None)
     head_commit_hash: Mapped[str | None] = mapped_column(String(64), default=None)

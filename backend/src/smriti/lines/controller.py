@@ -41,8 +41,10 @@ class LineController(Controller):
         summary="Start a line at a Checkpoint of this Space",
         description=(
             "`from_ref` is a Checkpoint id, full hash or unique prefix (≥ 7 hex digits) of this Space; "
-            "without it the line starts at the Space's HEAD. Names are trimmed, 1–100 characters, and "
-            "unique in the Space ignoring case. No Checkpoint is written."
+            "without it the line starts at the Space's HEAD. Names are trimmed, 1–100 characters, unique "
+            "in the Space compared whatever their case, Unicode form or spacing (`café` composed or "
+            "decomposed is one name), and not shaped like a Checkpoint ref (7-64 hex digits, or an id). "
+            "No Checkpoint is written."
         ),
         responses=error_responses(404, 409),
     )

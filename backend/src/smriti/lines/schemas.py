@@ -9,7 +9,9 @@ from uuid import UUID
 import msgspec
 
 from smriti.core.errors import BadRequest
+from smriti.core.ids import could_be_checkpoint_ref
 from smriti.core.schemas import MAX_LINE_NAME, LineRef, Request
+from smriti.core.text import INVISIBLE
 
 
 class Line(msgspec.Struct, kw_only=True):
@@ -50,6 +52,27 @@ def line_name(value: str, field: str = "name") -> str:
         raise BadRequest(
             "A line's name is parts joined by `/` (like `feature/login`): no empty part, and no part that is "
             "`.` or `..`.",
+            field=field,
+        )
+    return name
+
+
+def new_line_name(value: str, field: str = "name") -> str:
+    """A name for a new line, or a line's new name: `line_name`'s rules and two more, which lines
+    named before these rules (and bundles of them) may break:
+    - no character that shows nothing and is not already refused as a format character (a Hangul
+      filler, the combining grapheme joiner): a name with one looks like the name without it;
+    - not the shape of a Checkpoint ref (7 to 64 hex digits, or an id): where a ref may be a line's
+      name or a Checkpoint (merge's `ours` and `theirs`), a line's name wins, and such a name would
+      hide the Checkpoint (docs/merge.md)."""
+    name = line_name(value, field)
+    if any(character in INVISIBLE for character in name):
+        raise BadRequest("A line's name cannot hold characters that show nothing.", field=field)
+    if could_be_checkpoint_ref(name):
+        raise BadRequest(
+            f"{name!r} could be taken for a Checkpoint (an id, or a hash or prefix of 7 to 64 hex digits), "
+            "which a line of that name would hide where either is accepted (a merge's ours and theirs): "
+            "choose a name with another character in it.",
             field=field,
         )
     return name

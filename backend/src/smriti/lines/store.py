@@ -26,20 +26,21 @@ from smriti.checkpoints.line_locks import LINE_COLUMNS, holding_line
 from smriti.checkpoints.store import CheckpointStore
 from smriti.core.errors import BadRequest, Conflict, NotFound
 from smriti.core.ids import uuid7
-from smriti.core.schemas import Page, stored_form
+from smriti.core.schemas import Page, line_lookup_key
+from smriti.core.text import line_key
 from smriti.db.pool import Pool
-from smriti.lines.schemas import Line, LineCreate, LineUpdate, line_name
+from smriti.lines.schemas import Line, LineCreate, LineUpdate, new_line_name
 
 T = TypeVar("T")
 
-_ORDER = "ORDER BY is_default DESC, lower(name), name"
-_BY_NAME = "repo_id = $1 AND lower(name) = lower($2)"
+_ORDER = "ORDER BY is_default DESC, name_key, name"
+_BY_NAME = "repo_id = $1 AND name_key = $2"
 
 # A new line keeps its HEAD's jump links, as every line does (`commit_sql.PARENT_CHAIN`).
 _INSERT_LINE = f"""
-INSERT INTO branches (id, repo_id, name, is_default, head_commit_id, head_commit_hash, head_depth,
+INSERT INTO branches (id, repo_id, name, name_key, is_default, head_commit_id, head_commit_hash, head_depth,
                       head_jumps, head_jump_depths, head_merges, commit_count, created_at, updated_at)
-SELECT $1, $2, $3, false, $4, $5, $6, CASE WHEN p.id IS NOT NULL THEN chain.ids END,
+SELECT $1, $2, $3, $7, false, $4, $5, $6, CASE WHEN p.id IS NOT NULL THEN chain.ids END,
        CASE WHEN p.id IS NOT NULL THEN chain.depths END, p.first_parent_merges, 0, clock_timestamp(), clock_timestamp()
 FROM (SELECT 1) one LEFT JOIN commits p ON p.id = $4::uuid CROSS JOIN LATERAL ({PARENT_CHAIN}) chain
 RETURNING {LINE_COLUMNS}"""
@@ -92,7 +93,7 @@ class LineStore:
             return _line(await _fetch_line(conn, repo_id, name))
 
     async def create(self, repo_id: UUID, data: LineCreate) -> Line:
-        name = line_name(data.name)
+        name = new_line_name(data.name)
         start: tuple[UUID, str, int] | None = None
         if data.from_ref is not None:
             await self._space_exists(repo_id)
@@ -105,7 +106,7 @@ class LineStore:
             # Without `from_ref`, the Space's HEAD: its default line's, read from the held row.
             head = start or (default["head_commit_id"], default["head_commit_hash"], default["head_depth"])
             try:
-                return _written(await conn.fetchrow(_INSERT_LINE, uuid7(), repo_id, name, *head))
+                return _written(await conn.fetchrow(_INSERT_LINE, uuid7(), repo_id, name, *head, line_key(name)))
             except asyncpg.UniqueViolationError:
                 raise Conflict(f"This Space already has a line named {name!r}.", field="name") from None
 
@@ -116,7 +117,7 @@ class LineStore:
             raise BadRequest(
                 "A Space always has a default line: make another line the default instead.", field="is_default"
             )
-        new_name = line_name(data.name) if isinstance(data.name, str) else None
+        new_name = new_line_name(data.name) if isinstance(data.name, str) else None
 
         async def rename_or_make_default(conn: asyncpg.Connection, default: asyncpg.Record) -> asyncpg.Record:
             line = await _fetch_line(conn, repo_id, name, lock=True)
@@ -124,10 +125,11 @@ class LineStore:
                 try:
                     line = _written(
                         await conn.fetchrow(
-                            f"UPDATE branches SET name = $2, updated_at = clock_timestamp() WHERE id = $1 "
-                            f"RETURNING {LINE_COLUMNS}",
+                            "UPDATE branches SET name = $2, name_key = $3, updated_at = clock_timestamp() "
+                            f"WHERE id = $1 RETURNING {LINE_COLUMNS}",
                             line["id"],
                             new_name,
+                            line_key(new_name),
                         )
                     )
                 except asyncpg.UniqueViolationError:
@@ -176,7 +178,7 @@ class LineStore:
 
 
 async def _fetch_line(conn: asyncpg.Connection, repo_id: UUID, name: str, *, lock: bool = False) -> asyncpg.Record:
-    looked_up = stored_form(name)
+    looked_up = line_lookup_key(name)
     row = None
     if looked_up is not None:
         row = await conn.fetchrow(

@@ -14,7 +14,10 @@ from smriti.merges.review import MergeReview, MergeReviewRequest, MergeReviewSer
 from smriti.merges.schemas import MergePreview
 from smriti.merges.service import MergeService
 
-_SIDE = "A line's name (matched ignoring case), else a Checkpoint id, full hash or unique prefix of this Space."
+_SIDE = (
+    "A line's name (matched whatever its case, Unicode form or spacing), else a Checkpoint id, full hash or unique "
+    "prefix of this Space: a line's name comes first."
+)
 
 
 @get(

@@ -3,7 +3,6 @@ merge Checkpoint is an ordinary commit with `merge_parent_id` (`checkpoints/writ
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from uuid import UUID
 
@@ -14,17 +13,16 @@ from smriti.checkpoints.schemas import Checkpoint
 from smriti.checkpoints.store import CheckpointStore, to_checkpoint
 from smriti.core.cpu import off_loop
 from smriti.core.errors import BadRequest, NotFound
-from smriti.core.schemas import stored_form
+from smriti.core.ids import could_be_checkpoint_ref
+from smriti.core.schemas import line_lookup_key
 from smriti.db.pool import Pool
 from smriti.merges.base import merge_base
 from smriti.merges.schemas import Conflict, MergePreview, Relation
 from smriti.merges.three_way import merge_states, state_of
 
-_HEX = re.compile(r"^[0-9a-f]{7,64}$")
-
 _LINE_HEAD_SQL = """
 SELECT r.id AS space, b.name, b.id IS NOT NULL AS found, b.head_commit_id
-FROM repos r LEFT JOIN branches b ON b.repo_id = r.id AND lower(b.name) = lower($2) WHERE r.id = $1
+FROM repos r LEFT JOIN branches b ON b.repo_id = r.id AND b.name_key = $2 WHERE r.id = $1
 """
 
 # Above this many items on a side, the merge runs off the event loop (`core/cpu.py`).
@@ -87,9 +85,9 @@ class MergeService:
 
     async def _side(self, repo_id: UUID, ref: str, param: str) -> UUID:
         """A side of the merge: a line's HEAD when a line has that name, else a Checkpoint ref."""
-        name = stored_form(ref)
-        line = await self.pool.fetchrow(_LINE_HEAD_SQL, repo_id, name) if name is not None else None
-        if name is not None and line is None:
+        key = line_lookup_key(ref)
+        line = await self.pool.fetchrow(_LINE_HEAD_SQL, repo_id, key) if key is not None else None
+        if key is not None and line is None:
             raise NotFound(f"No Space with id {repo_id}.", field="repo_id", source="path")
         if line is not None and line["found"]:
             if line["head_commit_id"] is None:
@@ -100,7 +98,7 @@ class MergeService:
                 )
             head: UUID = line["head_commit_id"]
             return head
-        if not _could_be_a_ref(ref):
+        if not could_be_checkpoint_ref(ref):
             raise NotFound(f"This Space has no line named {ref.strip()[:120]!r}.", field=param, source="query")
         try:
             row = await self.checkpoints.resolve(ref, repo_id=repo_id, field=param, columns="id")
@@ -111,26 +109,13 @@ class MergeService:
         except BadRequest as exc:
             raise BadRequest(exc.detail, field=param, source="query") from None
         commit_id: UUID = row["id"]
-        if name is None:  # a ref no line could be named: the Space was not looked up yet
+        if key is None:  # a ref no line could be named: the Space was not looked up yet
             await self._space_exists(repo_id)
         return commit_id
 
     async def _space_exists(self, repo_id: UUID) -> None:
         if await self.pool.fetchval("SELECT 1 FROM repos WHERE id = $1", repo_id) is None:
             raise NotFound(f"No Space with id {repo_id}.", field="repo_id", source="path")
-
-
-def _could_be_a_ref(ref: str) -> bool:
-    """A Checkpoint id, or a hash or prefix of at least 7 hex digits (checked again, exactly, by
-    `CheckpointStore.resolve`): anything else can only have been meant as a line's name."""
-    text = ref.strip().lower()
-    if _HEX.match(text):
-        return True
-    try:
-        UUID(text)
-    except ValueError:
-        return False
-    return True
 
 
 def _items(row: asyncpg.Record) -> int:

@@ -41,7 +41,8 @@ LineName = Annotated[
     msgspec.Meta(
         min_length=1,
         max_length=200,
-        description="A line's name (matched ignoring case). Each line of a Space has its own HEAD.",
+        description="A line's name (matched whatever its case, Unicode form or spacing). Each line of a Space has "
+        "its own HEAD.",
         examples=["main"],
     ),
 ]
@@ -53,8 +54,8 @@ Message = Annotated[str, msgspec.Meta(min_length=1)]
 OptionalLine = Annotated[
     LineText | None,
     msgspec.Meta(
-        description="A line's name (matched ignoring case); omit for the Space's default line, whose HEAD is "
-        "the Space's HEAD.",
+        description="A line's name (matched whatever its case, Unicode form or spacing); omit for the Space's "
+        "default line, whose HEAD is the Space's HEAD.",
     ),
 ]
 Limit = Annotated[int, msgspec.Meta(ge=1, le=200, description="How many to return (1–200).")]

@@ -143,7 +143,9 @@ LINE_TOOLS: tuple[ToolSpec, ...] = (
         "Start a line",
         "Start a new line of the Space at a Checkpoint (`from_ref`; default: the Space's HEAD), to continue "
         "from an older state without moving any other line. No Checkpoint is written; commit to it with "
-        "`commit_checkpoint` and `line`. A name the Space already has (ignoring case) is a conflict.",
+        "`commit_checkpoint` and `line`. A name that looks like one the Space already has (compared whatever "
+        "its case, Unicode form or spacing) is a conflict; a name shaped like a Checkpoint ref (7-64 hex "
+        "digits, or an id) is refused.",
         CreateLineArgs,
         Line,
         _create_line,

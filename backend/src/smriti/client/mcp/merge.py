@@ -25,8 +25,8 @@ IntoLine = Annotated[
     msgspec.Meta(
         min_length=1,
         max_length=200,
-        description="The line merged into (matched ignoring case): its HEAD is `ours`, and the merge Checkpoint "
-        "is saved on it.",
+        description="The line merged into (matched whatever its case, Unicode form or spacing): its HEAD is "
+        "`ours`, and the merge Checkpoint is saved on it.",
         examples=["main"],
     ),
 ]
