@@ -361,3 +361,40 @@ def test_json_of_a_commit_on_a_line_is_the_checkpoint(server: LiveServer) -> Non
     body = json.loads(saved.stdout)
     assert saved.code == 0
     assert set(body) == {field.encode_name for field in msgspec.structs.fields(Checkpoint)}
+
+
+def _space_named(server: LiveServer, name: str) -> dict[str, Any]:
+    spaces = httpx.get(f"{server.url}/v4/repos", params={"limit": 200}).json()["items"]
+    [space] = [space for space in spaces if space["name"] == name]
+    found: dict[str, Any] = space
+    return found
+
+
+def test_a_line_name_reaches_its_own_route_and_no_other(server: LiveServer) -> None:
+    # `smriti line rename SPACE .. NEW` used to send PATCH /v4/repos/{id}: httpx resolves dot
+    # segments, and the Space was renamed. Every segment is encoded now (`..` as %2E%2E), so the
+    # server receives the line route with the name as it was given, and says it has no such line.
+    name = new_space(server)
+    space = _space_named(server, name)
+    assert cli(server, "commit", name, "-m", "base").code == 0
+    assert cli(server, "line", "create", name, "a/b").code == 0
+    for command, wanted in [
+        (("line", "rename", name, "..", "renamed-by-line-rename"), ".."),
+        (("line", "rename", name, "x/../..", "renamed-by-line-rename"), "x/../.."),
+        (("line", "default", name, "."), "."),
+        (("line", "delete", name, ".."), ".."),
+        (("line", "rename", name, "a%2Fb", "renamed"), "a%2Fb"),  # % is a character, not an escape
+    ]:
+        run = cli(server, *command)
+        assert run.code == 3, (command, run.stderr)
+        assert f"no line named {wanted!r}" in run.error_line(), (command, run.stderr)
+    # A name with an empty part cannot be sent as meant (the server ignores a trailing `/`, so
+    # `main/` would be `main`): the client refuses it, and no line can have one.
+    for bad in ("main/", "a//b", "/main"):
+        run = cli(server, "line", "delete", name, bad)
+        assert run.code == 2, (bad, run.stderr)
+        assert "none of them empty" in run.error_line()
+    after = _space_named(server, name)
+    assert (after["id"], after["name"]) == (space["id"], name)
+    listed = cli(server, "line", "list", name, "--json").json()["items"]
+    assert [line["name"] for line in listed] == ["main", "a/b"]

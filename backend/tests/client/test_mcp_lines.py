@@ -208,3 +208,22 @@ async def test_bad_line_arguments_are_tool_errors(
         message = await fails(client, tool, dict(arguments))
     assert message.startswith(f"Invalid arguments for {tool}: "), message
     assert expected in message, message
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+async def test_a_line_name_reaches_its_own_route_and_no_other(server: LiveServer, transport: str) -> None:
+    # rename_line with `x/../..` used to send PATCH /v4/repos/{id}: the Space was renamed, then
+    # the tool reported an error. Every segment is encoded now; the server answers for the line.
+    name = unique("MCP dots")
+    async with connect(transport, server) as client:
+        space = await ok(client, "create_space", {"name": name})
+        for line in ("..", "x/../..", "."):
+            failed = await fails(client, "rename_line", {"space": name, "name": line, "new_name": "pwned"})
+            assert f"no line named {line!r}" in failed, failed
+        failed = await fails(client, "delete_line", {"space": name, "name": "main/"})
+        assert "none of them empty" in failed, failed
+    async with httpx.AsyncClient(base_url=server.url, headers={"Authorization": f"Bearer {TOKEN}"}) as http:
+        now = (await http.get(f"/v4/repos/{space['id']}")).json()
+        lines = (await http.get(f"/v4/repos/{space['id']}/branches")).json()["items"]
+    assert now["name"] == name
+    assert [line["name"] for line in lines] == ["main"]

@@ -174,6 +174,7 @@ async def test_line_names_are_checked(client: httpx.AsyncClient) -> None:
         ({"name": "   "}, 400, "name"),
         ({"name": "Main"}, 409, "name"),
         ({"name": ".."}, 400, "name"),
+        ({"name": " .. "}, 400, "name"),  # after trimming
         ({"name": "."}, 400, "name"),
         ({"name": "/x"}, 400, "name"),
         ({"name": "y/"}, 400, "name"),
@@ -306,8 +307,9 @@ async def test_a_line_named_like_a_path_segment_cannot_reach_the_space(client: h
     space = await create_space(client)
     await commit(client, space["id"], "base")
     await _line(client, space["id"], "feature/login")
-    renamed = await client.patch(f"/v4/repos/{space['id']}/branches/feature/login", json={"name": ".."})
-    assert (renamed.status_code, renamed.json()["errors"][0]["field"]) == (400, "name")
+    for name in ("..", " . ", "x/ .. "):
+        renamed = await client.patch(f"/v4/repos/{space['id']}/branches/feature/login", json={"name": name})
+        assert (renamed.status_code, renamed.json()["errors"][0]["field"]) == (400, "name")
     assert (await client.get(f"/v4/repos/{space['id']}")).status_code == 200
 
 

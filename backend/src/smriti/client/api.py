@@ -25,7 +25,7 @@ from smriti import __version__
 from smriti.checkpoints.diff import CheckpointDiff
 from smriti.checkpoints.schemas import Checkpoint, CommitCreate, VerifyReport
 from smriti.client.errors import InvalidInput, MissingError, ServerError, Unreachable, error_for_status
-from smriti.client.paths import check_base_url, display_url, line_path, ref_segment
+from smriti.client.paths import check_base_url, display_url, line_path, ref_segment, segment
 from smriti.client.wire import ApplyRequest, Line, LineCreate, LineUpdate, MergePreview, RestoreRequest
 from smriti.core.schemas import Page
 from smriti.review.schemas import ReviewRequest, ReviewResult
@@ -125,7 +125,7 @@ class SmritiClient:
         """Write the Space's bundle (docs/bundles.md) to `sink` as it arrives; the bytes written."""
         written = 0
         with self._reaching():
-            async with self._http.stream("GET", f"/v5/repos/{space_id}/export") as response:
+            async with self._http.stream("GET", f"/v5/repos/{segment(space_id)}/export") as response:
                 if response.status_code >= 400:
                     await response.aread()
                     raise self._error(response)
@@ -146,7 +146,7 @@ class SmritiClient:
         """A ChatGPT or Claude export's conversations.json, read from `source`, as Sessions."""
         with self._reaching():
             response = await self._http.post(
-                f"/v5/repos/{space_id}/import/conversations",
+                f"/v5/repos/{segment(space_id)}/import/conversations",
                 content=_chunks(source),
                 headers=_upload_headers(source, "application/json"),
             )
@@ -183,7 +183,7 @@ class SmritiClient:
                 return spaces
 
     async def get_space(self, space_id: UUID) -> Space:
-        return await self._get(f"/v4/repos/{space_id}", Space)
+        return await self._get(f"/v4/repos/{segment(space_id)}", Space)
 
     async def create_space(self, name: str, description: str = "") -> Space:
         return await self._send("POST", "/v4/repos", SpaceCreate(name=name, description=description), Space)
@@ -238,7 +238,7 @@ class SmritiClient:
     async def head(self, space_id: UUID, *, line: str | None = None) -> Checkpoint:
         """The Space's HEAD Checkpoint (or the line's); `MissingError` when there is none yet."""
         params = {"branch": line} if line is not None else None
-        return await self._get(f"/v4/repos/{space_id}/head", Checkpoint, params=params)
+        return await self._get(f"/v4/repos/{segment(space_id)}/head", Checkpoint, params=params)
 
     async def log(
         self, space_id: UUID, *, limit: int = 20, offset: int = 0, line: str | None = None
@@ -247,7 +247,7 @@ class SmritiClient:
         params: dict[str, Any] = {"limit": limit, "offset": offset}
         if line is not None:
             params["branch"] = line
-        return await self._get(f"/v4/repos/{space_id}/commits", Page[Checkpoint], params=params)
+        return await self._get(f"/v4/repos/{segment(space_id)}/commits", Page[Checkpoint], params=params)
 
     async def get_checkpoint(self, ref: str) -> Checkpoint:
         """A Checkpoint by id, full hash, or unique hash prefix (at least 7 hex digits)."""
@@ -270,18 +270,20 @@ class SmritiClient:
 
     async def review(self, commit_id: UUID, *, provider: str | None = None, model: str | None = None) -> ReviewResult:
         body = ReviewRequest(provider=provider, model=model)
-        return await self._send("POST", f"/v5/commits/{commit_id}/review", body, ReviewResult)
+        return await self._send("POST", f"/v5/commits/{segment(commit_id)}/review", body, ReviewResult)
 
     async def verify(self, space_id: UUID, anchors: Sequence[str] = ()) -> VerifyReport:
         """The integrity check; each anchor (a full hash kept elsewhere) must still be in the history."""
         params = {"anchor": list(anchors)} if anchors else None
-        return await self._get(f"/v4/repos/{space_id}/verify", VerifyReport, params=params)
+        return await self._get(f"/v4/repos/{segment(space_id)}/verify", VerifyReport, params=params)
 
     # Lines ----------------------------------------------------------------------------------
 
     async def lines(self, space_id: UUID, *, limit: int = MAX_PAGE, offset: int = 0) -> Page[Line]:
         """One page of the Space's lines, the default line first, then by name."""
-        return await self._get(f"/v4/repos/{space_id}/branches", Page[Line], params={"limit": limit, "offset": offset})
+        return await self._get(
+            f"/v4/repos/{segment(space_id)}/branches", Page[Line], params={"limit": limit, "offset": offset}
+        )
 
     async def all_lines(self, space_id: UUID) -> list[Line]:
         lines: list[Line] = []
@@ -296,7 +298,7 @@ class SmritiClient:
 
     async def create_line(self, space_id: UUID, name: str, from_ref: str | None = None) -> Line:
         return await self._send(
-            "POST", f"/v4/repos/{space_id}/branches", LineCreate(name=name, from_ref=from_ref), Line
+            "POST", f"/v4/repos/{segment(space_id)}/branches", LineCreate(name=name, from_ref=from_ref), Line
         )
 
     async def update_line(self, space_id: UUID, name: str, change: LineUpdate) -> Line:
@@ -312,14 +314,14 @@ class SmritiClient:
         against their nearest common ancestor. Nothing is saved: the merge Checkpoint is a `commit`
         of the resolved state with `merge_parent_id` = theirs and `expected_head_commit_id` = ours."""
         params = {"ours": ours.strip(), "theirs": theirs.strip()}
-        return await self._get(f"/v5/repos/{space_id}/merge", MergePreview, params=params)
+        return await self._get(f"/v5/repos/{segment(space_id)}/merge", MergePreview, params=params)
 
     # Sessions -------------------------------------------------------------------------------
 
     async def fork_session(self, session_id: UUID, checkpoint_id: UUID, title: str | None = None) -> Session:
         """A new Session based on `checkpoint_id`, remembering where it was forked from."""
         body = ForkRequest(checkpoint_id=checkpoint_id, title=title)
-        return await self._send("POST", f"/v5/sessions/{session_id}/fork", body, Session)
+        return await self._send("POST", f"/v5/sessions/{segment(session_id)}/fork", body, Session)
 
     # Transport ------------------------------------------------------------------------------
 
