@@ -2930,6 +2930,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database is unavailable, too busy to answer in time, or rolled the request back to resolve a conflict with a concurrent one, or the server is shutting down; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     importConversations: {
