@@ -1561,7 +1561,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The database is unavailable, too busy to answer in time, or rolled the request back to resolve a conflict with a concurrent one, or the server is shutting down; retry later. */
+            /** @description The database is unavailable, too busy to answer in time, or rolled the request back to resolve a conflict with a concurrent one; or too many requests of this kind are already waiting, or the server is shutting down; retry later (`Retry-After`, when sent, says when). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2930,7 +2930,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The database is unavailable, too busy to answer in time, or rolled the request back to resolve a conflict with a concurrent one, or the server is shutting down; retry later. */
+            /** @description The database is unavailable, too busy to answer in time, or rolled the request back to resolve a conflict with a concurrent one; or too many requests of this kind are already waiting, or the server is shutting down; retry later (`Retry-After`, when sent, says when). */
             503: {
                 headers: {
                     [name: string]: unknown;

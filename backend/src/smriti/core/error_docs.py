@@ -31,6 +31,7 @@ _DESCRIPTIONS = {
     429: "The provider is rate limiting; retry later.",
     502: "The provider failed or answered with something unusable.",
     503: "The database is unavailable, too busy to answer in time, or rolled the request back to resolve a "
-    "conflict with a concurrent one, or the server is shutting down; retry later.",
+    "conflict with a concurrent one; or too many requests of this kind are already waiting, or the server is "
+    "shutting down; retry later (`Retry-After`, when sent, says when).",
     504: "The provider did not answer in time.",
 }
