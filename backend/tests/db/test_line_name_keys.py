@@ -46,7 +46,7 @@ async def _names(conn: asyncpg.Connection, space: uuid.UUID) -> dict[str, str | 
     return {row["name"]: row["name_key"] for row in rows}
 
 
-async def test_migration_0015_keys_every_line_and_renames_only_look_alikes_out_loud(postgres_url: str) -> None:
+async def test_migration_0015_keys_every_line_and_renames_only_lines_that_look_alike(postgres_url: str) -> None:
     async with database_at(postgres_url, "0014") as url:
         conn = await asyncpg.connect(url)
         try:
