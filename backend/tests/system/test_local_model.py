@@ -79,9 +79,12 @@ async def local(settings: Settings, llama_server: str, db: asyncpg.Connection) -
 
 
 def _never_a_500(response: httpx.Response) -> dict[str, Any]:
-    assert response.status_code in (200, 201, 502), response.text
+    # 504: a 135M model writing JSON on two busy cores can outlast the two minutes; the answer is
+    # still a clear one naming the provider (a send before it must have worked, so a server that
+    # never answers fails there).
+    assert response.status_code in (200, 201, 502, 504), response.text
     body: dict[str, Any] = response.json()
-    if response.status_code == 502:
+    if response.status_code in (502, 504):
         assert body["provider"] == "openai"
         assert "[redacted]" not in body["detail"]
     return body
