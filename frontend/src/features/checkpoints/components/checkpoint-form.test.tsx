@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider, useMutation } from "@tanstack/react-query";
 import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import type { ReactNode } from "react";
+import { type ReactNode, StrictMode } from "react";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { Checkpoint, CommitCreate, Line } from "@/api/models";
 import type { CheckpointDraft } from "@/api/v5";
@@ -173,5 +173,50 @@ describe("Save checkpoint form", () => {
       decisions: ["Fly on Friday"],
       tasks: [{ text: "Book hotel", done: false }],
     });
+  });
+});
+
+describe("Draft with AI", () => {
+  function renderClosedThenOpen(strict: boolean) {
+    const client = new QueryClient({ defaultOptions: { mutations: { retry: false } } });
+    const dialog = (open: boolean) => {
+      const ui = (
+        <QueryClientProvider client={client}>
+          <CheckpointFormDialog
+            open={open}
+            mode="draft"
+            spaceId="space"
+            parent={head}
+            parentReason="head"
+            lines={[line("main", head.id, true)]}
+            checkpoints={[head, old]}
+            draftScope={{ sessionId: "s", historyBaseSeq: null, provider: null, model: null }}
+            onClose={() => {}}
+            onSaved={() => {}}
+          />
+        </QueryClientProvider>
+      );
+      return strict ? <StrictMode>{ui}</StrictMode> : ui;
+    };
+    // As the workspace does: the dialog is there, closed, and one click opens it in draft mode.
+    const view = render(dialog(false));
+    view.rerender(dialog(true));
+    return { view, dialog };
+  }
+
+  it.each([
+    ["as built", false],
+    ["under StrictMode, as in development", true],
+  ])("asks for one draft per click that opens the form (%s)", async (_, strict) => {
+    draftFn.mockReset();
+    draftFn.mockResolvedValue(draft);
+    const { view, dialog } = renderClosedThenOpen(strict);
+    expect(await screen.findAllByTestId("proposal")).toHaveLength(3);
+    expect(draftFn).toHaveBeenCalledTimes(1);
+    // Closed and opened again: a new form, and one more draft.
+    view.rerender(dialog(false));
+    view.rerender(dialog(true));
+    expect(await screen.findAllByTestId("proposal")).toHaveLength(3);
+    expect(draftFn).toHaveBeenCalledTimes(2);
   });
 });

@@ -55,17 +55,12 @@ interface CheckpointFormDialogProps {
 }
 
 export function CheckpointFormDialog(props: CheckpointFormDialogProps) {
-  // Remount the form body each time the dialog opens, so no stale draft survives.
-  const [generation, setGeneration] = useState(0);
-  const wasOpen = useRef(false);
-  useEffect(() => {
-    if (props.open && !wasOpen.current) setGeneration((g) => g + 1);
-    wasOpen.current = props.open;
-  }, [props.open]);
-
+  // The form exists only while the dialog is open, so each opening starts a fresh one and no
+  // stale draft survives. (A key bumped by an effect once did the same a render late: the form
+  // mounted twice per opening, and in draft mode asked the model twice.)
   return (
     <Dialog open={props.open} title="Save checkpoint" onClose={props.onClose} wide>
-      {props.open && <CheckpointForm key={generation} {...props} />}
+      {props.open && <CheckpointForm {...props} />}
     </Dialog>
   );
 }
@@ -141,9 +136,14 @@ function CheckpointForm(props: CheckpointFormDialogProps) {
     );
   };
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: draft once, when the form opens in draft mode.
+  // Draft once when the form opens in draft mode: each draft is a paid model call. The ref keeps
+  // it to one under StrictMode too, which runs a new component's effects twice in development.
+  const draftedOnOpen = useRef(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when the form opens.
   useEffect(() => {
-    if (mode === "draft") runDraft();
+    if (mode !== "draft" || draftedOnOpen.current) return;
+    draftedOnOpen.current = true;
+    runDraft();
   }, []);
 
   const accept = (p: Proposal) => {
