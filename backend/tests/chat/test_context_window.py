@@ -135,7 +135,9 @@ async def test_an_openai_models_context_is_counted_with_its_tokenizer(
         assert sections["message"] == 7  # the estimate would say 3
         history = [m["content"] for m in counted["messages"][:-1]]
         assert history[0] == "We decided to use PostgreSQL for the storage layer."
-        assert sections["history"] > 11  # 11 for the question, and the offline reply's own
+        # The question, counted: the offline reply is not sent to another provider (nor counted).
+        assert sections["history"] == 11
+        assert counted["left_out"]["sequence_numbers"] == [2]
         assert counted["total_tokens"] == sum(sections.values())
         estimated = (await client.post("/v4/chat/context", json={**body, "provider": "anthropic"})).json()
         assert estimated["tokenizer"] is None

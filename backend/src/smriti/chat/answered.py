@@ -7,17 +7,21 @@ by then (a retry's own included). A send answered at the same time as another in
 did not see that one's pair, though its numbers come first, and its rebuild leaves it out too.
 Checkpoints and Turns are never edited, so the same read, assembled by the same function as a
 send, gives the same context, and hashing it the same way gives the reply's receipt, or shows
-that something differs.
+that something differs. The offline provider's replies are left out of it as the send left them
+out: of every provider's context but its own. A reply answered before they were left out was
+sent them: when its receipt is that context's hash, that context is the one shown.
 One statement reads it all.
 """
 
 from __future__ import annotations
 
+from collections.abc import Set
 from uuid import UUID
 
-from smriti.chat.context import HistoryTurn, MountedCheckpoint, assemble
+from smriti.chat.context import AssembledContext, HistoryTurn, MountedCheckpoint, assemble, left_out_for
 from smriti.chat.receipts import context_sha256
 from smriti.chat.schemas import AnsweredContext, ContextMessage
+from smriti.chat.store import OFFLINE_REPLY_SQL
 from smriti.checkpoints.schemas import CHECKPOINT_FIELDS
 from smriti.checkpoints.store import to_checkpoint
 from smriti.core.errors import BadRequest, NotFound
@@ -31,7 +35,7 @@ _CHECKPOINT = ", ".join(f"c.{name} AS c_{name}" for name in CHECKPOINT_FIELDS)
 _ANSWERED_SQL = f"""
 SELECT a.role AS reply_role, a.context_sha256, u.role AS message_role, u.content AS message,
        u.provider, u.model, u.checkpoint_id, u.history_base_seq, {_CHECKPOINT},
-       history.seqs, history.roles, history.contents, retried.retry_ofs
+       history.seqs, history.roles, history.contents, history.offline_replies, retried.retry_ofs
 FROM sessions s
 LEFT JOIN turns a ON a.session_id = s.id AND a.sequence_number = $2
 LEFT JOIN turns u ON u.session_id = s.id AND u.sequence_number = $2 - 1
@@ -39,7 +43,8 @@ LEFT JOIN commits c ON c.id = u.checkpoint_id
 LEFT JOIN LATERAL (
     SELECT array_agg(t.sequence_number ORDER BY t.sequence_number) AS seqs,
            array_agg(t.role ORDER BY t.sequence_number) AS roles,
-           array_agg(t.content ORDER BY t.sequence_number) AS contents
+           array_agg(t.content ORDER BY t.sequence_number) AS contents,
+           array_agg(t.sequence_number) FILTER (WHERE {OFFLINE_REPLY_SQL}) AS offline_replies
     FROM turns t
     WHERE t.session_id = s.id AND t.sequence_number > coalesce(u.history_base_seq, 0)
       AND t.sequence_number <= coalesce(u.context_through_seq, $2 - 2)
@@ -77,10 +82,19 @@ async def answered_context(pool: Pool, session_id: UUID, sequence_number: int) -
         for seq, role, content in zip(row["seqs"] or [], row["roles"] or [], row["contents"] or [], strict=True)
         if seq not in retried
     ]
-    assembled = assemble(mounted, history, row["message"])
-    rebuilt = context_sha256(row["provider"] or "", row["model"] or "", assembled.system, assembled.messages)
-    recorded: str | None = row["context_sha256"]
-    messages = [ContextMessage(turn.role, turn.content, turn.sequence_number) for turn in history]
+    provider, model, recorded = row["provider"] or "", row["model"] or "", row["context_sha256"]
+
+    def rebuild(leave_out: Set[int]) -> tuple[AssembledContext, str]:
+        assembled = assemble(mounted, history, row["message"], leave_out=leave_out)
+        return assembled, context_sha256(provider, model, assembled.system, assembled.messages)
+
+    assembled, rebuilt = rebuild(left_out_for(provider, frozenset(row["offline_replies"] or ())))
+    if assembled.left_out and recorded is not None and rebuilt != recorded:
+        # Answered before the offline provider's replies were left out? Then it was sent them.
+        sent_all, its_hash = rebuild(frozenset())
+        if its_hash == recorded:
+            assembled, rebuilt = sent_all, its_hash
+    messages = [ContextMessage(turn.role, turn.content, turn.sequence_number) for turn in assembled.history]
     messages.append(ContextMessage("user", row["message"], sequence_number - 1))
     return AnsweredContext(
         session_id=session_id,
@@ -94,4 +108,5 @@ async def answered_context(pool: Pool, session_id: UUID, sequence_number: int) -
         context_sha256=rebuilt,
         recorded_sha256=recorded,
         matches=None if recorded is None else recorded == rebuilt,
+        left_out=assembled.left_out_note(),
     )

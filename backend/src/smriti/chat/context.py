@@ -1,23 +1,32 @@
 """Context assembly: the mounted Checkpoint as the system part, then the Turns after the boundary.
 
 Pure functions; no I/O. What `POST /v4/chat/context` shows and what `POST /v4/chat/send` sends
-come from the same function, so the preview cannot drift from the real request.
+come from the same function, so the preview cannot drift from the real request; so does the
+rebuild of a past reply's context (`answered.py`), which its receipt is checked against.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import Literal
 
+from smriti.chat.schemas import LeftOut
 from smriti.checkpoints.schemas import Checkpoint
 from smriti.checkpoints.text import checkbox, entity_text
 from smriti.providers.base import ChatMessage
+from smriti.providers.offline import OFFLINE_PROVIDER
 from smriti.providers.windows import estimated_tokens
 
 ARTIFACT_PROMPT_LIMIT = 2000
 _content = attrgetter("content")
+
+OFFLINE_REPLIES_LEFT_OUT = (
+    "The offline provider's replies are left out: they only describe the context it received, and no model "
+    "wrote them, so no other provider is sent them as its own earlier answers."
+)
+"""Why Turns in scope are not sent (`AssembledContext.left_out`), in words for the preview."""
 
 PREAMBLE = (
     "You are continuing a line of work saved in Smriti. The Checkpoint below is the saved state of "
@@ -69,6 +78,23 @@ class AssembledContext:
     system: str | None
     messages: list[ChatMessage]
     sections: list[Section]
+    history: Sequence[HistoryTurn]
+    """The Turns sent, oldest first: `messages` without the new message."""
+    left_out: list[int]
+    """The sequence numbers of the Turns in scope that were not sent (`left_out_for`)."""
+
+    def left_out_note(self) -> LeftOut | None:
+        """What a preview or a rebuild says of the Turns in scope that were not sent."""
+        return LeftOut(self.left_out, OFFLINE_REPLIES_LEFT_OUT) if self.left_out else None
+
+
+def left_out_for(provider: str, offline_replies: Set[int]) -> Set[int]:
+    """The Turns in scope that `provider` is not sent: the offline provider's replies
+    (`offline_replies`, by sequence number), to every other provider. A model would take them
+    for its own earlier answers, and they answer nothing. The offline provider itself is sent
+    them: it is no model, and a reply of its that describes its context counts every Turn the
+    Session holds in scope."""
+    return frozenset() if provider == OFFLINE_PROVIDER else offline_replies
 
 
 def cut_artifact(content: str, limit: int = ARTIFACT_PROMPT_LIMIT) -> str:
@@ -131,8 +157,16 @@ def assemble(
     mounted: MountedCheckpoint | None,
     history: Sequence[HistoryTurn],
     new_message: str | None = None,
+    *,
+    leave_out: Set[int] = frozenset(),
 ) -> AssembledContext:
-    """The provider's whole input. `history` must already be cut at the boundary by the caller."""
+    """The provider's whole input. `history` must already be cut at the boundary by the caller;
+    the Turns numbered in `leave_out` are not sent (`left_out_for`)."""
+    left_out: list[int] = []
+    if leave_out:
+        left_out = [turn.sequence_number for turn in history if turn.sequence_number in leave_out]
+        if left_out:
+            history = [turn for turn in history if turn.sequence_number not in leave_out]
     sections = list(mounted.sections) if mounted is not None else []
     system = mounted.system if mounted is not None else None
     messages: list[ChatMessage] = list(history)
@@ -141,4 +175,4 @@ def assemble(
     if new_message is not None:
         messages.append(ChatMessage(role="user", content=new_message))
         sections.append(Section("message", "history", 1, new_message))
-    return AssembledContext(system=system, messages=messages, sections=sections)
+    return AssembledContext(system, messages, sections, history, left_out)

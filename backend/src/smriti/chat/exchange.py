@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from uuid import UUID
 
 from smriti.chat.answered import answered_context
-from smriti.chat.context import AssembledContext, HistoryTurn, assemble
+from smriti.chat.context import AssembledContext, HistoryTurn, assemble, left_out_for
 from smriti.chat.nudge import suggest
 from smriti.chat.receipts import ReceiptCache, context_sha256, receipt_key
 from smriti.chat.schemas import (
@@ -26,6 +26,7 @@ from smriti.chat.streaming import ContextEvent, LiveStreams, ReplyStream, Shutti
 from smriti.chat.window import SectionTokens, check_fits, context_tokens, section_tokens, window_nudge
 from smriti.core.errors import BadRequest, Conflict, NotFound, ProviderFailure
 from smriti.providers.base import ProviderReply, ProviderRequest
+from smriti.providers.offline import is_offline_reply
 from smriti.providers.registry import ProviderChoice, ProviderRegistry
 from smriti.providers.windows import estimated_tokens
 from smriti.sessions.claims import InFlight, Outcome, SendClaims
@@ -108,11 +109,19 @@ class ChatService:
     ) -> SendResponse:
         """The pair and the suggestion; `used` is the context the message was sent with (tokens),
         when this send sent it."""
-        suggestion = self._suggest(data, context, user.content + "\n" + assistant.content)
+        # The nudge reads what the person and a model said: an offline reply only describes its
+        # context, and quotes the mounted Checkpoint's message, which is no decision just made.
+        said = (
+            user.content
+            if is_offline_reply(assistant.role, assistant.provider)
+            else f"{user.content}\n{assistant.content}"
+        )
+        suggestion = self._suggest(data, context, said)
         window = self.providers.context_window(assistant.model) if assistant.model else None
         if window is not None:
             if used is None:  # not counted as it went out (a replay, say): about the context it was sent with
-                used = context_tokens(assemble(context.mounted, context.history))
+                leave_out = left_out_for(assistant.provider or "", context.offline_replies)
+                used = context_tokens(assemble(context.mounted, context.history, leave_out=leave_out))
             # What the next send starts from, about: that context and the reply (estimated alike).
             suggestion = window_nudge(suggestion, used + estimated_tokens(len(assistant.content)), window)
         return SendResponse(user_turn=user, assistant_turn=assistant, suggestion=suggestion)
@@ -122,7 +131,8 @@ class ChatService:
     ) -> tuple[Turn, Turn, int | None]:
         """Ask the provider, then store both Turns (nothing is stored when it fails); also the
         context's size in tokens (estimated), when a window or a stream needs it."""
-        assembled = assemble(context.mounted, _history_for(data, context), data.content)
+        leave_out = left_out_for(choice.provider.name, context.offline_replies)
+        assembled = assemble(context.mounted, _history_for(data, context), data.content, leave_out=leave_out)
         request = ProviderRequest(model=choice.model, system=assembled.system, messages=assembled.messages)
         window = self.providers.context_window(choice.model)
         if window is not None:
@@ -130,7 +140,7 @@ class ChatService:
         # Estimated only for what needs it: the window's nudge, or a stream's context event.
         used = context_tokens(assembled) if window is not None or stream is not None else None
         receipt = self.receipts.receipt(
-            receipt_key(data.session_id, context.checkpoint_id, context.history_base_seq),
+            receipt_key(data.session_id, context.checkpoint_id, context.history_base_seq, leaves_out=bool(leave_out)),
             (choice.provider.name, choice.model, assembled.system),
             assembled.messages,
         )
@@ -173,7 +183,8 @@ class ChatService:
         _check_mount(data)
         context = await self._read(data, request_id=None)
         choice = self._choose(data, context)
-        assembled = assemble(context.mounted, context.history, data.content)
+        leave_out = left_out_for(choice.provider.name, context.offline_replies)
+        assembled = assemble(context.mounted, context.history, data.content, leave_out=leave_out)
         counted = await section_tokens(assembled, choice.provider.name, choice.model)
         window = self.providers.context_window(choice.model)
         return _preview(data, choice, assembled, context, window=window, counted=counted)
@@ -294,7 +305,7 @@ def _preview(
 ) -> ContextPreview:
     messages = [
         ContextMessage(role=turn.role, content=turn.content, sequence_number=turn.sequence_number)
-        for turn in context.history
+        for turn in assembled.history
     ]
     if data.content is not None:  # the message about to be sent: not stored yet
         messages.append(ContextMessage(role="user", content=data.content, sequence_number=None))
@@ -316,4 +327,5 @@ def _preview(
         tokenizer=counted.tokenizer,
         token_estimate=counted.how,
         context_sha256=context_sha256(choice.provider.name, choice.model, assembled.system, assembled.messages),
+        left_out=assembled.left_out_note(),
     )

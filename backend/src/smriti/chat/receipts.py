@@ -75,10 +75,15 @@ class _Prefix(msgspec.Struct):
     last_seq: int
 
 
-def receipt_key(session_id: UUID, checkpoint_id: UUID | None, history_base_seq: int | None) -> Hashable:
+def receipt_key(
+    session_id: UUID, checkpoint_id: UUID | None, history_base_seq: int | None, *, leaves_out: bool
+) -> Hashable:
     """A Session's context under one mount, as `ReceiptCache` keys it: by the ids' integers, which
-    hash in C (a UUID hashes in Python, uuid.py's `__hash__`, on every look-up)."""
-    return (session_id.int, None if checkpoint_id is None else checkpoint_id.int, history_base_seq)
+    hash in C (a UUID hashes in Python, uuid.py's `__hash__`, on every look-up). `leaves_out`:
+    whether the offline provider's replies are left out (`context.left_out_for`); a Session sent
+    to both kinds of provider keeps a history for each, every one of which only ever loses pairs
+    to retries, as the cache requires."""
+    return (session_id.int, None if checkpoint_id is None else checkpoint_id.int, history_base_seq, leaves_out)
 
 
 class ReceiptCache:

@@ -64,6 +64,13 @@ class ContextSection(msgspec.Struct):
     tokens: int
 
 
+class LeftOut(msgspec.Struct):
+    """Turns in scope that the provider is not sent, and why."""
+
+    sequence_numbers: list[int]
+    reason: str
+
+
 class ContextPreview(msgspec.Struct, kw_only=True):
     """Exactly what the provider will receive with the next message (before that message)."""
 
@@ -90,6 +97,9 @@ class ContextPreview(msgspec.Struct, kw_only=True):
     context_sha256: str = ""
     """SHA-256 of the RFC 8785 canonical JSON of `{provider, model, system, messages}` as shown:
     with `content`, the receipt the reply will carry (`Turn.context_sha256`)."""
+    left_out: LeftOut | None = None
+    """The Turns in scope that are not in `messages` because this provider is not sent them (the
+    offline provider's replies, to any other provider); null when every Turn in scope is sent."""
 
 
 class AnsweredContext(msgspec.Struct, kw_only=True):
@@ -115,3 +125,7 @@ class AnsweredContext(msgspec.Struct, kw_only=True):
     receipts existed, or imported."""
     matches: bool | None
     """Whether the two are the same; null when there is no receipt to compare."""
+    left_out: LeftOut | None = None
+    """The Turns in scope that the provider was not sent (as in `ContextPreview.left_out`); null
+    when none were, as for a reply answered before the offline provider's replies were left out,
+    whose receipt proves it was sent them."""

@@ -20,6 +20,7 @@ from smriti.checkpoints.store import to_checkpoint
 from smriti.core.errors import BadRequest, NotFound
 from smriti.core.lru import SizedLru
 from smriti.db.pool import Pool
+from smriti.providers.offline import OFFLINE_PROVIDER
 from smriti.sessions.turns import retried_pairs
 
 _CHECKPOINT_PREFIXED = ", ".join(f"c.{name} AS c_{name}" for name in CHECKPOINT_FIELDS)
@@ -48,6 +49,13 @@ class SessionContext:
     boundary."""
     based: bool = False
     """Whether the Checkpoint in context is the Session's base (no mount was sent)."""
+    offline_replies: frozenset[int] = frozenset()
+    """The sequence numbers of the offline provider's replies after the boundary: no other
+    provider is sent them (`context.left_out_for`)."""
+
+
+# An offline provider's reply (`providers.offline.is_offline_reply`), as SQL over `turns t`.
+OFFLINE_REPLY_SQL = f"t.role = 'assistant' AND t.provider = '{OFFLINE_PROVIDER}'"
 
 
 # The Session, a replayed request, the mounted Checkpoint and the Turns after the boundary (a
@@ -66,7 +74,8 @@ SELECT s.repo_id, s.last_seq, s.provider, s.model, s.base_commit_id, {head_time}
        (SELECT t.sequence_number FROM turns t
          WHERE t.session_id = s.id AND t.request_id = $3 AND t.role = 'user') AS replay_seq,
        {checkpoint_columns},
-       history.seqs, history.roles, history.contents, history.after_head, history.retried
+       history.seqs, history.roles, history.contents, history.after_head, history.retried,
+       history.offline_replies
 FROM sessions s
 {head_join}
 LEFT JOIN commits c ON c.id = {checkpoint}
@@ -75,7 +84,8 @@ LEFT JOIN LATERAL (
            array_agg(t.role ORDER BY t.sequence_number) AS roles,
            array_agg(t.content ORDER BY t.sequence_number) AS contents,
            {after_head} AS after_head,
-           array_agg(t.retry_of) FILTER (WHERE t.retry_of IS NOT NULL) AS retried
+           array_agg(t.retry_of) FILTER (WHERE t.retry_of IS NOT NULL) AS retried,
+           array_agg(t.sequence_number) FILTER (WHERE {OFFLINE_REPLY_SQL}) AS offline_replies
     FROM turns t WHERE t.session_id = s.id AND t.sequence_number > $4
 ) history ON true
 WHERE s.id = $1
@@ -178,6 +188,7 @@ class ChatStore:
             mounted=mounted,
             head_created_at=row["head_created_at"],
             history=_history(row),
+            offline_replies=frozenset(row["offline_replies"] or ()),
             turns_after_head=row["after_head"] or 0,
             replay_seq=row["replay_seq"],
             checkpoint_id=checkpoint_id,

@@ -2,7 +2,9 @@
 
 Two strategies, chosen here by what the chosen provider is: a model reads the Turns and answers
 with JSON (`model_backed`); the built-in provider has no model, so its drafts come from the
-deterministic rules (`smriti.rules.extract`) applied to the Turns directly.
+deterministic rules (`smriti.rules.extract`) applied to the Turns directly. Neither reads the
+built-in provider's own replies: they describe what it was sent, not the work, and a model would
+take them for an assistant's answers.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from smriti.core.errors import BadRequest
 from smriti.drafting.parse import DraftEntity, DraftFields, DraftTask, cleaned
 from smriti.drafting.prompt import DRAFT_INSTRUCTIONS, DRAFT_SCHEMA_NAME, render_transcript
 from smriti.drafting.schemas import CheckpointDraft, DraftedBy, DraftRequest, DraftSource
-from smriti.providers.offline import OFFLINE_MARK
+from smriti.providers.offline import is_offline_reply
 from smriti.providers.registry import ProviderChoice, ProviderRegistry
 from smriti.providers.structured import TooBig, UnusableOutput, decode_answer, json_request, unusable
 from smriti.rules.extract import SourceTurn, extract
@@ -47,13 +49,24 @@ class DraftService:
         choice = self.providers.for_session(
             data.provider, data.model, session_provider=scope.provider, session_model=scope.model
         )
-        turns = [SourceTurn(t.sequence_number, t.role, t.content) for t in scope.turns]
+        turns = [
+            SourceTurn(t.sequence_number, t.role, t.content)
+            for t in scope.turns
+            if not is_offline_reply(t.role, t.provider)
+        ]
+        if not turns:
+            raise BadRequest(
+                f"Nothing to draft from: the Turns after sequence number {data.history_base_seq or 0} are only the "
+                "offline provider's replies, which describe what it was sent, not the work.",
+                field="history_base_seq" if data.history_base_seq is not None else "session_id",
+            )
         if choice.provider.model_backed:
             fields, model = await self._by_model(choice, turns, data)
         else:
             # A long Session takes a while to read: off the event loop.
             fields, model = await off_loop(lambda: by_rules(turns)), choice.model
-        first, last = turns[0].sequence_number, turns[-1].sequence_number
+        # The draft's source is the scope it was asked for, the replies left out included.
+        first, last = scope.turns[0].sequence_number, scope.turns[-1].sequence_number
         return CheckpointDraft(
             message=fields.message or f"Checkpoint from Turns {first}–{last}",
             summary=fields.summary,
@@ -86,10 +99,8 @@ class DraftService:
 
 
 def by_rules(turns: Sequence[SourceTurn]) -> DraftFields:
-    """The rule-based draft. The built-in provider's own replies describe what it was sent, not
-    the work, so they are left out."""
-    stated = [SourceTurn(t.sequence_number, t.role, t.content.strip()) for t in turns]
-    found = extract([t for t in stated if not t.content.startswith(OFFLINE_MARK)])
+    """The rule-based draft of these Turns."""
+    found = extract([SourceTurn(t.sequence_number, t.role, t.content.strip()) for t in turns])
     return cleaned(
         DraftFields(
             message=found.message,

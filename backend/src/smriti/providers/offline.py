@@ -3,6 +3,7 @@
 It only renders: its reply says exactly what context it received, which makes it useful for
 demos and for checking a mount without any key. Drafting and review know it has no model
 (`model_backed = False`) and use their rule-based strategies instead of asking it for JSON.
+Its stored replies are no one's answers, so no model is sent them as its own (`is_offline_reply`).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import AsyncIterator
 
 from smriti.providers.base import ProviderRequest, ReplyEnd, ReplyPiece
 
+OFFLINE_PROVIDER = "offline"
 OFFLINE_MODEL = "offline-1"
 OFFLINE_MARK = "[offline provider:"
 
@@ -40,8 +42,15 @@ def _preview(text: str, limit: int = 160) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
+def is_offline_reply(role: str, provider: str | None) -> bool:
+    """Whether a stored Turn is this provider's reply: a description of what it was sent, which
+    no model wrote. Known by the provider the Turn records, not by its words, which a person or a
+    model can write too."""
+    return role == "assistant" and provider == OFFLINE_PROVIDER
+
+
 class OfflineProvider:
-    name = "offline"
+    name = OFFLINE_PROVIDER
     label = "Offline (built in)"
     default_model = OFFLINE_MODEL
     models: tuple[str, ...] = (OFFLINE_MODEL,)

@@ -13,7 +13,7 @@ from smriti.providers.anthropic_provider import AnthropicProvider
 from smriti.providers.base import Provider
 from smriti.providers.guard import GuardedProvider
 from smriti.providers.model_lists import ModelLists, picker_models
-from smriti.providers.offline import OfflineProvider
+from smriti.providers.offline import OFFLINE_PROVIDER, OfflineProvider
 from smriti.providers.openai_provider import OpenAIProvider
 from smriti.providers.windows import KNOWN_CONTEXT_WINDOWS
 
@@ -89,7 +89,7 @@ class ProviderRegistry:
                 field=field,
             )
         model = model or provider.default_model
-        if provider.name == "offline" and model not in provider.models:
+        if provider.name == OFFLINE_PROVIDER and model not in provider.models:
             # The built-in provider has one model; any other name would be remembered as if it answered.
             raise BadRequest(
                 f"The offline provider has no model {model!r}; its models: {', '.join(provider.models)}.",
@@ -120,7 +120,7 @@ class ProviderRegistry:
     def _known(provider: GuardedProvider, remembered: str | None) -> str | None:
         """A Session's remembered model, unless it is one the offline provider refuses (a Session
         could remember any name before names were checked): the default then."""
-        if provider.name == "offline" and remembered not in provider.models:
+        if provider.name == OFFLINE_PROVIDER and remembered not in provider.models:
             return None
         return remembered
 
