@@ -21,6 +21,8 @@ export type Suggestion = Schemas["Suggestion"];
 export type ContextRequest = Schemas["ContextRequest"];
 export type ContextPreview = Schemas["ContextPreview"];
 export type AnsweredContext = Schemas["AnsweredContext"];
+/** Turns in scope that a provider is not sent, and why. */
+export type LeftOut = Schemas["LeftOut"];
 export type ContextSection = Schemas["ContextSection"];
 export type ProviderInfo = Schemas["ProviderInfo"];
 export type ProviderList = Schemas["ProviderList"];

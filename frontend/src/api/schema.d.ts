@@ -604,6 +604,7 @@ export interface components {
             checkpoint_id: string | null;
             context_sha256: string;
             history_base_seq: number | null;
+            left_out?: components["schemas"]["LeftOut"] | null;
             matches: boolean | null;
             messages: components["schemas"]["ContextMessage"][];
             model: string | null;
@@ -768,6 +769,7 @@ export interface components {
             context_sha256?: string;
             context_window?: number | null;
             history_base_seq: number | null;
+            left_out?: components["schemas"]["LeftOut"] | null;
             messages: components["schemas"]["ContextMessage"][];
             model: string;
             provider: string;
@@ -922,6 +924,11 @@ export interface components {
             entities?: string[];
             open_questions?: string[];
             tasks?: string[];
+        };
+        /** LeftOut */
+        LeftOut: {
+            reason: string;
+            sequence_numbers: number[];
         };
         /** Line */
         Line: {

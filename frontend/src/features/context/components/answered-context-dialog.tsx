@@ -4,6 +4,7 @@ import { Dialog } from "@/components/dialog";
 import { FailureNotice, Loading } from "@/components/feedback";
 import { useAnsweredContext } from "../api/get-answered-context";
 import { contextText } from "../lib/context-text";
+import { LeftOutNote } from "./left-out-note";
 
 interface AnsweredContextDialogProps {
   sessionId: string;
@@ -75,6 +76,7 @@ function AnsweredContextView({ ctx }: { ctx: AnsweredContext }) {
             : "this Session's base Checkpoint, then its Turns."
           : "no Checkpoint, every Turn before it."}
       </p>
+      <LeftOutNote leftOut={ctx.left_out} />
       <Receipt ctx={ctx} />
       <div className="context-actions">
         <CopyButton text={() => contextText(ctx)} label="Copy this context" />

@@ -90,6 +90,18 @@ describe("the context panel", () => {
     );
   });
 
+  it("names the Turns in scope that the provider is not sent, and says why", () => {
+    show(232);
+    expect(screen.queryByTestId("context-left-out")).toBeNull();
+    const reason = "The offline provider's replies are left out.";
+    const many = Array.from({ length: 20 }, (_, i) => 2 * i + 2);
+    preview = { ...context(232), provider: "openai", left_out: { sequence_numbers: many, reason } };
+    render(<ContextPanel request={{ session_id: "t" }} mountedLabel={null} />);
+    expect(screen.getByTestId("context-left-out")).toHaveTextContent(
+      `20 Turns not sent (#2, #4, #6, #8, #10, #12, #14, #16, #18, #20, #22, #24 and 8 more). ${reason}`,
+    );
+  });
+
   it("draws Refresh as a button, like the app's other buttons", () => {
     show(232);
     const refresh = screen.getByRole("button", { name: "Refresh" });

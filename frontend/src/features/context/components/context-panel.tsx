@@ -5,6 +5,7 @@ import { plural } from "@/lib/format";
 import { useContextPreview } from "../api/preview-context";
 import { contextText } from "../lib/context-text";
 import { largeContextShare, windowShare } from "../lib/context-window";
+import { LeftOutNote } from "./left-out-note";
 
 interface ContextPanelProps {
   request: ContextRequest;
@@ -58,6 +59,7 @@ export function ContextPanel({ request, mountedLabel }: ContextPanelProps) {
               ? `Checkpoint ${mountedLabel} plus only the Turns after #${ctx.history_base_seq ?? 0}.`
               : "No Checkpoint mounted: every Turn of this Session."}
         </p>
+        <LeftOutNote leftOut={ctx.left_out} />
         <LargeContextWarning ctx={ctx} />
         <div className="context-actions">
           <button
