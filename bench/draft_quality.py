@@ -126,7 +126,8 @@ def evaluate_drafts(conversations: list[dict[str, Any]], *, verbose: bool) -> tu
     return totals, broken
 
 
-def _checkpoint(fields: dict[str, Any]) -> Checkpoint:
+def review_checkpoint(fields: dict[str, Any]) -> Checkpoint:
+    """A Checkpoint made of `fields` alone, as the review rules read one (bench/review_cost.py too)."""
     return Checkpoint(
         id=uuid.uuid4(),
         repo_id=uuid.uuid4(),
@@ -150,7 +151,8 @@ def evaluate_reviews(checkpoints: list[dict[str, Any]], *, verbose: bool) -> Tot
     totals: Totals = {kind: [0, 0, 0] for kind in KINDS}
     for case in checkpoints:
         findings = [
-            (f.kind, frozenset((r.field, r.index) for r in f.refs)) for f in run_rules(_checkpoint(case["checkpoint"]))
+            (f.kind, frozenset((r.field, r.index) for r in f.refs))
+            for f in run_rules(review_checkpoint(case["checkpoint"]))
         ]
         expected = [(e["kind"], frozenset((field, index) for field, index in e["refs"])) for e in case["expected"]]
         for kind in KINDS:

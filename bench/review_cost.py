@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import datetime
 import time
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import msgspec
+from draft_quality import review_checkpoint
 
-from smriti.checkpoints.schemas import Checkpoint, Entity, Task
+from smriti.checkpoints.schemas import Checkpoint
 from smriti.review import rules
 
 PLACES = ("Baixa", "Alfama", "Belém", "Sintra", "Cascais", "Porto")
@@ -54,23 +54,8 @@ def checkpoint(
     tasks: list[str] | None = None,
     entities: list[str] | None = None,
 ) -> Checkpoint:
-    return Checkpoint(
-        id=uuid.uuid4(),
-        repo_id=uuid.uuid4(),
-        parent_commit_id=None,
-        merge_parent_id=None,
-        commit_hash="0" * 64,
-        message="Under review",
-        summary="",
-        decisions=decisions or [],
-        assumptions=assumptions or [],
-        tasks=[Task(text=text) for text in tasks or []],
-        open_questions=questions or [],
-        entities=[Entity(name=name) for name in entities or []],
-        artifacts=[],
-        metadata={},
-        created_at=datetime.datetime.now(datetime.UTC),
-    )
+    fields = {"decisions": decisions, "assumptions": assumptions, "open_questions": questions, "tasks": tasks}
+    return review_checkpoint({name: items for name, items in {**fields, "entities": entities}.items() if items})
 
 
 def entities_and_items(scale: float) -> Checkpoint:
