@@ -21,21 +21,9 @@ import rfc8785
 from smriti.core.config import Settings
 from tests.conftest import make_client
 from tests.support.api import commit, create_session, create_space, send
-from tests.support.fake_providers import FakeProviderServer
+from tests.support.fake_providers import FakeProviderServer, last_sent
 
 MARK = "[offline provider:"
-
-
-def _received(fake: FakeProviderServer, provider: str) -> tuple[str, str | None, list[dict[str, str]]]:
-    """What the fake provider last received: the model, the system text and the messages."""
-    body = fake.state.bodies("/chat/completions" if provider == "openai" else "/messages")[-1]
-    messages = [{"role": m["role"], "content": m["content"]} for m in body["messages"]]
-    if provider == "openai":
-        system = messages.pop(0)["content"] if messages and messages[0]["role"] == "system" else None
-    else:
-        raw = body.get("system")
-        system = raw if isinstance(raw, str) or raw is None else "".join(block["text"] for block in raw)
-    return body["model"], system, messages
 
 
 def _receipt(provider: str, model: str, system: str | None, messages: list[dict[str, str]]) -> str:
@@ -80,7 +68,7 @@ async def test_a_model_gets_no_offline_reply_and_the_preview_receipt_and_rebuild
     assert next(s for s in preview["sections"] if s["name"] == "history")["items"] == 2
 
     sent = await send(client, sid, "Summarise the plan.", provider=provider)  # Turns 5, 6
-    model, system, messages = _received(fake_providers, provider)
+    model, system, messages = last_sent(fake_providers, provider)
     assert messages == [
         {"role": "user", "content": "We fly to Lisbon on Friday."},
         {"role": "user", "content": "The hotel is near the river."},
@@ -99,7 +87,7 @@ async def test_a_model_gets_no_offline_reply_and_the_preview_receipt_and_rebuild
     # The model's own reply stays in its later contexts; a later offline reply does not.
     await send(client, sid, "Anything else?", provider="offline")  # Turns 7, 8
     later = await send(client, sid, "Book it.", provider=provider)  # Turns 9, 10
-    model, system, messages = _received(fake_providers, provider)
+    model, system, messages = last_sent(fake_providers, provider)
     assert [m["role"] for m in messages] == ["user", "user", "user", "assistant", "user", "user"]
     assert messages[3]["content"] == sent["assistant_turn"]["content"]
     assert later["assistant_turn"]["context_sha256"] == _receipt(provider, model, system, messages)
@@ -135,12 +123,12 @@ async def test_a_mounted_retried_send_to_a_model_leaves_them_out_and_its_receipt
         rebuilt = await _answered(client, sid, sent["assistant_turn"]["sequence_number"])
         assert rebuilt["matches"] is True, n
         if provider == "openai":
-            model, system, messages = _received(fake_providers, provider)
+            model, system, messages = last_sent(fake_providers, provider)
             assert sent["assistant_turn"]["context_sha256"] == _receipt(provider, model, system, messages), n
             assert not any(MARK in m["content"] for m in messages), n
     # The last exchange was the model's (Turns 15, 16): asked again, its pair is left out too.
     retry = await send(client, sid, "message 6", provider="openai", retry_of=15, **mount)
-    model, system, messages = _received(fake_providers, "openai")
+    model, system, messages = last_sent(fake_providers, "openai")
     rebuilt = await _answered(client, sid, retry["assistant_turn"]["sequence_number"])
     assert rebuilt["matches"] is True
     assert _seqs(rebuilt) == [3, 5, 6, 7, 9, 10, 11, 12, 13, 17]

@@ -17,7 +17,7 @@ from smriti.chat.context import HistoryTurn
 from smriti.chat.receipts import ReceiptCache, canonical_context, context_sha256
 from smriti.providers.base import ChatMessage
 from tests.support.api import commit, create_session, create_space, send
-from tests.support.fake_providers import FakeProviderServer
+from tests.support.fake_providers import FakeProviderServer, last_sent
 
 HOSTILE = ['quote " backslash \\ slash /', "\x00\x01\x1f\x7f", "tab\tnew\nline\r", "é ü 漢字 🙂 \u2028\u2029 \ufeff"]
 
@@ -62,18 +62,6 @@ def test_the_receipt_cache_moves_on_with_the_session_and_hashes_only_what_is_new
         history += [HistoryTurn("user", f"message {n}", 2 * n - 1), HistoryTurn("assistant", f"reply {n}", 2 * n)]
 
 
-def _sent(fake: FakeProviderServer, provider: str) -> tuple[str, str | None, list[dict[str, str]]]:
-    """What the fake provider last received: the model, the system text and the messages."""
-    body = fake.state.bodies("/chat/completions" if provider == "openai" else "/messages")[-1]
-    messages = [{"role": m["role"], "content": m["content"]} for m in body["messages"]]
-    if provider == "openai":
-        system = messages.pop(0)["content"] if messages and messages[0]["role"] == "system" else None
-    else:
-        raw = body.get("system")
-        system = raw if isinstance(raw, str) or raw is None else "".join(block["text"] for block in raw)
-    return body["model"], system, messages
-
-
 async def _answered(client: httpx.AsyncClient, session_id: str, seq: int) -> dict[str, Any]:
     response = await client.get(f"/v4/sessions/{session_id}/turns/{seq}/context")
     assert response.status_code == 200, response.text
@@ -87,7 +75,7 @@ async def _check_receipt(
     """The rebuilt context is what the provider received, and both hash to the reply's receipt."""
     reply = sent["assistant_turn"]
     rebuilt = await _answered(client, reply["session_id"], reply["sequence_number"])
-    model, system, messages = _sent(fake, provider)
+    model, system, messages = last_sent(fake, provider)
     assert rebuilt["system"] == system
     assert [{"role": m["role"], "content": m["content"]} for m in rebuilt["messages"]] == messages
     assert rebuilt["model"] == model == sent["user_turn"]["model"]

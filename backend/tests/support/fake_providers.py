@@ -427,3 +427,15 @@ class FakeProviderServer:
     def stop(self) -> None:
         self._server.shutdown()
         self._server.server_close()
+
+
+def last_sent(fake: FakeProviderServer, provider: str) -> tuple[str, str | None, list[dict[str, str]]]:
+    """What the fake provider last received: the model, the system text and the messages."""
+    body = fake.state.bodies("/chat/completions" if provider == "openai" else "/messages")[-1]
+    messages = [{"role": m["role"], "content": m["content"]} for m in body["messages"]]
+    if provider == "openai":
+        system = messages.pop(0)["content"] if messages and messages[0]["role"] == "system" else None
+    else:
+        raw = body.get("system")
+        system = raw if isinstance(raw, str) or raw is None else "".join(block["text"] for block in raw)
+    return body["model"], system, messages
