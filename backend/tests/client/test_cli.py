@@ -470,7 +470,10 @@ def test_not_found_usage_and_server_errors(server: LiveServer) -> None:
         assert "hash prefix of at least 7 hex digits" in refused.error_line(), bad
     needs_space = cli(server, "show", "HEAD")
     assert needs_space.code == 2
-    assert needs_space.error_line() == "smriti: HEAD needs --space: HEAD is a Space's (or, with --line, one line's)."
+    assert needs_space.error_line() == (
+        "smriti: HEAD needs a Space (the CLI's --space, the MCP tool's `space`): HEAD is a Space's "
+        "(or, with a line, one line's)."
+    )
     assert cli(server, "commit", name, "-m", "x", "--expect-head", "feedface99").code == 3
 
     missing = cli(server, "head")

@@ -86,18 +86,25 @@ async def connect(
     api_url: str | None = None,
     mode: str = "auto",
     client_info: Implementation | None = None,
+    agent: str | None = None,
 ) -> AsyncIterator[Client]:
     """An MCP SDK client connected to `smriti mcp` (stdio) or to the API's `/mcp` (HTTP)."""
     if transport == "stdio":
         params = StdioServerParameters(
             command=sys.executable,
             args=["-m", "smriti", "mcp"],
-            env={**tree_env(), "SMRITI_URL": api_url or server.url, "SMRITI_API_TOKEN": TOKEN},
+            env={
+                **tree_env(),
+                "SMRITI_URL": api_url or server.url,
+                "SMRITI_API_TOKEN": TOKEN,
+                **({"SMRITI_AGENT_NAME": agent} if agent else {}),
+            },
         )
         async with Client(params, mode=mode, client_info=client_info, read_timeout_seconds=60) as client:
             yield client
     else:
-        http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {TOKEN}"}, timeout=60)
+        named = {"X-Smriti-Agent": agent} if agent else {}
+        http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {TOKEN}", **named}, timeout=60)
         async with (
             http,
             Client(
@@ -282,6 +289,14 @@ async def test_every_tool_works_and_fails_cleanly(server: LiveServer, transport:
         # The entities carried forward from the first Checkpoint are named by no decision: findings too.
         assert [f["kind"] for f in review["findings"] if f["kind"] != "disconnected_entity"] == ["contradiction"]
         assert (await fails(client, "review_checkpoint", {"ref": "deadbeef00"})).startswith("Not found: ")
+        # HEAD-relative refs, as in the CLI, with the Space they are of; refs are quoted as written.
+        at_head = await ok(client, "review_checkpoint", {"ref": "HEAD", "space": name})
+        assert at_head["commit_id"] == second["id"]
+        assert (await ok(client, "get_checkpoint", {"ref": "HEAD~1", "space": name}))["id"] == first["id"]
+        back = await ok(client, "diff_checkpoints", {"from_ref": "HEAD^", "to_ref": "HEAD", "space": name})
+        assert back == diff
+        assert "needs a Space" in await fails(client, "review_checkpoint", {"ref": "HEAD"})
+        assert "'NotARef'" in await fails(client, "review_checkpoint", {"ref": "NotARef"})
 
         assert await ok(client, "verify_space", {"space": name}) == {
             "repo_id": space["id"],
@@ -405,6 +420,29 @@ async def test_stdio_records_the_hosts_name_as_author_under_the_classic_handshak
         assert explicit["metadata"]["author"] == {"kind": "human", "name": "Asha"}
 
 
+@pytest.mark.parametrize("transport", TRANSPORTS)
+async def test_the_configured_name_then_the_author_argument_then_the_clients_name_is_credited(
+    server: LiveServer, transport: str
+) -> None:
+    """docs/agents.md's order, under the current protocol: the header (HTTP) or SMRITI_AGENT_NAME
+    (stdio) first, since the model cannot change it; then `author`; then the client's name."""
+    name = unique("Credited")
+    host = Implementation(name="desk-host", version="1.0")
+    async with connect(transport, server, client_info=host, agent="planner-configured") as client:
+        await ok(client, "create_space", {"name": name})
+        for given in (None, "builder"):
+            arguments = {"space": name, "message": f"By {given}", **({"author": given} if given else {})}
+            saved = await ok(client, "commit_checkpoint", arguments)
+            assert saved["metadata"]["author"] == {"kind": "agent", "name": "planner-configured"}
+    async with connect(transport, server, client_info=host) as client:
+        saved = await ok(client, "commit_checkpoint", {"space": name, "message": "Named", "author": "builder"})
+        assert saved["metadata"]["author"] == {"kind": "agent", "name": "builder"}
+        saved = await ok(client, "commit_checkpoint", {"space": name, "message": "Unnamed"})
+        assert saved["metadata"]["author"]["name"] in {"desk-host", "mcp-agent"}
+        if transport == "stdio":  # over stdio the handshake's name is always seen
+            assert saved["metadata"]["author"]["name"] == "desk-host"
+
+
 async def test_http_endpoint_requires_the_token_and_refuses_foreign_origins(server: LiveServer) -> None:
     initialize = {
         "jsonrpc": "2.0",
@@ -509,6 +547,8 @@ async def test_prompts_hand_off_and_review(server: LiveServer, transport: str) -
         review_text = getattr(review.messages[0].content, "text", "")
         assert "contradict" in review_text
         assert head["commit_hash"] in review_text
+        at_head = await client.get_prompt("review_checkpoint", {"ref": "HEAD", "space": name})
+        assert head["commit_hash"] in getattr(at_head.messages[0].content, "text", "")
 
         with pytest.raises(MCPError, match="Unknown prompt"):
             await client.get_prompt("no_such_prompt", {})

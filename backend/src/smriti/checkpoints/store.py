@@ -195,7 +195,8 @@ class CheckpointStore:
         return row
 
     async def _find(self, ref: str, columns: str) -> asyncpg.Record:
-        ref = ref.strip().lower()
+        given = ref.strip()  # as the caller wrote it, for the messages
+        ref = given.lower()
         commit_id = None
         if not HASH_REF.match(ref):  # 32 bare hex digits are a hash prefix, not a UUID without dashes
             try:
@@ -205,12 +206,12 @@ class CheckpointStore:
         if commit_id is not None:
             row = await self._pool.fetchrow(f"SELECT {columns} FROM commits WHERE id = $1", commit_id)
             if row is None:
-                raise NotFound(f"No Checkpoint with id {ref}.")
+                raise NotFound(f"No Checkpoint with id {given}.")
             return row
         if not HASH_REF.match(ref):
             # A malformed ref names nothing at all: the request is wrong (400), not the Checkpoint missing.
             raise BadRequest(
-                f"{ref!r} is not a Checkpoint id, hash, or hash prefix of at least 7 hex digits.",
+                f"{given!r} is not a Checkpoint id, hash, or hash prefix of at least 7 hex digits.",
                 field="ref",
                 source="path",
             )
@@ -224,9 +225,9 @@ class CheckpointStore:
                 ref + "g",
             )
         if not rows:
-            raise NotFound(f"No Checkpoint with hash {ref}.")
+            raise NotFound(f"No Checkpoint with hash {given}.")
         if len(rows) > 1:
-            raise BadRequest(f"Hash prefix {ref} matches more than one Checkpoint; give more digits.", field="ref")
+            raise BadRequest(f"Hash prefix {given} matches more than one Checkpoint; give more digits.", field="ref")
         return rows[0]
 
     async def log_json(self, repo_id: UUID, *, limit: int, offset: int) -> bytes:

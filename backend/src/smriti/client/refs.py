@@ -34,7 +34,10 @@ async def resolve_ref(client: SmritiClient, ref: str, *, space: str | None, line
     if steps is None:
         return ref
     if space is None:
-        raise InvalidInput(f"{ref.strip()} needs --space: HEAD is a Space's (or, with --line, one line's).")
+        raise InvalidInput(
+            f"{ref.strip()} needs a Space (the CLI's --space, the MCP tool's `space`): HEAD is a Space's "
+            "(or, with a line, one line's)."
+        )
     if steps > MAX_STEPS:
         raise InvalidInput(f"{ref.strip()}: at most {MAX_STEPS:,} steps back.")
     found = await client.resolve_space(space)

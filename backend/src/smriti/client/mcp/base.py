@@ -33,7 +33,8 @@ CheckpointRef = Annotated[
     msgspec.Meta(
         min_length=1,
         max_length=MAX_REF,
-        description="A Checkpoint's id, its full commit_hash, or a unique prefix of the hash (at least 7 hex digits).",
+        description="A Checkpoint's id, its full commit_hash, a unique prefix of the hash (at least 7 hex digits), "
+        "or HEAD, HEAD~N, HEAD^ of `space` (its default line's, or `line`'s).",
     ),
 ]
 LineName = Annotated[
@@ -68,12 +69,28 @@ class Args(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """Base of every tool's arguments: an unknown argument is an error, not silently ignored."""
 
 
+DEFAULT_AGENT = "mcp-agent"
+
+
 @dataclass(frozen=True, slots=True)
 class Call:
     """What a tool gets besides its arguments."""
 
     client: SmritiClient
-    default_author: str
+    configured_author: str | None = None
+    """The name set for this connection outside the model: the `X-Smriti-Agent` header over HTTP,
+    `SMRITI_AGENT_NAME` over stdio."""
+    client_name: str | None = None
+    """The name the MCP client gave in its handshake (`clientInfo`), where the server sees it."""
+
+    def author(self, given: str | None) -> str:
+        """Who a save is credited to: the configured name first (whoever set up the host chose it;
+        the model cannot change it), then the tool's `author` argument, then the client's own
+        name, then `mcp-agent`. docs/agents.md lists the same order."""
+        for name in (self.configured_author, given, self.client_name):
+            if name is not None and name.strip():
+                return name.strip()
+        return DEFAULT_AGENT
 
 
 @dataclass(frozen=True, slots=True)

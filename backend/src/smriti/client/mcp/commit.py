@@ -165,7 +165,7 @@ async def _commit(call: Call, args: CommitArgs) -> SavedCheckpoint:
         args.space,
         _content(args),
         message=args.message,
-        author=(args.author or "").strip() or call.default_author,
+        author=call.author(args.author),
         line=args.line,
         expect_head=args.expected_head,
         parent=args.parent,

@@ -117,7 +117,7 @@ async def _commit(call: Call, args: CommitMergeArgs) -> SavedCheckpoint:
         theirs_commit_id=args.theirs_commit_id,
         ours_commit_id=args.expected_head_commit_id,
         message=message,
-        author=(args.author or "").strip() or call.default_author,
+        author=call.author(args.author),
         run_again=run_again,
     )
     return saved_checkpoint(saved)

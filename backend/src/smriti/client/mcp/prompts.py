@@ -48,7 +48,8 @@ async def _continue(call: Call, arguments: dict[str, str]) -> str:
 
 
 async def _review(call: Call, arguments: dict[str, str]) -> str:
-    checkpoint = await BY_NAME["get_checkpoint"].run(call, _arguments(CheckpointArgs, {"ref": arguments["ref"]}))
+    named: dict[str, Any] = {key: arguments[key] for key in ("ref", "space", "line") if key in arguments}
+    checkpoint = await BY_NAME["get_checkpoint"].run(call, _arguments(CheckpointArgs, named))
     return (
         "Review this saved Checkpoint of someone's reasoning the way a careful colleague would: "
         "decisions that contradict each other or an assumption, decisions that rest on something "
@@ -79,8 +80,12 @@ PROMPTS: tuple[PromptSpec, ...] = (
             description="Look at one saved Checkpoint for contradictions and gaps, without changing it.",
             arguments=[
                 types.PromptArgument(
-                    name="ref", description="The Checkpoint's id, full hash or hash prefix.", required=True
-                )
+                    name="ref",
+                    description="The Checkpoint's id, full hash or hash prefix; or HEAD, HEAD~N of `space`.",
+                    required=True,
+                ),
+                types.PromptArgument(name="space", description="The Space (name or id) HEAD refers to."),
+                types.PromptArgument(name="line", description="Its line whose HEAD it is (default: the default line)."),
             ],
         ),
         _review,

@@ -62,24 +62,38 @@ INSTRUCTIONS = (
 )
 
 
-def _standard(node: Any) -> Any:
-    """The schema with Litestar's `extra` convention unfolded: the shapes document some rules
-    (a text pattern, say) under `extra`, where only Litestar's OpenAPI looks; JSON Schema
-    clients would never see them there."""
+def _portable(node: Any) -> Any:
+    """The schema in the JSON Schema every validator reads alike (2020-12 and draft-07, strict or not).
+
+    Litestar's `extra` convention is unfolded: the shapes document some rules (a text pattern,
+    say) under `extra`, where only Litestar's OpenAPI looks; JSON Schema clients would never see
+    them there. A fixed-length tuple (`prefixItems` with `items: false`, msgspec's form) becomes
+    `items` of its one element type plus the length bounds: strict validators (MCP Inspector's
+    `--strict`) refuse a bare `false` there, and draft-07 ones do not know `prefixItems`.
+    """
     if isinstance(node, list):
-        return [_standard(item) for item in node]
+        return [_portable(item) for item in node]
     if not isinstance(node, dict):
         return node
-    unfolded = {key: _standard(value) for key, value in node.items() if key != "extra"}
+    unfolded = {key: _portable(value) for key, value in node.items() if key != "extra"}
     extra = node.get("extra")
     if isinstance(extra, dict):
         unfolded.update({key: value for key, value in extra.items() if key not in unfolded})
+    prefix = unfolded.get("prefixItems")
+    if isinstance(prefix, list) and prefix and all(item == prefix[0] for item in prefix):
+        del unfolded["prefixItems"]
+        unfolded["items"] = prefix[0]
+    elif isinstance(prefix, list):
+        # Different element types: say "any of them" (the length bounds stay exact).
+        del unfolded["prefixItems"]
+        unfolded["items"] = {"anyOf": prefix} if prefix else {}
     return unfolded
 
 
 def json_schema(kind: Any) -> dict[str, Any]:
-    """msgspec's JSON schema for `kind`, with the root definition inlined (MCP wants `type: object` at the root)."""
-    schema: dict[str, Any] = _standard(msgspec.json.schema(kind))
+    """msgspec's JSON schema for `kind`, portable (`_portable`), with the root definition inlined
+    (MCP wants `type: object` at the root)."""
+    schema: dict[str, Any] = _portable(msgspec.json.schema(kind))
     ref = schema.pop("$ref", None)
     if ref is None:
         return schema
@@ -149,8 +163,9 @@ def tool_error(text: str) -> types.CallToolResult:
 
 
 AGENT_HEADER = "x-smriti-agent"
-"""Over HTTP the endpoint is stateless: a legacy client's `initialize` (and its name) is not seen
-by its later calls, so an HTTP client may name itself with this header instead."""
+"""The name whoever set up an HTTP host gave it (next to `Authorization`): credited on its saves
+before anything the model passes (`Call.author`). The endpoint is stateless, so a legacy client's
+`initialize` (and its name) is not seen by its later calls either."""
 
 
 def _client_name(ctx: ServerRequestContext[Any, Any]) -> str | None:
@@ -159,10 +174,13 @@ def _client_name(ctx: ServerRequestContext[Any, Any]) -> str | None:
     except (AttributeError, RuntimeError):
         params = None
     info = params.client_info if params is not None else None
-    name = info.name.strip() if info is not None and info.name else ""
-    if not name:
-        headers = getattr(ctx.request, "headers", None)
-        name = str(headers.get(AGENT_HEADER, "")).strip()[:200] if headers is not None else ""
+    name = info.name.strip()[:200] if info is not None and info.name else ""
+    return name or None
+
+
+def _agent_header(ctx: ServerRequestContext[Any, Any]) -> str | None:
+    headers = getattr(ctx.request, "headers", None)
+    name = str(headers.get(AGENT_HEADER, "")).strip()[:200] if headers is not None else ""
     return name or None
 
 
@@ -187,11 +205,11 @@ def head_uri(space: Space) -> str:
     return HEAD_URI.format(space=space.id)
 
 
-def build_server(clients: ClientSource, *, default_author: str | None = None) -> Server[Any]:
+def build_server(clients: ClientSource, *, configured_author: str | None = None) -> Server[Any]:
     """The MCP server over the client `clients()` returns.
 
-    `default_author` names the agent on commits that do not say who they are; without it, the
-    MCP client's own name (from its `initialize`) is used, else `mcp-agent`.
+    `configured_author` names the agent on its saves (over stdio, `SMRITI_AGENT_NAME`); over HTTP
+    the `X-Smriti-Agent` header does (`Call.author` says who is credited when neither is set).
     """
 
     async def list_tools(
@@ -216,7 +234,7 @@ def build_server(clients: ClientSource, *, default_author: str | None = None) ->
             args = msgspec.convert(_prepare(arguments), spec.args)
         except msgspec.ValidationError as exc:
             return tool_error(f"Invalid arguments for {spec.name}: {operations.describe_invalid(exc)}")
-        call = Call(client=clients(), default_author=default_author or _client_name(ctx) or "mcp-agent")
+        call = Call(clients(), configured_author or _agent_header(ctx), _client_name(ctx))
         try:
             result = await spec.run(call, args)
         except ClientError as exc:
@@ -302,7 +320,7 @@ def build_server(clients: ClientSource, *, default_author: str | None = None) ->
     async def get_prompt(
         ctx: ServerRequestContext[Any, Any], params: types.GetPromptRequestParams
     ) -> types.GetPromptResult:
-        call = Call(client=clients(), default_author=default_author or _client_name(ctx) or "mcp-agent")
+        call = Call(clients(), configured_author or _agent_header(ctx), _client_name(ctx))
         try:
             return await prompt_result(call, params.name, dict(params.arguments or {}))
         except PromptError as exc:

@@ -26,7 +26,7 @@ def run_stdio(url: str, *, token: str | None = None, timeout: float = DEFAULT_TI
     async def serve() -> None:
         async with client:
             author = os.environ.get("SMRITI_AGENT_NAME", "").strip() or None
-            server = build_server(lambda: client, default_author=author)
+            server = build_server(lambda: client, configured_author=author)
             async with stdio_server() as (read_stream, write_stream):
                 lines = AnsweringUnreadable(read_stream, write_stream)
                 await server.run(lines, write_stream, server.create_initialization_options())

@@ -29,6 +29,7 @@ from smriti.client.mcp.commit import COMMIT_TOOL
 from smriti.client.mcp.lines import LINE_TOOLS
 from smriti.client.mcp.merge import MERGE_TOOLS
 from smriti.client.mcp.search import SEARCH_TOOL
+from smriti.client.refs import resolve_ref
 from smriti.core.schemas import Page
 from smriti.review.schemas import ReviewResult
 from smriti.spaces.schemas import Space
@@ -78,7 +79,19 @@ class VerifyArgs(SpaceArgs):
     """Full Checkpoint hashes (64 hex digits) kept elsewhere; each must still be in the history."""
 
 
-class CheckpointArgs(Args):
+class RefArgs(Args, kw_only=True):
+    """Tools whose refs may be `HEAD`, `HEAD~N` or `HEAD^` of `space` (and `line`), as in the CLI."""
+
+    space: Annotated[
+        SpaceRef | None, msgspec.Meta(description="The Space (name or id) that HEAD, HEAD~N, HEAD^ refer to.")
+    ] = None
+    line: OptionalLine = None
+
+    async def exact(self, call: Call, ref: str) -> str:
+        return await resolve_ref(call.client, ref, space=self.space, line=self.line)
+
+
+class CheckpointArgs(RefArgs):
     ref: CheckpointRef
 
 
@@ -99,12 +112,12 @@ class LogArgs(Args):
     ] = None
 
 
-class DiffArgs(Args):
+class DiffArgs(RefArgs):
     from_ref: CheckpointRef
     to_ref: CheckpointRef
 
 
-class ReviewArgs(Args):
+class ReviewArgs(RefArgs):
     ref: CheckpointRef
     provider: Annotated[str | None, msgspec.Meta(description="Provider for the model part (default: server's).")] = None
     model: Annotated[str | None, msgspec.Meta(description="Model for the review.")] = None
@@ -124,7 +137,7 @@ async def _get_head(call: Call, args: HeadArgs) -> Checkpoint:
 
 
 async def _get_checkpoint(call: Call, args: CheckpointArgs) -> Checkpoint:
-    return await call.client.get_checkpoint(args.ref)
+    return await call.client.get_checkpoint(await args.exact(call, args.ref))
 
 
 async def _log(call: Call, args: LogArgs) -> Page[Checkpoint]:
@@ -133,11 +146,13 @@ async def _log(call: Call, args: LogArgs) -> Page[Checkpoint]:
 
 
 async def _diff(call: Call, args: DiffArgs) -> CheckpointDiff:
-    return await call.client.diff(args.from_ref, args.to_ref)
+    return await call.client.diff(await args.exact(call, args.from_ref), await args.exact(call, args.to_ref))
 
 
 async def _review(call: Call, args: ReviewArgs) -> ReviewResult:
-    return await operations.review(call.client, args.ref, provider=args.provider, model=args.model)
+    return await operations.review(
+        call.client, await args.exact(call, args.ref), provider=args.provider, model=args.model
+    )
 
 
 async def _verify(call: Call, args: VerifyArgs) -> VerifyReport:
