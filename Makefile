@@ -10,6 +10,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PORT   ?= 8000
 STAMP  := $(VENV)/.installed
+RUN_STAMP := $(VENV)/.installed-run
 LOCAL_MODEL_VENV := .venv-llama
 LOCAL_MODEL_STAMP := $(LOCAL_MODEL_VENV)/.installed
 WEB_STAMP := frontend/node_modules/.installed
@@ -35,13 +36,22 @@ help:
 	@echo "make reliability  fault injection under load, with a table of what was lost (nothing)"
 	@echo "make db-upgrade   apply migrations"
 
+# `make run` installs what running needs; `make test` (and the other targets) add the dev tools.
+$(RUN_STAMP): backend/pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@echo "Installing Smriti's Python packages into $(VENV) (a minute or two the first time)…"
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --progress-bar on -e backend
+	@touch $(RUN_STAMP)
+
 $(STAMP): backend/pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e "backend[dev]"
-	@touch $(STAMP)
+	@touch $(STAMP) $(RUN_STAMP)
 
 $(WEB_STAMP): frontend/package-lock.json
+	@echo "Installing the web app's packages (npm ci)…"
 	cd frontend && npm ci --no-audit --no-fund
 	@touch $(WEB_STAMP)
 
@@ -60,11 +70,12 @@ web: $(WEB_STAMP)
 	cd frontend && npm run build
 
 .PHONY: run
-run: install web
+run: $(RUN_STAMP) web
+	@echo "Starting Smriti: the embedded PostgreSQL, its migrations, then the server (it says when it is ready)…"
 	$(BIN)/smriti serve --host $${HOST:-127.0.0.1} --port $(PORT)
 
 .PHONY: db-upgrade
-db-upgrade: install
+db-upgrade: $(RUN_STAMP)
 	$(BIN)/smriti db upgrade
 
 .PHONY: types

@@ -72,6 +72,7 @@ def serve(host: str, port: int | None, workers: int, server_name: str) -> None:
     """Migrate the database and serve the API (and the web app, when built)."""
     settings = _settings()
     port = port if port is not None else int(os.environ.get("PORT") or 8000)
+    from smriti.server.ready import announce_when_ready
     from smriti.server.serving import AddressInUse, check_free, serve_granian, serve_uvicorn
 
     try:
@@ -86,7 +87,8 @@ def serve(host: str, port: int | None, workers: int, server_name: str) -> None:
         # Workers inherit the resolved database and skip the (already done) migration.
         os.environ["DATABASE_URL"] = url
         os.environ["SMRITI_SKIP_MIGRATIONS"] = "1"
-        click.echo(f"smriti: serving on http://{host}:{port} with {workers} {server_name} worker(s)", err=True)
+        click.echo(f"smriti: starting {workers} {server_name} worker(s) on {host}:{port}…", err=True)
+        announce_when_ready(host, port, lambda text: click.echo(text, err=True))
         if server_name == "granian":
             serve_granian(host, port, workers)
             status = 0

@@ -18,7 +18,7 @@ import httpx
 import psutil
 import pytest
 
-from tests.support.live_server import LiveServer, live_server
+from tests.support.live_server import LiveServer, free_port, live_server
 
 pytestmark = pytest.mark.slow
 
@@ -216,6 +216,34 @@ def test_serve_refuses_an_address_in_use(tmp_path: Path) -> None:
     assert result.returncode == 1
     assert f"127.0.0.1:{port} is already in use" in result.stderr
     assert not (tmp_path / "unused").exists()  # refused before starting a database
+
+
+def test_serve_says_ready_only_once_health_answers(tmp_path: Path, database_url: str) -> None:
+    """A first-time user is told where to go when the page would load, not seconds before (issue 44)."""
+    port = free_port()
+    env = {**os.environ, **NO_KEYS, "DATABASE_URL": database_url, "SMRITI_DATA_DIR": str(tmp_path / "unused")}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "smriti", "serve", "--port", str(port)],
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        assert process.stderr is not None
+        said: list[str] = []
+        for line in process.stderr:
+            said.append(line)
+            if "ready at" in line:
+                break
+        else:
+            raise AssertionError(f"never said ready:\n{''.join(said)}")
+        assert f"ready at http://127.0.0.1:{port}/" in said[-1]
+        assert "/health" in said[-1]
+        assert httpx.get(f"http://127.0.0.1:{port}/health", timeout=5).status_code == 200
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.communicate(timeout=30)  # reads the rest of stderr and closes it
 
 
 def _postmaster(data_dir: Path) -> psutil.Process | None:
