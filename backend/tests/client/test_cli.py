@@ -153,6 +153,8 @@ def test_commit_from_flags_then_head_show_and_log(server: LiveServer, tmp_path: 
     for expected in ("Use PostgreSQL", "[ ] Benchmark HEAD", "[x] Write the migration", "schema  text/x-sql"):
         assert expected in text
     assert "(HEAD)" not in text
+    assert "Parent  none (first Checkpoint of its line)" in text
+    assert f"Parent  {first['commit_hash'][:7]} “{first['message']}”" in shown.stdout
     lines = cli(server, "log", name).stdout.splitlines()
     assert lines[0].startswith(second["commit_hash"][:7] + " ")
     assert lines[0].endswith("HEAD")
@@ -313,7 +315,7 @@ def test_two_agents_hand_off_through_a_space(server: LiveServer) -> None:
         "- [ ] Write the schema",
         "Is WAL mode needed?",
         "by agent agent-a",
-        f"--expect-head {a['id']}",
+        f"--expect-head {a['commit_hash'][:7]}",
     ):
         assert expected in brief.stdout, expected
     brief_json = cli(server, "context", name, "--json").json()

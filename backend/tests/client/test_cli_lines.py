@@ -201,7 +201,7 @@ def test_lines_list_create_rename_default_delete(server: LiveServer) -> None:
     assert (made["name"], made["head_commit_id"], made["is_default"]) == ("feature/idea", one["id"], False)
     started = cli(server, "line", "create", name, "from-head")
     assert started.code == 0
-    assert f"Started: line from-head of {name} (its HEAD is {two['id']})." == started.stdout.strip()
+    assert f"Started: line from-head of {name} (its HEAD is {two['commit_hash'][:7]})." == started.stdout.strip()
     assert cli(server, "line", "create", name, "FEATURE/IDEA").code == 4, "names are unique ignoring case"
     assert cli(server, "line", "create", name, "x", "--from", "deadbeef00").code == 3
 
@@ -220,9 +220,13 @@ def test_lines_list_create_rename_default_delete(server: LiveServer) -> None:
     human = cli(server, "line", "list", name).stdout
     assert "feature/idea" in human
     assert "default" in human.splitlines()[1]
+    # Lines name their HEAD by its short hash, as `log` does (issue 44).
+    assert f" {on_line['commit_hash'][:7]} " in human
+    assert on_line["id"] not in human
+    assert listed["items"][0]["head_commit_hash"] == two["commit_hash"]
     unknown = cli(server, "commit", name, "--line", "nope", "-m", "x")
     assert unknown.code == 3
-    assert "no line named 'nope'" in unknown.error_line()
+    assert "no line named 'nope'. `smriti line list SPACE` lists a Space's lines." in unknown.error_line()
     assert cli(server, "log", name, "--line", "nope").code == 3
 
     # Rename; make default (the Space's HEAD follows); the default line cannot be deleted.
@@ -248,10 +252,10 @@ def test_lines_list_create_rename_default_delete(server: LiveServer) -> None:
     # The brief names the line it is of and the others; its command saves on that line.
     brief = cli(server, "context", name).stdout
     assert "- Line: `idea`, the Space's default line" in brief
-    assert f"- Other lines: `from-head` (HEAD `{two['id']}`)" in brief
+    assert f"- Other lines: `from-head` (HEAD `{two['commit_hash'][:7]}`)" in brief
     side = cli(server, "context", name, "--line", "from-head").stdout
     assert "- Line: `from-head` (the Space's default line is `idea`)" in side
-    assert f"smriti commit {quoted} --line from-head --expect-head {two['id']}" in side
+    assert f"smriti commit {quoted} --line from-head --expect-head {two['commit_hash'][:7]}" in side
     assert "\n- C\n" not in side, "the brief of from-head holds that line's state, not idea's"
     as_json = cli(server, "context", name, "--line", "from-head", "--json").json()
     assert (as_json["line"], as_json["lines"], as_json["head_commit_id"]) == (

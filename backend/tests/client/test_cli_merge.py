@@ -102,6 +102,10 @@ def test_a_clean_merge_is_previewed_then_committed_with_commit(server: LiveServe
     assert merge["decisions"] == ["Stay in Baixa", "Day 3: Sintra", "No taxis"]
     assert merge["metadata"]["author"]["kind"] == "agent"
     assert cli(server, "verify", name).code == 0
+    # `show` names both parents by short hash and message: what was merged in, too (issue 44).
+    shown_merge = cli(server, "show", "HEAD", "--space", name).stdout
+    assert f"Parent     {ours['commit_hash'][:7]} “{ours['message']}”" in shown_merge
+    assert f"Merged in  {theirs['commit_hash'][:7]} “{theirs['message']}”" in shown_merge
 
     # Merged already: nothing comes in, and --commit writes nothing.
     again = cli(server, "merge", "budget", "--into", "main", "--space", name, "--commit")

@@ -934,6 +934,7 @@ export interface components {
         Line: {
             /** Format: date-time */
             created_at: string;
+            head_commit_hash: string | null;
             head_commit_id: string | null;
             is_default: boolean;
             name: string;

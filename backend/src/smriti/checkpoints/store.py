@@ -26,7 +26,7 @@ from smriti.checkpoints.size import check_size
 from smriti.checkpoints.verify import verify_space
 from smriti.checkpoints.writes import CommitWriter, PendingCommit, write_on
 from smriti.core.config import DEFAULT_MAX_BODY_BYTES
-from smriti.core.errors import BadRequest, Conflict, NotFound
+from smriti.core.errors import BadRequest, Conflict, NotFound, no_line
 from smriti.core.ids import HASH_REF, uuid7
 from smriti.core.lru import SizedLru
 from smriti.core.schemas import line_lookup_key
@@ -110,14 +110,14 @@ def _lookup(branch: str) -> str | None:
 
 
 def _no_line_in_query(branch: str) -> NotFound:
-    return NotFound(f"This Space has no line named {branch.strip()[:120]!r}.", field="branch", source="query")
+    return no_line(branch, field="branch", source="query")
 
 
 def _refuse(data: CommitCreate, row: asyncpg.Record) -> NoReturn:
     """Why the commit statement wrote nothing: no such line, a moved HEAD, or a parent that
     cannot be one."""
     if row["line_missing"]:
-        raise NotFound(f"This Space has no line named {data.branch!r}.", field="branch")
+        raise no_line(data.branch or "", field="branch")
     if row["head_moved"]:
         head = row["current_head"]
         what = "HEAD" if data.branch is None else f"The HEAD of line {row['line_name']!r}"

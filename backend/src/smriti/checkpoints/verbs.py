@@ -14,7 +14,7 @@ from smriti.checkpoints.commit_sql import COLUMNS
 from smriti.checkpoints.line_locks import holding_line
 from smriti.checkpoints.schemas import CheckpointContent, CommitCreate
 from smriti.checkpoints.store import CheckpointStore, to_checkpoint
-from smriti.core.errors import Conflict, NotFound
+from smriti.core.errors import Conflict, NotFound, no_line
 from smriti.core.schemas import DocumentedNonEmptyText as NonEmptyText
 from smriti.core.schemas import LineRef, Request, line_lookup_key
 from smriti.db.pool import Pool
@@ -66,7 +66,7 @@ class CheckpointVerbs:
         # commit it waited for is then visible).
         async def on_line(conn: asyncpg.Connection, line: asyncpg.Record | None) -> bytes:
             if line is None:
-                raise NotFound(f"This Space has no line named {data.branch!r}.", field="branch")
+                raise no_line(data.branch or "", field="branch")
             head_id = line["head_commit_id"]
             head = None
             if head_id is not None:
@@ -95,7 +95,7 @@ class CheckpointVerbs:
             return await holding_line(self.pool, data.repo_id, None, on_line, space_field="repo_id")
         key = line_lookup_key(data.branch)
         if key is None:  # a name no line can have
-            raise NotFound(f"This Space has no line named {data.branch.strip()[:120]!r}.", field="branch")
+            raise no_line(data.branch, field="branch")
         return await holding_line(self.pool, data.repo_id, key, on_line, space_field="repo_id")
 
     async def restore(self, ref: str, data: RestoreRequest) -> bytes:

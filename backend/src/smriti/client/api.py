@@ -25,8 +25,10 @@ from smriti import __version__
 from smriti.checkpoints.diff import CheckpointDiff
 from smriti.checkpoints.schemas import Checkpoint, CommitCreate, VerifyReport
 from smriti.client.errors import InvalidInput, MissingError, ServerError, Unreachable, error_for_status
+from smriti.client.hints import CLI_HINTS, Hints
 from smriti.client.paths import check_base_url, display_url, line_path, ref_segment, segment
 from smriti.client.wire import ApplyRequest, Line, LineCreate, LineUpdate, MergePreview, RestoreRequest
+from smriti.core.errors import NO_LINE
 from smriti.core.schemas import Page
 from smriti.review.schemas import ReviewRequest, ReviewResult
 from smriti.search.schemas import HitKind, SearchPage
@@ -70,10 +72,6 @@ class _ErrorBody(msgspec.Struct):
     provider: str | None = None
 
 
-CLI_LIST_SPACES = "`smriti spaces` lists the Spaces there are."
-MCP_LIST_SPACES = "The `list_spaces` tool lists the Spaces there are."
-
-
 class SmritiClient:
     """Typed access to one Smriti server.
 
@@ -88,11 +86,11 @@ class SmritiClient:
         token: str | None = None,
         timeout: float = DEFAULT_TIMEOUT,
         transport: httpx.AsyncBaseTransport | None = None,
-        list_spaces_hint: str = CLI_LIST_SPACES,
+        hints: Hints = CLI_HINTS,
     ) -> None:
         self.base_url = check_base_url(base_url)
-        # How to list the Spaces, said where one is not found: the CLI's command or MCP's tool.
-        self.list_spaces_hint = list_spaces_hint
+        # How to list the Spaces or lines, said where one is not found: the CLI's command or MCP's tool.
+        self.hints = hints
         self.timeout = timeout
         headers = {"Accept": "application/json, application/problem+json", "User-Agent": f"smriti-agent/{__version__}"}
         if token:
@@ -213,7 +211,7 @@ class SmritiClient:
                 return found
         found = await self._find_space_named(ref)
         if found is None:
-            raise MissingError(f"No Space named {ref!r}. {self.list_spaces_hint}")
+            raise MissingError(f"No Space named {ref!r}. {self.hints.spaces}")
         return found
 
     async def _find_space_named(self, name: str) -> Space | None:
@@ -414,6 +412,8 @@ class SmritiClient:
         )
         if status == 401:
             detail += " Set SMRITI_API_TOKEN (or --token) to the server's API token."
+        elif status == 404 and detail.startswith(NO_LINE):
+            detail += f" {self.hints.lines}"
         return error_for_status(status, detail, errors=body.errors, provider=body.provider)
 
 

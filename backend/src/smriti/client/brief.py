@@ -64,7 +64,7 @@ def _fence(content: str) -> str:
 
 def _continue_cli(space: Space, head: Checkpoint | None, line: Line | None) -> list[str]:
     target = shlex.quote(space.name)
-    expect = head.id if head else "none"
+    expect = short(head.commit_hash) if head else "none"
     on_line = f" --line {shlex.quote(line.name)}" if line is not None and not line.is_default else ""
     return [
         "Save your work as a new Checkpoint on top of this one, so whoever comes next can continue from it. "
@@ -113,8 +113,8 @@ def _lines(line: Line | None, lines: Sequence[Line]) -> list[str]:
     if not others:
         return [where]
     shown = ", ".join(
-        f"`{_one_line(item.name)}` (HEAD `{item.head_commit_id}`)"
-        if item.head_commit_id
+        f"`{_one_line(item.name)}` (HEAD `{short(item.head_commit_hash)}`)"
+        if item.head_commit_hash
         else f"`{_one_line(item.name)}` (empty)"
         for item in others[:OTHER_LINES_SHOWN]
     )

@@ -61,16 +61,30 @@ def space_created(space: Space) -> str:
     return f"Created Space {_one_line(space.name)} ({space.id})."
 
 
-def checkpoint(cp: Checkpoint, *, space: Space | None = None, is_head: bool = False, line: str | None = None) -> str:
+def checkpoint(
+    cp: Checkpoint,
+    *,
+    space: Space | None = None,
+    is_head: bool = False,
+    line: str | None = None,
+    parents: Sequence[Checkpoint] = (),
+) -> str:
+    """`parents`: the Checkpoints of `parent_commit_id` and `merge_parent_id`, where they were read."""
     mark = (f"  (HEAD of line {_one_line(line)})" if line else "  (HEAD)") if is_head else ""
     title = f"Checkpoint {short(cp.commit_hash)}  {_one_line(cp.message)}{mark}"
+    by_id = {parent.id: parent for parent in parents}
+    first = by_id.get(cp.parent_commit_id) if cp.parent_commit_id else None
+    parent = _cp(first) if first else str(cp.parent_commit_id or "none (first Checkpoint of its line)")
     meta = [
         ["Space", f"{_one_line(space.name)} ({space.id})" if space else str(cp.repo_id)],
         ["Id", str(cp.id)],
         ["Hash", cp.commit_hash],
-        ["Parent", str(cp.parent_commit_id) if cp.parent_commit_id else "none (first Checkpoint of its line)"],
-        ["Saved", when(cp.created_at) + (f" by {author_of(cp)}" if author_of(cp) else "")],
+        ["Parent", parent],
     ]
+    if cp.merge_parent_id is not None:
+        merged = by_id.get(cp.merge_parent_id)
+        meta.append(["Merged in", _cp(merged) if merged else str(cp.merge_parent_id)])
+    meta.append(["Saved", when(cp.created_at) + (f" by {author_of(cp)}" if author_of(cp) else "")])
     lines = [title, *_table(meta), ""]
     if cp.summary.strip():
         lines += ["Summary", _indented(cp.summary), ""]
@@ -148,7 +162,7 @@ def lines(page: Page[Line], space: Space) -> str:
         return "No more lines."
     rows = [["LINE", "HEAD", "UPDATED", ""]]
     for line in page.items:
-        head = str(line.head_commit_id) if line.head_commit_id else "- (no Checkpoint yet)"
+        head = short(line.head_commit_hash) if line.head_commit_hash else "- (no Checkpoint yet)"
         rows.append([_one_line(line.name), head, when(line.updated_at), "default" if line.is_default else ""])
     table = _table(rows)
     if len(page.items) < page.total:
@@ -159,7 +173,7 @@ def lines(page: Page[Line], space: Space) -> str:
 
 
 def line_changed(what: str, line: Line, space: Space) -> str:
-    head = f"its HEAD is {line.head_commit_id}" if line.head_commit_id else "it has no Checkpoint yet"
+    head = f"its HEAD is {short(line.head_commit_hash)}" if line.head_commit_hash else "it has no Checkpoint yet"
     default = ", the default line" if line.is_default else ""
     return f"{what}: line {_one_line(line.name)} of {_one_line(space.name)} ({head}{default})."
 

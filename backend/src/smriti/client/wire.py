@@ -23,6 +23,7 @@ class Line(msgspec.Struct, kw_only=True):
 
     name: str
     head_commit_id: UUID | None
+    head_commit_hash: str | None
     is_default: bool
     created_at: datetime.datetime
     updated_at: datetime.datetime

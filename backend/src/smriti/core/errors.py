@@ -72,6 +72,15 @@ class NotFound(SmritiError):
     status_code = 404
 
 
+NO_LINE = "This Space has no line named"
+"""How every "no such line" begins, so that clients can add how to list the lines (`client.hints`)."""
+
+
+def no_line(name: str, *, field: str, source: str = "body") -> NotFound:
+    """404: the Space has no line called `name` (quoted as given, cut: it may be as long as the request)."""
+    return NotFound(f"{NO_LINE} {name.strip()[:120]!r}.", field=field, source=source)
+
+
 class Conflict(SmritiError):
     status_code = 409
 

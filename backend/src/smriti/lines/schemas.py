@@ -18,6 +18,8 @@ class Line(msgspec.Struct, kw_only=True):
     name: str
     head_commit_id: UUID | None
     """The line's HEAD; null for a line of a Space with no Checkpoint yet."""
+    head_commit_hash: str | None
+    """Its hash (null likewise): the short form (7 digits) is how the CLI and the web app name it."""
     is_default: bool
     """The default line's HEAD is the Space's HEAD."""
     created_at: datetime.datetime

@@ -24,7 +24,7 @@ import asyncpg
 from smriti.checkpoints.commit_sql import PARENT_CHAIN
 from smriti.checkpoints.line_locks import LINE_COLUMNS, holding_line
 from smriti.checkpoints.store import CheckpointStore
-from smriti.core.errors import BadRequest, Conflict, NotFound
+from smriti.core.errors import BadRequest, Conflict, NotFound, no_line
 from smriti.core.ids import uuid7
 from smriti.core.schemas import Page, line_lookup_key
 from smriti.core.text import line_key
@@ -50,6 +50,7 @@ def _line(row: asyncpg.Record) -> Line:
     return Line(
         name=row["name"],
         head_commit_id=row["head_commit_id"],
+        head_commit_hash=row["head_commit_hash"],
         is_default=row["is_default"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
@@ -65,7 +66,7 @@ def _written(row: asyncpg.Record | None) -> asyncpg.Record:
 
 
 def _no_line(name: str) -> NotFound:
-    return NotFound(f"This Space has no line named {name.strip()[:120]!r}.", field="name", source="path")
+    return no_line(name, field="name", source="path")
 
 
 class LineStore:

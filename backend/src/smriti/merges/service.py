@@ -12,7 +12,7 @@ from smriti.checkpoints.commit_sql import COLUMNS
 from smriti.checkpoints.schemas import Checkpoint
 from smriti.checkpoints.store import CheckpointStore, to_checkpoint
 from smriti.core.cpu import off_loop
-from smriti.core.errors import BadRequest, NotFound
+from smriti.core.errors import BadRequest, NotFound, no_line
 from smriti.core.ids import could_be_checkpoint_ref
 from smriti.core.schemas import line_lookup_key
 from smriti.db.pool import Pool
@@ -99,7 +99,7 @@ class MergeService:
             head: UUID = line["head_commit_id"]
             return head
         if not could_be_checkpoint_ref(ref):
-            raise NotFound(f"This Space has no line named {ref.strip()[:120]!r}.", field=param, source="query")
+            raise no_line(ref, field=param, source="query")
         try:
             row = await self.checkpoints.resolve(ref, repo_id=repo_id, field=param, columns="id")
         except NotFound:

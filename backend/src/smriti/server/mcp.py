@@ -21,8 +21,9 @@ from litestar.types import Receive, Scope, Send
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 
-from smriti.client.api import MCP_LIST_SPACES, SmritiClient
+from smriti.client.api import SmritiClient
 from smriti.client.errors import Unreachable
+from smriti.client.hints import MCP_HINTS
 from smriti.client.mcp.server import build_server
 from smriti.server.guard import Middleware
 
@@ -86,7 +87,7 @@ class McpEndpoint:
             token=settings.api_token,
             timeout=timeout,
             transport=transport,
-            list_spaces_hint=MCP_LIST_SPACES,
+            hints=MCP_HINTS,
         ) as client:
             self._client = client
             try:

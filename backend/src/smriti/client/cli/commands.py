@@ -30,6 +30,7 @@ from smriti.client.errors import EXIT_FAILED, ClientError
 from smriti.client.refs import resolve_ref
 
 if TYPE_CHECKING:
+    from smriti.checkpoints.schemas import Checkpoint
     from smriti.client.api import SmritiClient
 
 __all__ = ["EXIT_CODES", "register"]
@@ -64,12 +65,19 @@ def space_create(conn: Connection, name: str, description: str) -> None:
 def head(conn: Connection, space: str, line: str | None) -> None:
     """Show the HEAD Checkpoint of SPACE (a name or an id), or of one of its lines."""
 
-    async def work(client: SmritiClient) -> tuple[Any, Any]:
+    async def work(client: SmritiClient) -> tuple[Any, Any, list[Any]]:
         found = await client.resolve_space(space)
-        return found, await client.head(found.id, line=line)
+        checkpoint = await client.head(found.id, line=line)
+        return found, checkpoint, [] if conn.as_json else await _parents(client, checkpoint)
 
-    found, checkpoint = conn.run(work)
-    conn.emit(checkpoint, lambda: render.checkpoint(checkpoint, space=found, is_head=True, line=line))
+    found, checkpoint, parents = conn.run(work)
+    conn.emit(checkpoint, lambda: render.checkpoint(checkpoint, space=found, is_head=True, line=line, parents=parents))
+
+
+async def _parents(client: SmritiClient, checkpoint: Checkpoint) -> list[Checkpoint]:
+    """Its parent and a merge's second parent, which the human view names by hash and message."""
+    ids = [p for p in (checkpoint.parent_commit_id, checkpoint.merge_parent_id) if p is not None]
+    return [await client.get_checkpoint(str(parent)) for parent in ids]
 
 
 @agent_command("show")
@@ -80,16 +88,20 @@ def show(conn: Connection, ref: str, space: str | None, line: str | None) -> Non
     """Show one Checkpoint: REF is its id, its hash, a unique hash prefix (7+ hex digits), or
     HEAD, HEAD~N, HEAD^ of --space."""
 
-    async def work(client: SmritiClient) -> tuple[Any, Any]:
+    async def work(client: SmritiClient) -> tuple[Any, Any, list[Any]]:
         checkpoint = await client.get_checkpoint(await resolve_ref(client, ref, space=space, line=line))
-        owner = None if conn.as_json else await client.get_space(checkpoint.repo_id)
-        return owner, checkpoint
+        if conn.as_json:
+            return None, checkpoint, []
+        return await client.get_space(checkpoint.repo_id), checkpoint, await _parents(client, checkpoint)
 
-    owner, checkpoint = conn.run(work)
+    owner, checkpoint, parents = conn.run(work)
     conn.emit(
         checkpoint,
         lambda: render.checkpoint(
-            checkpoint, space=owner, is_head=owner is not None and owner.head_commit_id == checkpoint.id
+            checkpoint,
+            space=owner,
+            is_head=owner is not None and owner.head_commit_id == checkpoint.id,
+            parents=parents,
         ),
     )
 

@@ -13,15 +13,14 @@ import pydantic
 from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
 
-from smriti.client.api import DEFAULT_TIMEOUT, MCP_LIST_SPACES, SmritiClient
+from smriti.client.api import DEFAULT_TIMEOUT, SmritiClient
+from smriti.client.hints import MCP_HINTS
 from smriti.client.mcp.server import build_server
 
 
 def run_stdio(url: str, *, token: str | None = None, timeout: float = DEFAULT_TIMEOUT) -> None:
     """Serve MCP on stdin/stdout until the host closes the stream (`smriti mcp`)."""
-    client = SmritiClient(
-        url, token=token, timeout=timeout, list_spaces_hint=MCP_LIST_SPACES
-    )  # a bad URL fails here, before serving
+    client = SmritiClient(url, token=token, timeout=timeout, hints=MCP_HINTS)  # a bad URL fails here, before serving
 
     async def serve() -> None:
         async with client:

@@ -47,6 +47,7 @@ const head = checkpoint("bbb2222", {
 const line = (name: string, headId: string, isDefault = false): Line => ({
   name,
   head_commit_id: headId,
+  head_commit_hash: null,
   is_default: isDefault,
   created_at: "2026-01-01T00:00:00Z",
   updated_at: "2026-01-01T00:00:00Z",
