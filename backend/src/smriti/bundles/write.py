@@ -63,6 +63,12 @@ _COLUMNS = {"commits": _COMMIT_COLUMNS, "sessions": _SESSION_COLUMNS, "turns": _
 _INSERT_SPACE = "INSERT INTO repos (id, name, description, created_at, updated_at) VALUES ($1, $2, $3, $4, $5)"
 _DROP_MADE_LINE = "DELETE FROM branches WHERE repo_id = $1"
 _SET_HEAD = "UPDATE repos SET head_commit_id = $2, head_commit_hash = $3 WHERE id = $1"
+# A bundle does not say which line each Checkpoint was written to (`commits.branch_id`, derived):
+# a line's HEAD younger than the line itself was, as migration 0016 reasons; the rest stay unknown.
+_HEADS_WENT_TO_THEIR_LINES = (
+    "UPDATE commits c SET branch_id = b.id FROM branches b "
+    "WHERE b.repo_id = $1 AND c.id = b.head_commit_id AND c.repo_id = $1 AND c.created_at >= b.created_at"
+)
 
 # A line keeps its HEAD's chain of jump links, looked up as a new line's is (`lines/store.py`).
 _INSERT_LINE = f"""
@@ -112,6 +118,7 @@ async def write_bundle(conn: asyncpg.Connection, plan: Plan, spool: IO[bytes]) -
             for line in lines
         ],
     )
+    await conn.execute(_HEADS_WENT_TO_THEIR_LINES, space.id)
     if head_id is not None:
         await conn.execute(_SET_HEAD, space.id, head_id, head_hash)
 

@@ -80,6 +80,10 @@ links AS (
 # The derived columns of the inserted row, from `plan` and `links`.
 _LINK_VALUES = "coalesce(links.jumps[1], plan.new_id), coalesce(links.jump_depths[1], 0), links.merges"
 
+# What a commit inserts: the content and hash, the derived links, and the line whose HEAD the
+# Checkpoint becomes (`branch_id`, migration 0016: a Session's `last_saved` names that line).
+_INSERTED_COLUMNS = f"{COLUMNS}, depth, jump_commit_id, jump_depth, first_parent_merges, branch_id"
+
 
 # How a commit finds its line: by its name's key ($16, `core.text.line_key`), or the Space's default.
 _NAMED_LINE = "b.name_key = $16::text"
@@ -142,10 +146,11 @@ line AS (
 ),
 {_links(parent_links, "1" if merge else "0")},
 inserted AS (
-    INSERT INTO commits ({COLUMNS}, depth, jump_commit_id, jump_depth, first_parent_merges)
+    INSERT INTO commits ({_INSERTED_COLUMNS})
     SELECT $5, plan.repo_id, plan.parent_id, {merge_value},
            {chain_hash_sql("$6::text", "now", "$5::uuid", "parent_hash", "plan.repo_id", merge_hash)},
-           $7, $8, $9, $10, $11, $12, $13, $14, $15, now, coalesce(plan.parent_depth + 1, 0), {_LINK_VALUES}
+           $7, $8, $9, $10, $11, $12, $13, $14, $15, now, coalesce(plan.parent_depth + 1, 0), {_LINK_VALUES},
+           plan.line_id
     FROM plan JOIN links ON links.new_id = plan.new_id
     WHERE NOT (line_missing OR parent_missing OR parent_foreign OR head_moved{merge_refusals})
     RETURNING id, repo_id, parent_commit_id, commit_hash, depth, created_at
@@ -231,11 +236,11 @@ plan AS MATERIALIZED (
     )
 },
 inserted AS (
-    INSERT INTO commits ({COLUMNS}, depth, jump_commit_id, jump_depth, first_parent_merges)
+    INSERT INTO commits ({_INSERTED_COLUMNS})
     SELECT plan.new_id, plan.repo_id, plan.parent_id, NULL::uuid,
            {chain_hash_sql("sha256", "now", "plan.new_id", "parent_hash", "plan.repo_id")},
            message, summary, decisions, assumptions, tasks, open_questions, entities, artifacts, metadata, now,
-           coalesce(plan.parent_depth + 1, 0), {_LINK_VALUES}
+           coalesce(plan.parent_depth + 1, 0), {_LINK_VALUES}, plan.line_id
     FROM plan JOIN links ON links.new_id = plan.new_id
     WHERE NOT (busy OR parent_missing OR parent_foreign OR head_moved)
     RETURNING id, repo_id, parent_commit_id, commit_hash, depth, created_at

@@ -97,6 +97,16 @@ class CommitModel(Entity):
         Index("ix_commits_merge_parent_id", "merge_parent_id", postgresql_where=text("merge_parent_id IS NOT NULL")),
         UniqueConstraint("repo_id", "id", name="uq_commits_repo_id_id"),
         Index("ix_commits_search_vector", "search_vector", postgresql_using="gin"),
+        # A Space's Checkpoints by the Session they were saved from, newest first: a Session's
+        # `last_saved` is one lookup (migration 0016; the key is lower-cased, never fails).
+        Index(
+            "ix_commits_source_session",
+            "repo_id",
+            text("lower(metadata #>> '{source,session_id}')"),
+            text("created_at DESC"),
+            text("id DESC"),
+            postgresql_where=text("(metadata #>> '{source,session_id}') IS NOT NULL"),
+        ),
     )
 
     repo_id: Mapped[UUID] = mapped_column(ForeignKey("repos.id", ondelete="CASCADE"))
@@ -115,6 +125,12 @@ class CommitModel(Entity):
     # The merges among this Checkpoint and its first parents: the merge base needs no walk over
     # merge links when neither side has merged anything since their fork point (migration 0007).
     first_parent_merges: Mapped[int] = mapped_column(Integer)
+    # The line whose HEAD this Checkpoint became when it was written (migration 0016): "the line
+    # it went to", which the lines cannot tell later, their HEADs having moved on. Derived, not
+    # content: not in the hash. NULL where not known (written before 0016 and no line's HEAD
+    # then, or imported). No foreign key: the line may be deleted, and a key would make deleting
+    # a line rewrite every Checkpoint made on it.
+    branch_id: Mapped[UUID | None] = mapped_column(default=None)
     commit_hash: Mapped[str] = mapped_column(String(64), unique=True)
     message: Mapped[str] = mapped_column(Text)
     summary: Mapped[str] = mapped_column(Text, default="")
@@ -203,6 +219,13 @@ class SessionModel(MutableEntity):
             "base_commit_id",
             postgresql_where=text("base_commit_id IS NOT NULL"),
         ),
+        # The Sessions continued from one (its forks), newest first (migration 0016).
+        Index(
+            "ix_sessions_forked_from",
+            "forked_from_session_id",
+            text("created_at DESC"),
+            postgresql_where=text("forked_from_session_id IS NOT NULL"),
+        ),
     )
 
     repo_id: Mapped[UUID] = mapped_column(ForeignKey("repos.id", ondelete="CASCADE"))
@@ -211,7 +234,8 @@ class SessionModel(MutableEntity):
     model: Mapped[str | None] = mapped_column(String(200), default=None)
     last_seq: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     base_commit_id: Mapped[UUID | None] = mapped_column(default=None)
-    # Not a foreign key: the Session forked from may be deleted; the fork stands on its own.
+    # Not a foreign key: the Session forked from may be deleted; the fork stands on its own
+    # (and says that its origin is gone: `ForkedFrom.deleted`).
     forked_from_session_id: Mapped[UUID | None] = mapped_column(default=None)
     forked_from_seq: Mapped[int | None] = mapped_column(Integer, default=None)
     # What its replies cost, as the providers reported it (0010): moved by the write of each pair.
