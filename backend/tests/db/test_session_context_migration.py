@@ -5,12 +5,15 @@ every row."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime
 import uuid
 
 import asyncpg
 
+from smriti.core.config import Settings
 from smriti.db.migrate import alembic_commands, upgrade
+from tests.conftest import make_client
 from tests.support.databases import database_at
 
 _T0 = datetime.datetime(2026, 12, 1, tzinfo=datetime.UTC)
@@ -50,7 +53,7 @@ async def _checkpoint(
 
 
 async def test_migration_0016_records_the_lines_it_knows_and_finds_what_a_session_saved_last(
-    postgres_url: str,
+    postgres_url: str, settings: Settings
 ) -> None:
     async with database_at(postgres_url, "0015") as url:
         conn = await asyncpg.connect(url)
@@ -108,6 +111,11 @@ async def test_migration_0016_records_the_lines_it_knows_and_finds_what_a_sessio
             )
             assert "ix_commits_source_session" in plan
             await conn.execute("RESET enable_seqscan")
+
+            # The server on the upgraded database: the last save, on the line it went to.
+            async with make_client(dataclasses.replace(settings, database_url=url)) as client:
+                answer = (await client.get(f"/v4/sessions/{session}")).json()
+            assert answer["last_saved"] == {"commit_id": str(saved), "branch": "main"}
 
             await asyncio.to_thread(lambda: alembic_commands(url).downgrade("0015"))
             columns = await conn.fetch(

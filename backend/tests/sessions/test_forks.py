@@ -28,7 +28,7 @@ async def test_a_fork_starts_from_the_checkpoint_and_copies_no_turn(
     await send(client, origin["id"], "secret words before the fork")
     fork = await _fork(client, origin["id"], checkpoint_id=saved["id"])
     assert fork["base_commit_id"] == saved["id"]
-    assert fork["forked_from"] == {"session_id": origin["id"], "sequence_number": 2}
+    assert fork["forked_from"] == {"session_id": origin["id"], "sequence_number": 2, "deleted": False}
     assert fork["title"] == f"Origin (fork from {saved['commit_hash'][:7]})"
     assert (fork["turn_count"], fork["repo_id"]) == (0, space["id"])
     assert await db.fetchval("SELECT count(*) FROM turns WHERE session_id = $1", uuid.UUID(fork["id"])) == 0

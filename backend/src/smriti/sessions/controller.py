@@ -2,22 +2,47 @@
 # names Litestar resolves string annotations with, so "Session" would name the wrong type.
 # Real annotation objects leave no doubt.
 
+from typing import Annotated
 from uuid import UUID
 
 from advanced_alchemy.extensions.litestar.providers import create_service_provider
-from litestar import Controller, Response, get, patch, post
+from litestar import Controller, Response, delete, get, patch, post
 from litestar.di import NamedDependency, Provide
-from litestar.params import FromPath, JSONBody
+from litestar.params import FromPath, JSONBody, QueryParameter
 
 from smriti.core.error_docs import error_responses
+from smriti.core.errors import BadRequest
 from smriti.core.pagination import PageParams, int_query, query_int
 from smriti.core.schemas import MAX_INT4, Page
 from smriti.providers.registry import ProviderRegistry
 from smriti.sessions.schemas import Session, SessionCreate, SessionUpdate, Turn, session_location
-from smriti.sessions.service import SessionService, to_session
+from smriti.sessions.service import MAX_TITLE_FILTER, SessionService
 from smriti.sessions.turns import TurnStore
 
 TURN_PAGE_LIMIT = 1000
+
+_TITLE_FILTER = Annotated[
+    str | None,
+    QueryParameter(
+        description="Only the Sessions whose title contains this text, ignoring case (a plain substring: "
+        "`%` and `_` are characters). Blank: every Session.",
+        max_length=MAX_TITLE_FILTER,
+    ),
+]
+_FORKED_FROM = Annotated[
+    UUID | None,
+    QueryParameter(description="Only the Sessions continued from (forked from) this Session."),
+]
+
+
+def _title_filter(q: str | None) -> str | None:
+    """`?q=` as the filter compares it: trimmed, None when blank; NUL is refused (no title holds it)."""
+    if q is None or not q.strip():
+        return None
+    if "\x00" in q:
+        rule = "Expected text without NUL (\\u0000) characters"
+        raise BadRequest(f"Invalid request. q: {rule}", field="q", source="query", field_message=rule)
+    return q.strip()
 
 
 class SessionController(Controller):
@@ -54,24 +79,51 @@ class SessionController(Controller):
         "/repos/{repo_id:str}/sessions",
         operation_id="listSessions",
         summary="Sessions of a Space, newest first",
-        responses=error_responses(404),
+        description=(
+            "Each with its lineage: `forked_from` (and whether that Session was deleted since), `continued_in` "
+            "and `continued_count`, and `last_saved`. `q` keeps the Sessions whose title contains it, ignoring "
+            "case; `forked_from` keeps those continued from one Session."
+        ),
+        responses=error_responses(400, 404),
     )
     async def list_sessions(
         self,
         repo_id: FromPath[UUID],
         sessions: NamedDependency[SessionService],
         page: NamedDependency[PageParams],
+        q: _TITLE_FILTER = None,
+        forked_from: _FORKED_FROM = None,
     ) -> Page[Session]:
-        return await sessions.page(repo_id, page)
+        return await sessions.page(repo_id, page, title=_title_filter(q), forked_from=forked_from)
 
     @get(
         "/sessions/{session_id:str}",
         operation_id="getSession",
-        summary="One Session",
+        summary="One Session, and what its next message and its next save start from",
+        description=(
+            "What the next message sent in it receives: its base Checkpoint (`base_commit_id`, if any) plus all of "
+            "its Turns. A save from it starts from `last_saved`, the Checkpoint saved from it last (the newest "
+            "whose `metadata.source.session_id` is this Session), on the line that went to (`branch`). "
+            "`forked_from` and `continued_in` link it to the Sessions it came from and went on in."
+        ),
         responses=error_responses(404),
     )
     async def get_session(self, session_id: FromPath[UUID], sessions: NamedDependency[SessionService]) -> Session:
-        return to_session(await sessions.fetch(session_id))
+        return await sessions.shown(session_id)
+
+    @delete(
+        "/sessions/{session_id:str}",
+        operation_id="deleteSession",
+        summary="Delete a Session with its Turns",
+        description=(
+            "Its Turns go with it; no Checkpoint is touched (one saved from it keeps naming it in "
+            "`metadata.source`, as history). A Session forked from it keeps working, and its `forked_from` says "
+            "`deleted: true`. A message being answered in it when it is deleted is not stored (404)."
+        ),
+        responses=error_responses(404),
+    )
+    async def delete_session(self, session_id: FromPath[UUID], sessions: NamedDependency[SessionService]) -> None:
+        await sessions.remove(session_id)
 
     @patch(
         "/sessions/{session_id:str}",

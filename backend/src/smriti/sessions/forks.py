@@ -62,7 +62,12 @@ class SessionForks:
             model=row["model"],
             turn_count=0,
             base_commit_id=row["base_commit_id"],
-            forked_from=ForkedFrom(session_id=row["forked_from_session_id"], sequence_number=row["forked_from_seq"]),
+            forked_from=ForkedFrom(
+                session_id=row["forked_from_session_id"], sequence_number=row["forked_from_seq"], deleted=False
+            ),
+            last_saved=None,
+            continued_in=[],
+            continued_count=0,
             created_at=row["created_at"],
             updated_at=row["updated_at"],
             usage=Usage(input_tokens=0, output_tokens=0, uncounted_replies=0),

@@ -33,10 +33,33 @@ class ForkRequest(Request, kw_only=True):
     """Default: the origin's title with "(fork)"."""
 
 
-class ForkedFrom(msgspec.Struct):
+class ForkedFrom(msgspec.Struct, kw_only=True):
     session_id: UUID
     sequence_number: int
     """The origin's last Turn when the fork was made."""
+    deleted: bool
+    """The origin has been deleted since: the id is kept, as history, but names no Session now.
+    The fork itself works as ever (its context is its base and its own Turns)."""
+
+
+class LastSaved(msgspec.Struct, kw_only=True):
+    """The Checkpoint saved from a Session last, where its next save starts from."""
+
+    commit_id: UUID
+    """The newest Checkpoint of the Space whose `metadata.source.session_id` is this Session."""
+    branch: str | None
+    """The line it went to (the line whose HEAD it became when saved), by its name now; null when
+    that line has been deleted, or is not known (a Checkpoint saved before this was recorded and
+    no line's HEAD then, or one that came in with an imported Space)."""
+
+
+class Continuation(msgspec.Struct, kw_only=True):
+    """A Session continued from this one: forked from it, based on a Checkpoint."""
+
+    session_id: UUID
+    title: str
+    base_commit_id: UUID | None
+    created_at: datetime.datetime
 
 
 class Session(msgspec.Struct, kw_only=True):
@@ -52,10 +75,24 @@ class Session(msgspec.Struct, kw_only=True):
     """The Checkpoint this Session starts from, if any (see `SessionCreate`)."""
     forked_from: ForkedFrom | None
     """Where this Session was forked from, if it was."""
+    last_saved: LastSaved | None
+    """The Checkpoint saved from this Session last and the line it went to: where its next save
+    starts from (null: nothing was saved from it). What its next message receives is its base
+    (`base_commit_id`, if any) plus all of its Turns."""
+    continued_in: list[Continuation]
+    """The Sessions continued from this one (forked from it), newest first, at most 10:
+    `continued_count` says how many there are, and `GET /v4/repos/{repo_id}/sessions?forked_from={id}`
+    lists them all."""
+    continued_count: int
     created_at: datetime.datetime
     updated_at: datetime.datetime
     usage: Usage
     """Tokens its replies cost, as the providers reported them."""
+
+
+CONTINUED_SHOWN = 10
+"""How many of the Sessions continued from one a Session lists (`Session.continued_in`; its
+description says the number too)."""
 
 
 class Turn(msgspec.Struct, kw_only=True):

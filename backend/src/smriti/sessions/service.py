@@ -1,4 +1,7 @@
-"""Sessions through advanced-alchemy's repository service; Turns on the lean path (they are many)."""
+"""Sessions through advanced-alchemy's repository service; Turns on the lean path (they are many).
+
+What a Session's reads add to its row (what its next save starts from, its lineage) is
+`lineage.py`'s, one statement per page."""
 
 from __future__ import annotations
 
@@ -7,38 +10,18 @@ from uuid import UUID
 import asyncpg
 from advanced_alchemy.exceptions import IntegrityError
 from advanced_alchemy.repository import SQLAlchemyAsyncRepository
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 
 from smriti.core.errors import BadRequest, NotFound, caused_by
 from smriti.core.pagination import PageParams
-from smriti.core.schemas import Page, Usage
+from smriti.core.schemas import Page
 from smriti.db.models import CommitModel, RepoModel, SessionModel
 from smriti.db.services import EntityService
-from smriti.sessions.schemas import ForkedFrom, Session, SessionCreate, SessionUpdate
+from smriti.sessions.lineage import session_of, sessions_with_context
+from smriti.sessions.schemas import Session, SessionCreate, SessionUpdate
 
-
-def to_session(model: SessionModel) -> Session:
-    return Session(
-        id=model.id,
-        repo_id=model.repo_id,
-        title=model.title,
-        provider=model.provider,
-        model=model.model,
-        turn_count=model.last_seq,
-        base_commit_id=model.base_commit_id,
-        forked_from=(
-            ForkedFrom(session_id=model.forked_from_session_id, sequence_number=model.forked_from_seq)
-            if model.forked_from_session_id is not None and model.forked_from_seq is not None
-            else None
-        ),
-        created_at=model.created_at,
-        updated_at=model.updated_at,
-        usage=Usage(
-            input_tokens=model.input_tokens,
-            output_tokens=model.output_tokens,
-            uncounted_replies=model.uncounted_replies,
-        ),
-    )
+MAX_TITLE_FILTER = 200
+"""The longest `?q=` a Session list takes: a title filter, not a document."""
 
 
 class SessionService(EntityService[SessionModel]):
@@ -68,7 +51,7 @@ class SessionService(EntityService[SessionModel]):
             if not caused_by(exc, asyncpg.ForeignKeyViolationError):
                 raise
             raise NotFound(f"No Space with id {repo_id}.") from None
-        return to_session(created)
+        return session_of(created)
 
     async def rename(self, session_id: UUID, data: SessionUpdate) -> Session:
         # One UPDATE … RETURNING, not read-modify-write: a Session deleted meanwhile is a 404.
@@ -82,7 +65,21 @@ class SessionService(EntityService[SessionModel]):
         if renamed is None:
             raise NotFound(f"No Session with id {session_id}.")
         await self.repository.session.commit()
-        return to_session(renamed)
+        return (await sessions_with_context(self.repository.session, [renamed]))[0]
+
+    async def shown(self, session_id: UUID) -> Session:
+        """One Session as the API shows it, with what its next save starts from and its lineage."""
+        return (await sessions_with_context(self.repository.session, [await self.fetch(session_id)]))[0]
+
+    async def remove(self, session_id: UUID) -> None:
+        """Delete a Session; its Turns (and any claim of a send on its way) go with it, by the
+        database's ON DELETE CASCADE. No Checkpoint is touched: one saved from it keeps naming it
+        in `metadata.source`, as history, and a Session forked from it keeps its `forked_from`."""
+        statement = delete(SessionModel).where(SessionModel.id == session_id).returning(SessionModel.id)
+        deleted = await self.repository.session.scalar(statement)
+        if deleted is None:
+            raise NotFound(f"No Session with id {session_id}.")
+        await self.repository.session.commit()
 
     async def _check_base(self, repo_id: UUID, commit_id: UUID, *, field: str) -> None:
         """A 400 naming `field` unless `commit_id` is a Checkpoint of the Space."""
@@ -94,13 +91,22 @@ class SessionService(EntityService[SessionModel]):
         if owner != repo_id:
             raise BadRequest(f"{field} belongs to another Space than this Session.", field=field)
 
-    async def page(self, repo_id: UUID, page: PageParams) -> Page[Session]:
+    async def page(
+        self, repo_id: UUID, page: PageParams, *, title: str | None = None, forked_from: UUID | None = None
+    ) -> Page[Session]:
+        """The Space's Sessions, newest first; with `title`, only those whose title holds it
+        (ignoring case); with `forked_from`, only the Sessions continued from that one."""
         session = self.repository.session
         if await session.get(RepoModel, repo_id) is None:
             raise NotFound(f"No Space with id {repo_id}.")
-        return await self.page_of(
-            page,
-            to_session,
-            SessionModel.repo_id == repo_id,
-            order_by=(SessionModel.created_at.desc(), SessionModel.id),
+        where = [SessionModel.repo_id == repo_id]
+        if title:
+            # strpos, not LIKE: a `%` or `_` in what a person typed is a character, not a pattern.
+            where.append(func.strpos(func.lower(SessionModel.title), func.lower(title)) > 0)
+        if forked_from is not None:
+            where.append(SessionModel.forked_from_session_id == forked_from)
+        models = await self.page_of(
+            page, lambda model: model, *where, order_by=(SessionModel.created_at.desc(), SessionModel.id)
         )
+        items = await sessions_with_context(session, models.items)
+        return Page(items=items, total=models.total, limit=models.limit, offset=models.offset)
