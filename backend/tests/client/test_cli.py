@@ -521,10 +521,10 @@ def test_token_is_sent_and_never_printed(database_url: str, tmp_path: Path) -> N
 def test_help_lists_every_agent_command_with_exit_codes() -> None:
     top = smriti("--help")
     assert top.code == 0
-    commands = ("spaces", "space", "line", "head", "show", "log", "commit", "restore", "fork", "diff", "review")
-    for command in (*commands, "verify", "context", "mcp"):
+    commands = ("spaces", "space", "sessions", "session", "mount", "fork", "line", "head", "show", "log", "commit")
+    for command in (*commands, "restore", "diff", "review", "verify", "context", "mcp"):
         assert re.search(rf"^  {command} ", top.stdout, re.MULTILINE), command
-    assert "3 Space, line or Checkpoint not found" in " ".join(top.stdout.split())
+    assert "3 Space, line, Checkpoint or Session not found" in " ".join(top.stdout.split())
     commit_help = smriti("commit", "--help")
     assert "--expect-head REF|none" in commit_help.stdout
     assert "Exit codes: 0 ok" in commit_help.stdout

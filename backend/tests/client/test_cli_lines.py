@@ -342,7 +342,7 @@ def test_fork_a_session_from_a_checkpoint(server: LiveServer) -> None:
     assert forked["id"] != origin["id"]
     assert (forked["repo_id"], forked["title"], forked["turn_count"]) == (space_id, "Try B", 0)
     assert forked["base_commit_id"] == checkpoint["id"]
-    assert forked["forked_from"] == {"session_id": origin["id"], "sequence_number": 0}
+    assert forked["forked_from"] == {"session_id": origin["id"], "sequence_number": 0, "deleted": False}
     human = cli(server, "fork", origin["id"], "--checkpoint", checkpoint["id"])
     assert human.code == 0, human.stderr
     assert human.stdout.startswith("Forked Session ")

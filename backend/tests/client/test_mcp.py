@@ -45,7 +45,11 @@ TOOL_NAMES = {
     "set_default_line",
     "delete_line",
     "restore_checkpoint",
+    "list_sessions",
+    "get_session",
+    "mount_checkpoint",
     "fork_session",
+    "delete_session",
     "preview_merge",
     "commit_merge",
     "search",
@@ -58,7 +62,9 @@ WRITERS = {
     "set_default_line",
     "delete_line",
     "restore_checkpoint",
+    "mount_checkpoint",
     "fork_session",
+    "delete_session",
     "commit_merge",
 }
 SAVED_EXTRAS = ("line", "changes")
@@ -170,7 +176,7 @@ async def test_tools_are_listed_with_descriptions_and_schemas(server: LiveServer
         assert "$ref" not in tool.input_schema
         assert tool.annotations is not None
         assert tool.annotations.read_only_hint is (name not in WRITERS), name
-        assert tool.annotations.destructive_hint is (name == "delete_line"), name
+        assert tool.annotations.destructive_hint is (name in {"delete_line", "delete_session"}), name
 
     commit = tools["commit_checkpoint"].input_schema
     assert commit["required"] == ["space", "message"]

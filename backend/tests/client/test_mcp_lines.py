@@ -178,7 +178,7 @@ async def test_lines_carry_forward_restore_and_fork(server: LiveServer, transpor
             client, "fork_session", {"session": origin["id"], "checkpoint": first["commit_hash"][:10], "title": "Fork"}
         )
         assert (forked["base_commit_id"], forked["title"]) == (first["id"], "Fork")
-        assert forked["forked_from"] == {"session_id": origin["id"], "sequence_number": 0}
+        assert forked["forked_from"] == {"session_id": origin["id"], "sequence_number": 0, "deleted": False}
         bad = await fails(client, "fork_session", {"session": "chat", "checkpoint": first["id"]})
         assert bad.startswith("Invalid input: 'chat' is not a Session id")
         assert (await fails(client, "fork_session", {"session": str(uuid4()), "checkpoint": first["id"]})).startswith(

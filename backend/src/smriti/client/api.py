@@ -32,7 +32,7 @@ from smriti.core.errors import NO_LINE
 from smriti.core.schemas import Page
 from smriti.review.schemas import ReviewRequest, ReviewResult
 from smriti.search.schemas import HitKind, SearchPage
-from smriti.sessions.schemas import ForkRequest, Session
+from smriti.sessions.schemas import ForkRequest, Session, SessionCreate
 from smriti.spaces.schemas import Space, SpaceCreate
 from smriti.transcripts.schemas import ConversationImportResult
 
@@ -186,6 +186,10 @@ class SmritiClient:
     async def create_space(self, name: str, description: str = "") -> Space:
         return await self._send("POST", "/v4/repos", SpaceCreate(name=name, description=description), Space)
 
+    async def delete_space(self, space_id: UUID) -> None:
+        """Delete a Space with its lines, Checkpoints, Sessions and Turns."""
+        await self._request("DELETE", f"/v4/repos/{segment(space_id)}", None)
+
     async def resolve_space(self, ref: str) -> Space:
         """A Space by id, or by its exact name.
 
@@ -315,6 +319,38 @@ class SmritiClient:
         return await self._get(f"/v5/repos/{segment(space_id)}/merge", MergePreview, params=params)
 
     # Sessions -------------------------------------------------------------------------------
+
+    async def list_sessions(
+        self,
+        space_id: UUID,
+        *,
+        title: str | None = None,
+        forked_from: UUID | None = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> Page[Session]:
+        """One page of the Space's Sessions, newest first; `title` keeps those whose title holds it
+        (ignoring case), `forked_from` those continued from one Session."""
+        params: dict[str, Any] = {"limit": limit, "offset": offset}
+        if title is not None:
+            params["q"] = title
+        if forked_from is not None:
+            params["forked_from"] = str(forked_from)
+        return await self._get(f"/v4/repos/{segment(space_id)}/sessions", Page[Session], params=params)
+
+    async def get_session(self, session_id: UUID) -> Session:
+        """One Session: its base, what it saved last and on which line, and its lineage."""
+        return await self._get(f"/v4/sessions/{segment(session_id)}", Session)
+
+    async def create_session(self, space_id: UUID, *, base_commit_id: UUID | None = None, title: str = "") -> Session:
+        """A new Session of the Space; with `base_commit_id`, every message sent in it gets that
+        Checkpoint's state plus the Session's own Turns."""
+        body = SessionCreate(title=title, base_commit_id=base_commit_id)
+        return await self._send("POST", f"/v4/repos/{segment(space_id)}/sessions", body, Session)
+
+    async def delete_session(self, session_id: UUID) -> None:
+        """Delete a Session and its Turns; no Checkpoint is touched."""
+        await self._request("DELETE", f"/v4/sessions/{segment(session_id)}", None)
 
     async def fork_session(self, session_id: UUID, checkpoint_id: UUID, title: str | None = None) -> Session:
         """A new Session based on `checkpoint_id`, remembering where it was forked from."""

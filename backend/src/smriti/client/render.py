@@ -15,7 +15,6 @@ from smriti.client.wire import Line
 from smriti.core.schemas import Page
 from smriti.review.schemas import ReviewResult
 from smriti.search.schemas import SearchPage
-from smriti.sessions.schemas import Session
 from smriti.spaces.schemas import Space
 from smriti.transcripts.schemas import ConversationImportResult
 
@@ -176,15 +175,6 @@ def line_changed(what: str, line: Line, space: Space) -> str:
     head = f"its HEAD is {short(line.head_commit_hash)}" if line.head_commit_hash else "it has no Checkpoint yet"
     default = ", the default line" if line.is_default else ""
     return f"{what}: line {_one_line(line.name)} of {_one_line(space.name)} ({head}{default})."
-
-
-def forked(session: Session) -> str:
-    origin = session.forked_from
-    where = f" from Turn {origin.sequence_number} of Session {origin.session_id}" if origin else ""
-    return (
-        f"Forked Session {session.id} “{_one_line(session.title)}”{where}, based on Checkpoint "
-        f"{session.base_commit_id}: each message sent in it gets that Checkpoint's state plus its own Turns."
-    )
 
 
 def _text_change(name: str, change: TextChange) -> list[str]:

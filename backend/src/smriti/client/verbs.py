@@ -1,4 +1,5 @@
-"""Saving on a line, restoring and forking: the version-control verbs both agent transports offer.
+"""Saving on a line and restoring: the version-control verbs both agent transports offer (the
+Session verbs, mounting and forking, are `sessions.py`'s).
 
 A Checkpoint is a whole snapshot, so an agent that sends only what changed must not lose the
 rest: `save` starts from the parent's state (`POST /v5/checkpoints/apply`) unless the agent asks
@@ -24,7 +25,6 @@ from smriti.client.brief import Via
 from smriti.client.errors import ConflictError, InvalidInput
 from smriti.client.operations import CommitDraft, expected_head, resolve_commit_id, with_author
 from smriti.client.wire import ApplyRequest, ItemAdditions, ItemRemovals, Line, RestoreRequest, SetFields
-from smriti.sessions.schemas import Session
 from smriti.spaces.schemas import Space
 
 _EXPECTED = "expected_head_commit_id"
@@ -239,13 +239,3 @@ async def restore(
     body = RestoreRequest(branch=the_line.name, message=message, expected_head_commit_id=expected)
     checkpoint = await client.restore(str(source.id), body)
     return await saved(client, space, checkpoint, the_line.name)
-
-
-async def fork(client: SmritiClient, session: str, checkpoint_ref: str, *, title: str | None = None) -> Session:
-    """A new Session based on the Checkpoint, remembering the Session and Turn it came from."""
-    try:
-        session_id = UUID(session.strip())
-    except ValueError:
-        raise InvalidInput(f"{session!r} is not a Session id (a UUID, as the web app and the API show it).") from None
-    checkpoint_id = await resolve_commit_id(client, checkpoint_ref)
-    return await client.fork_session(session_id, checkpoint_id, title)

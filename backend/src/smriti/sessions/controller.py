@@ -15,8 +15,8 @@ from smriti.core.errors import BadRequest
 from smriti.core.pagination import PageParams, int_query, query_int
 from smriti.core.schemas import MAX_INT4, Page
 from smriti.providers.registry import ProviderRegistry
-from smriti.sessions.schemas import Session, SessionCreate, SessionUpdate, Turn, session_location
-from smriti.sessions.service import MAX_TITLE_FILTER, SessionService
+from smriti.sessions.schemas import MAX_TITLE_FILTER, Session, SessionCreate, SessionUpdate, Turn, session_location
+from smriti.sessions.service import SessionService
 from smriti.sessions.turns import TurnStore
 
 TURN_PAGE_LIMIT = 1000

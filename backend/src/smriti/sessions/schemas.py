@@ -90,6 +90,9 @@ class Session(msgspec.Struct, kw_only=True):
     """Tokens its replies cost, as the providers reported them."""
 
 
+MAX_TITLE_FILTER = 200
+"""The longest `?q=` a Session list takes: a title filter, not a document."""
+
 CONTINUED_SHOWN = 10
 """How many of the Sessions continued from one a Session lists (`Session.continued_in`; its
 description says the number too)."""

@@ -20,9 +20,6 @@ from smriti.db.services import EntityService
 from smriti.sessions.lineage import session_of, sessions_with_context
 from smriti.sessions.schemas import Session, SessionCreate, SessionUpdate
 
-MAX_TITLE_FILTER = 200
-"""The longest `?q=` a Session list takes: a title filter, not a document."""
-
 
 class SessionService(EntityService[SessionModel]):
     class Repository(SQLAlchemyAsyncRepository[SessionModel]):

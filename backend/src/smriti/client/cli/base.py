@@ -33,7 +33,8 @@ T = TypeVar("T")
 
 DEFAULT_URL = "http://127.0.0.1:8000"
 EXIT_CODES = (
-    "0 ok; 2 usage error or invalid input; 3 Space, line or Checkpoint not found; "
+    "0 ok; 2 usage error or invalid input (or a deletion not confirmed); "
+    "3 Space, line, Checkpoint or Session not found; "
     "4 conflict (HEAD moved, the name is taken, or the parent is not the line's HEAD); 5 server or network error; "
     "6 merge conflicts for a person to resolve (nothing written)."
 )

@@ -7,8 +7,9 @@ nothing else there). Errors are one line on stderr, and the exit code says what 
     3 not found · 4 conflict (HEAD moved, name taken, a parent that is not its line's HEAD) · 5 server or network error
     6 `merge` found conflicts for a person to resolve (nothing written)
 
-The shared options live in `base`, `commit` in `commit`, the line verbs (`line`, `restore`,
-`fork`) in `lines`, and `merge` in `merge`. This module imports only click at the top, so
+The shared options live in `base`, `commit` in `commit`, the line verbs (`line`, `restore`) in
+`lines`, the Session verbs (`sessions`, `session`, `mount`, `fork`) in `sessions`, and `merge` in
+`merge`. This module imports only click at the top, so
 `smriti --help` stays fast; the HTTP client is loaded when a command runs.
 """
 
@@ -23,10 +24,11 @@ from smriti.client import render
 from smriti.client.cli.base import EXIT_CODES, Connection, agent_command, fail, line_option, space_option
 from smriti.client.cli.bundles import export, import_, import_conversations
 from smriti.client.cli.commit import commit
-from smriti.client.cli.lines import fork, line_group, restore
+from smriti.client.cli.lines import line_group, restore
 from smriti.client.cli.merge import merge
 from smriti.client.cli.search import search
-from smriti.client.errors import EXIT_FAILED, ClientError
+from smriti.client.cli.sessions import fork, mount, session_group, sessions
+from smriti.client.errors import EXIT_FAILED, ClientError, InvalidInput
 from smriti.client.refs import resolve_ref
 
 if TYPE_CHECKING:
@@ -57,6 +59,35 @@ def space_create(conn: Connection, name: str, description: str) -> None:
     """Create a Space called NAME (names are unique)."""
     space = conn.run(lambda client: client.create_space(name, description))
     conn.emit(space, lambda: render.space_created(space))
+
+
+@agent_command("delete")
+@click.argument("space")
+@click.option("--yes", is_flag=True, help="Delete without asking (what a script says; required without a terminal).")
+def space_delete(conn: Connection, space: str, yes: bool) -> None:
+    """Delete SPACE (a name or an id) with its lines, Checkpoints, Sessions and Turns, for good.
+
+    Asks first, on the terminal; --yes does not ask. Without a terminal to ask on and without
+    --yes, nothing is deleted (exit 2), and so when the answer is no."""
+    from smriti.client import render_sessions  # noqa: PLC0415
+
+    async def what(client: SmritiClient) -> tuple[Any, int, int]:
+        found = await client.resolve_space(space)
+        if yes:
+            return found, 0, 0
+        checkpoints = (await client.log(found.id, limit=1)).total
+        return found, checkpoints, (await client.list_sessions(found.id, limit=1)).total
+
+    found, checkpoints, held = conn.run(what)
+    if not yes:
+        name = f"{found.name!r} ({found.id})"
+        if not sys.stdin.isatty():
+            fail(InvalidInput(f"Not deleted: deleting Space {name} needs --yes when there is no terminal to ask on."))
+        question = f"Delete Space {name}, its {checkpoints} Checkpoint(s) and {held} Session(s), for good?"
+        if not click.confirm(question, default=False, err=True):
+            fail(InvalidInput(f"Not deleted: Space {name} is as it was."))
+    conn.run(lambda client: client.delete_space(found.id))
+    conn.emit(found, lambda: render_sessions.space_deleted(found))
 
 
 @agent_command("head")
@@ -215,6 +246,8 @@ def mcp(conn: Connection) -> None:
 def register(main: click.Group) -> None:
     """Add the agent commands to the `smriti` group."""
     space_group.add_command(space_create)
-    commands = (spaces, space_group, line_group, head, show, log, commit, restore, merge, fork, diff, review, verify)
+    space_group.add_command(space_delete)
+    commands: tuple[click.Command, ...] = (spaces, space_group, sessions, session_group, mount, fork, line_group)
+    commands += (head, show, log, commit, restore, merge, diff, review, verify)
     for command in (*commands, search, export, import_, import_conversations, context, mcp):
         main.add_command(command)

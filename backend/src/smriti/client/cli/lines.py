@@ -1,9 +1,9 @@
-"""`smriti line …`, `smriti restore` and `smriti fork`: the version-control verbs beyond commit.
+"""`smriti line …` and `smriti restore`: the version-control verbs beyond commit.
 
 A Space's lines (internal name: branches) each have their own HEAD; the default line's HEAD is
-the Space's HEAD. Nothing here edits or deletes a Checkpoint: a line is a name for a HEAD,
-`restore` saves a new Checkpoint equal to an older one, and `fork` starts a new Session based on
-a Checkpoint.
+the Space's HEAD. Nothing here edits or deletes a Checkpoint: a line is a name for a HEAD, and
+`restore` saves a new Checkpoint equal to an older one. (Starting a Session based on a
+Checkpoint, `mount` and `fork`, is `sessions.py`'s.)
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from smriti.client.verbs import Saved
     from smriti.client.wire import Line
     from smriti.core.schemas import Page
-    from smriti.sessions.schemas import Session
 
 
 @click.group("line")
@@ -139,24 +138,3 @@ def restore(conn: Connection, ref: str, line: str | None, message: str | None, e
 
     saved = conn.run(work)
     conn.emit(saved.checkpoint, lambda: render.saved(saved, restored=ref))
-
-
-@agent_command("fork")
-@click.argument("session")
-@click.option(
-    "--checkpoint", "checkpoint", required=True, metavar="REF", help="The Checkpoint the new Session is based on."
-)
-@click.option("--title", help="The new Session's title (default: the original's, with \"(fork)\").")
-def fork(conn: Connection, session: str, checkpoint: str, title: str | None) -> None:
-    """Continue SESSION (its id) from a Checkpoint in a new Session.
-
-    Every message sent in the new Session gets that Checkpoint's state plus the new Session's
-    own Turns. No Turn is copied; the new Session remembers where it was forked from.
-    """
-    from smriti.client import verbs  # noqa: PLC0415
-
-    async def work(client: SmritiClient) -> Session:
-        return await verbs.fork(client, session, checkpoint, title=title)
-
-    forked = conn.run(work)
-    conn.emit(forked, lambda: render.forked(forked))

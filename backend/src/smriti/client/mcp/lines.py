@@ -1,4 +1,5 @@
-"""MCP tools for lines, restore and forks: the version-control verbs beyond commit.
+"""MCP tools for lines and restore: the version-control verbs beyond commit (Sessions, forks and
+mounting are `sessions.py`'s).
 
 A Space's lines (internal name: branches) each have their own HEAD; the default line's HEAD is
 the Space's HEAD. None of these tools edits or deletes a Checkpoint.
@@ -12,7 +13,6 @@ import msgspec
 
 from smriti.client import verbs
 from smriti.client.mcp.base import (
-    MAX_REF,
     Args,
     Call,
     Limit,
@@ -27,7 +27,6 @@ from smriti.client.mcp.base import (
 from smriti.client.mcp.commit import SavedCheckpoint, saved_checkpoint
 from smriti.client.wire import Line, LineUpdate
 from smriti.core.schemas import Page
-from smriti.sessions.schemas import Session
 
 
 class ListLinesArgs(Args):
@@ -76,16 +75,6 @@ class RestoreArgs(Args):
     ] = None
 
 
-class ForkArgs(Args):
-    session: Annotated[
-        str, msgspec.Meta(min_length=1, max_length=MAX_REF, description="The id of the Session to fork.")
-    ]
-    checkpoint: Annotated[Ref, msgspec.Meta(description="The Checkpoint the new Session is based on (a ref).")]
-    title: Annotated[
-        str | None, msgspec.Meta(description="The new Session's title (default: the original's with \"(fork)\").")
-    ] = None
-
-
 async def _list_lines(call: Call, args: ListLinesArgs) -> Page[Line]:
     space = await call.client.resolve_space(args.space)
     return await call.client.lines(space.id, limit=args.limit, offset=args.offset)
@@ -122,10 +111,6 @@ async def _restore(call: Call, args: RestoreArgs) -> SavedCheckpoint:
         expect_head=args.expected_head,
     )
     return saved_checkpoint(saved)
-
-
-async def _fork(call: Call, args: ForkArgs) -> Session:
-    return await verbs.fork(call.client, args.session, args.checkpoint, title=args.title)
 
 
 LINE_TOOLS: tuple[ToolSpec, ...] = (
@@ -192,17 +177,6 @@ LINE_TOOLS: tuple[ToolSpec, ...] = (
         RestoreArgs,
         SavedCheckpoint,
         _restore,
-        read_only=False,
-    ),
-    ToolSpec(
-        "fork_session",
-        "Fork a Session from a Checkpoint",
-        "Start a new Session of the same Space based on a Checkpoint: every message sent in it gets that "
-        "Checkpoint's state plus the new Session's own Turns. No Turn is copied; `forked_from` names the "
-        "original Session and its last Turn.",
-        ForkArgs,
-        Session,
-        _fork,
         read_only=False,
     ),
 )

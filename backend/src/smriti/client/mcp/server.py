@@ -54,10 +54,12 @@ INSTRUCTIONS = (
     "Checkpoint starts from its parent's state. If it reports a conflict, someone saved in the meantime: read "
     "the new HEAD, reconcile, and commit again. Each Space has lines of Checkpoints (`list_lines`), each with "
     "its own HEAD; to continue from an older Checkpoint, start a line there (`create_line`) and commit with "
-    "`line`. To merge one line into another, call `preview_merge`: commit it with `commit_merge` only when it "
-    "is clean; conflicts go to a person, and you commit only what the person chose, as each conflict's "
-    "`choose`. To find earlier work, "
-    "call `search`. The same state is also offered as resources (`smriti://spaces/{space}/head`, "
+    "`line`. People and models talk in Sessions (`list_sessions`); what a Session's next message receives is "
+    "its base Checkpoint plus its own Turns (`get_session`), and mounting a Checkpoint (`mount_checkpoint`) "
+    "starts a Session based on it. To merge one line into another, call `preview_merge`: commit it with "
+    "`commit_merge` only when it is clean; conflicts go to a person, and you commit only what the person "
+    "chose, as each conflict's `choose`. To find earlier work, call `search`. The same state is also offered "
+    "as resources (`smriti://spaces/{space}/head`, "
     "`smriti://checkpoints/{ref}`) and as prompts (`continue_from_head`, `review_checkpoint`)."
 )
 

@@ -1,4 +1,5 @@
-"""The MCP tools: Spaces and Checkpoints here, saving in `commit`, lines and forks in `lines`, merges in `merge`.
+"""The MCP tools: Spaces and Checkpoints here, saving in `commit`, Sessions (mount, fork) in `sessions`,
+lines in `lines`, merges in `merge`.
 
 Bad arguments, unknown Spaces, a stale `expected_head`, an unreachable server: each is a tool
 error with a clear message (`isError`), never a crash of the server (`server`).
@@ -29,6 +30,7 @@ from smriti.client.mcp.commit import COMMIT_TOOL
 from smriti.client.mcp.lines import LINE_TOOLS
 from smriti.client.mcp.merge import MERGE_TOOLS
 from smriti.client.mcp.search import SEARCH_TOOL
+from smriti.client.mcp.sessions import SESSION_TOOLS
 from smriti.client.refs import resolve_ref
 from smriti.core.schemas import Page
 from smriti.review.schemas import ReviewResult
@@ -253,6 +255,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         _brief,
         text=lambda handoff: cast("operations.Handoff", handoff).brief,
     ),
+    *SESSION_TOOLS,
     *LINE_TOOLS,
     *MERGE_TOOLS,
     SEARCH_TOOL,
