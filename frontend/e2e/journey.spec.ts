@@ -3,8 +3,9 @@ import { guardConsole, sendMessage, shot, turn } from "./helpers";
 
 /**
  * The whole loop a person goes through, against the real backend: create a Space → 3 messages →
- * Draft with AI → edit → save → 2 more → mount the first Checkpoint → send → exact context →
- * switch provider → review → compare → reload, and everything is still there.
+ * Draft with AI → edit → save → 2 more → save again (it goes on from the first save) → mount the
+ * first Checkpoint (a new Session based on it) → send → exact context → switch provider → review
+ * → compare → reload, and everything is still there.
  */
 test("a Space from first message to mounted Checkpoint, review and compare, surviving a reload", async ({
   page,
@@ -105,8 +106,11 @@ test("a Space from first message to mounted Checkpoint, review and compare, surv
     await sendMessage(page, "Add a day trip to Cascais.", 10);
     await page.getByRole("button", { name: "Save checkpoint" }).first().click();
     const dialog = page.getByRole("dialog", { name: "Save checkpoint" });
-    // The form starts from HEAD's whole state: nothing of it is dropped.
-    await expect(dialog.getByTestId("form-parent")).toContainText("Starts from HEAD");
+    // The form goes on from what this Session saved last (HEAD here), with its whole state.
+    await expect(dialog.getByTestId("form-parent")).toContainText(
+      `Starts from what this Session saved last, ${firstShort}`,
+    );
+    await expect(dialog.getByTestId("form-parent")).toContainText("Saves on line main.");
     await expect(dialog.getByRole("textbox", { name: "Assumption 1", exact: true })).toHaveValue(
       "Budget is 2000 EUR for two",
     );
@@ -122,53 +126,54 @@ test("a Space from first message to mounted Checkpoint, review and compare, surv
     await expect(page.getByTestId("space-head")).toContainText("Trip plan v2");
   });
 
-  await test.step("mount the first Checkpoint: boundary drawn, Turns above dimmed", async () => {
+  let mountedId = "";
+  await test.step("mount the first Checkpoint: a new Session based on it, linked both ways", async () => {
     await page.getByRole("button", { name: "← All Checkpoints" }).click();
     const timeline = page.getByRole("list", { name: "Checkpoint history" });
     await expect(timeline.getByRole("listitem")).toHaveCount(2);
     await expect(timeline.getByRole("listitem").first()).toContainText("HEAD");
     await timeline.getByRole("button", { name: /Trip plan v1/ }).click();
-    await page.getByRole("button", { name: "Mount in this Session" }).click();
+    await page.getByRole("button", { name: "Mount in a new Session" }).click();
+    await expect(page).not.toHaveURL(new RegExp(sessionId));
+    mountedId = page.url().split("/sessions/")[1]?.split("?")[0] ?? "";
     const status = page.getByTestId("mount-status");
-    await expect(status).toContainText(`Mounted: Checkpoint ${firstShort}`);
-    await expect(status).toContainText("after Turn #10");
-    const boundary = page.getByTestId("mount-boundary");
-    await expect(boundary).toContainText(
+    await expect(status).toContainText(`Based on Checkpoint ${firstShort}`);
+    await expect(page.getByTestId("mount-boundary")).toContainText(
       `Context starts here: Checkpoint ${firstShort} “Trip plan v1”`,
     );
-    await expect(turn(page, 10)).toHaveClass(/outside/);
+    await expect(page.getByTestId("session-origin")).toContainText("after Turn #10");
   });
 
-  await test.step("send with the Checkpoint mounted", async () => {
-    await sendMessage(page, "What do we know so far?", 12);
-    await expect(turn(page, 11)).not.toHaveClass(/outside/);
-    await expect(turn(page, 12)).toContainText(`Mounted Checkpoint: ${firstShort}`);
-    await expect(turn(page, 12)).toContainText("History: 0 Turns before your message");
+  await test.step("send in the mounted Session", async () => {
+    await sendMessage(page, "What do we know so far?", 2);
+    await expect(turn(page, 2)).toContainText(`Mounted Checkpoint: ${firstShort}`);
+    await expect(turn(page, 2)).toContainText("History: 0 Turns before your message");
     await shot(page, "03-mounted-chat");
   });
-  const turns = (await (await request.get(`/v4/sessions/${sessionId}/turns`)).json()) as {
+  const turns = (await (await request.get(`/v4/sessions/${mountedId}/turns`)).json()) as {
     items: {
       sequence_number: number;
       checkpoint_id: string | null;
       history_base_seq: number | null;
     }[];
   };
-  expect(turns.items.find((t) => t.sequence_number === 11)).toMatchObject({
+  // The base is the Session's: no boundary is sent with the message.
+  expect(turns.items.find((t) => t.sequence_number === 1)).toMatchObject({
     checkpoint_id: first.id,
-    history_base_seq: 10,
+    history_base_seq: null,
   });
 
-  await test.step("the context panel lists only the Checkpoint and the Turns after the boundary", async () => {
+  await test.step("the context panel lists only the Checkpoint and this Session's Turns", async () => {
     await page.getByRole("tab", { name: "Context" }).click();
     const panel = page.getByTestId("context-panel");
     await expect(panel.getByTestId("context-scope")).toContainText(
-      `Checkpoint ${firstShort} “Trip plan v1”`,
+      `Checkpoint ${firstShort} “Trip plan v1” (this Session's base)`,
     );
     await expect(panel.getByTestId("context-message")).toHaveCount(2);
     const seqs = await panel
       .getByTestId("context-message")
       .evaluateAll((els) => els.map((e) => e.getAttribute("data-seq")));
-    expect(seqs).toEqual(["11", "12"]);
+    expect(seqs).toEqual(["1", "2"]);
     await expect(panel.locator(".context-system")).toContainText("Trip plan v1");
     await expect(panel.locator(".context-system")).not.toContainText("Trip plan v2");
     await expect(panel.locator('[data-section="checkpoint"]')).toBeVisible();
@@ -185,11 +190,11 @@ test("a Space from first message to mounted Checkpoint, review and compare, surv
     await provider.selectOption("openai");
     await expect(page.getByRole("combobox", { name: "Model" })).toHaveValue("gpt-5-mini");
     const url = page.url();
-    await sendMessage(page, "Summarise the plan in one line.", 14);
+    await sendMessage(page, "Summarise the plan in one line.", 4);
     expect(page.url()).toBe(url);
-    await expect(turn(page, 14)).toContainText("openai · gpt-5-mini");
-    await expect(turn(page, 14)).toContainText("Fake OpenAI");
-    await expect(turn(page, 12)).toContainText("offline · offline-1");
+    await expect(turn(page, 4)).toContainText("openai · gpt-5-mini");
+    await expect(turn(page, 4)).toContainText("Fake OpenAI");
+    await expect(turn(page, 2)).toContainText("offline · offline-1");
     // The context panel follows the switch, and counts with gpt-5-mini's own tokenizer.
     await expect(page.getByTestId("context-panel")).toContainText("Next message goes to openai");
     await expect(page.getByTestId("context-panel")).toContainText("counted with o200k_base");
@@ -230,9 +235,9 @@ test("a Space from first message to mounted Checkpoint, review and compare, surv
 
   await test.step("reload: everything is still there", async () => {
     await page.reload();
-    await expect(turn(page, 14)).toBeVisible();
+    await expect(turn(page, 4)).toBeVisible();
     await expect(page.getByTestId("mount-status")).toContainText(
-      `Mounted: Checkpoint ${firstShort}`,
+      `Based on Checkpoint ${firstShort}`,
     );
     await expect(page.getByTestId("space-head")).toContainText("Trip plan v2");
     await expect(page.getByTestId("diff").getByRole("region", { name: "Decisions" })).toContainText(

@@ -16,9 +16,10 @@ interface Checkpoint {
 }
 
 /**
- * Lines, forks and carry-forward from the app, against the real backend: mount an old Checkpoint →
- * send → save as a new line → fork a Session from it → send → make that line the default → an
- * agent's `smriti head` sees it.
+ * Lines, forks and carry-forward from the app, against the real backend: mount an old Checkpoint
+ * (a new Session based on it) → send → save as a new line → the next save goes on from it on that
+ * line → continue from it in a new Session → send → make that line the default → an agent's
+ * `smriti head` sees it.
  */
 test("an old state continues as its own line, in a forked Session, and becomes the default", async ({
   page,
@@ -45,18 +46,20 @@ test("an old state continues as its own line, in a forked Session, and becomes t
   });
   const oldShort = old.commit_hash.slice(0, 7);
 
-  await test.step("mount the old Checkpoint in a Session and send", async () => {
+  await test.step("mount the old Checkpoint: a new Session based on it; send", async () => {
     await page.goto(`/spaces/${space.id}`);
     await page.getByRole("button", { name: "+ New Session" }).click();
     await expect(page).toHaveURL(/\/sessions\//);
     await sendMessage(page, "Where were we?", 2);
+    const first = page.url();
     await page
       .getByRole("list", { name: "Checkpoint history" })
       .getByRole("button", { name: /Fly on Friday/ })
       .click();
-    await page.getByRole("button", { name: "Mount in this Session" }).click();
-    await expect(page.getByTestId("mount-status")).toContainText(`Mounted: Checkpoint ${oldShort}`);
-    await sendMessage(page, "We decided to take the train to Sintra.", 4);
+    await page.getByRole("button", { name: "Mount in a new Session" }).click();
+    await expect(page).not.toHaveURL(first);
+    await expect(page.getByTestId("mount-status")).toContainText(`Based on Checkpoint ${oldShort}`);
+    await sendMessage(page, "We decided to take the train to Sintra.", 2);
   });
   const originUrl = page.url();
 
@@ -65,7 +68,7 @@ test("an old state continues as its own line, in a forked Session, and becomes t
     await page.getByRole("button", { name: "Save checkpoint" }).first().click();
     const dialog = page.getByRole("dialog", { name: "Save checkpoint" });
     await expect(dialog.getByTestId("form-parent")).toContainText(
-      `Starts from the mounted Checkpoint ${oldShort}`,
+      `Starts from this Session's base ${oldShort}`,
     );
     const where = dialog.getByTestId("save-where");
     await expect(where).toContainText(`${oldShort} is not the HEAD of line main`);
@@ -92,6 +95,30 @@ test("an old state continues as its own line, in a forked Session, and becomes t
   });
   const savedShort = saved?.commit_hash.slice(0, 7) ?? "";
 
+  await test.step("the next save goes on from what was saved, on the line it made", async () => {
+    await expect(page.getByTestId("saved-offer")).toContainText(
+      `Saved ${savedShort} “Train instead” on line train/sintra.`,
+    );
+    await page.getByRole("button", { name: "Save checkpoint" }).first().click();
+    const dialog = page.getByRole("dialog", { name: "Save checkpoint" });
+    await expect(dialog.getByTestId("form-parent")).toContainText(
+      `Starts from what this Session saved last, ${savedShort}`,
+    );
+    await expect(dialog.getByTestId("form-parent")).toContainText("Saves on line train/sintra.");
+    await expect(dialog.getByTestId("save-where")).toHaveCount(0);
+    // What was saved is all there: nothing to add again.
+    await expect(dialog.getByRole("textbox", { name: "Decision 2", exact: true })).toHaveValue(
+      "Train to Sintra",
+    );
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(dialog).toBeHidden();
+    await page.getByRole("tab", { name: "Context" }).click();
+    await expect(page.getByTestId("context-next-save")).toContainText(
+      `starts from ${savedShort} “Train instead” on line train/sintra`,
+    );
+    await page.getByRole("tab", { name: /Checkpoints/ }).click();
+  });
+
   await test.step("the timeline shows both lines as lanes, each HEAD labelled", async () => {
     await page.getByRole("button", { name: "← All Checkpoints" }).click();
     const rows = page.getByRole("list", { name: "Checkpoint history" }).getByRole("listitem");
@@ -105,17 +132,13 @@ test("an old state continues as its own line, in a forked Session, and becomes t
   });
 
   await test.step("continue from it in a new Session, with a link back", async () => {
-    await page
-      .getByRole("list", { name: "Checkpoint history" })
-      .getByRole("button", { name: /Train instead/ })
-      .click();
-    await page.getByRole("button", { name: "Continue in a new Session" }).click();
+    await page.getByTestId("saved-offer").getByRole("button", { name: "Continue from it" }).click();
     await expect(page).not.toHaveURL(originUrl);
     await expect(page.getByTestId("mount-status")).toContainText(
       `Based on Checkpoint ${savedShort}`,
     );
     await expect(page.getByTestId("session-origin")).toContainText("Forked from");
-    await expect(page.getByTestId("session-origin")).toContainText("after Turn #4");
+    await expect(page.getByTestId("session-origin")).toContainText("after Turn #2");
     await expect(page.getByTestId("session-base").first()).toContainText(savedShort);
     await sendMessage(page, "What do we know so far?", 2);
     // The base is structural: no mount is sent, and the app does not turn the base into one.
@@ -128,6 +151,8 @@ test("an old state continues as its own line, in a forked Session, and becomes t
     const forkUrl = page.url();
     await page.getByTestId("session-origin").getByRole("link").click();
     await expect(page).toHaveURL(originUrl.split("?")[0] ?? originUrl);
+    // Linked both ways: the origin names the Session it was continued in.
+    await expect(page.getByTestId("session-continued")).toContainText("Continued in");
     await page.goto(forkUrl);
     await expect(turn(page, 2)).toBeVisible();
     await expect(page.getByTestId("mount-status")).toContainText(

@@ -4,7 +4,7 @@ import { guardConsole, sendMessage, turn } from "./helpers";
 /**
  * What a new user hit (issue 21), at a laptop's width and a phone's: raw HTML in a message,
  * Compare overflowing its panel, a reply below the fold, Sessions that could not be renamed, no
- * Copy or Retry per message, and a mount chip cut to "Mounted: Checkpoint f0…".
+ * Copy or Retry per message, and a mount chip cut to "Based on Checkpoint f0…".
  */
 const viewports = [
   { name: "1366 px", width: 1366, height: 800 },
@@ -174,6 +174,12 @@ for (const vp of viewports) {
       for (let i = 1; i <= 2; i += 1) {
         await post(request, "/v4/chat/send", { session_id: session.id, content: `Message ${i}` });
       }
+      // A retried exchange: its Turns carry a badge ("retried").
+      await post(request, "/v4/chat/send", {
+        session_id: session.id,
+        content: "Message 2",
+        retry_of: 3,
+      });
 
       // Item 2: both selects inside the panel; HEAD's parent → HEAD compared at once.
       await page.goto(`/spaces/${space.id}/sessions/${session.id}?panel=compare`);
@@ -190,22 +196,9 @@ for (const vp of viewports) {
       await expectInside(to, panel);
       expect(await panel.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
 
-      // Item 9: mounted, the chip shows the whole short hash and the message, inside the header.
+      // Badges stay on one line: in the Turns ("retried") and in the timeline.
       await view(page, "Chat");
-      await expect(turn(page, 4)).toBeVisible();
-      await page.locator(".mount-control summary").click();
-      await page.getByRole("menuitem", { name: /Trip plan v1/ }).click();
-      const chip = page.locator(".mount-chip");
-      await expect(chip).toContainText("Mounted: Checkpoint");
-      const hash = chip.locator("code");
-      await expect(hash).toHaveText(/^[0-9a-f]{7}$/);
-      await expectInside(hash, chip);
-      await expectInside(chip, page.locator(".chat-header"));
-      const message = chip.locator(".mount-message");
-      expect((await message.boundingBox())?.width ?? 0).toBeGreaterThan(40);
-      await expectInside(chip.locator(".mount-after"), chip);
-
-      // Badges stay on one line: in the Turns ("outside the context") and in the timeline.
+      await expect(turn(page, 6)).toBeVisible();
       await expect(page.locator(".turn .badge").first()).toBeVisible();
       const oneLine = async (badges: Locator) => {
         const heights = await badges.evaluateAll((els) =>
@@ -221,6 +214,20 @@ for (const vp of viewports) {
         .locator(".turn-head")
         .evaluateAll((els) => els.map((el) => el.getBoundingClientRect().height));
       for (const height of heads) expect(height, "a Turn's head on one line").toBeLessThan(26);
+
+      // Item 9: mounted (a new Session based on it), the chip shows the whole short hash and
+      // the message, inside the header.
+      await page.locator(".mount-control summary").click();
+      await page.getByRole("menuitem", { name: /Trip plan v1/ }).click();
+      const chip = page.locator(".mount-chip");
+      await expect(chip).toContainText("Based on Checkpoint");
+      const hash = chip.locator("code");
+      await expect(hash).toHaveText(/^[0-9a-f]{7}$/);
+      await expectInside(hash, chip);
+      await expectInside(chip, page.locator(".chat-header"));
+      const message = chip.locator(".mount-message");
+      expect((await message.boundingBox())?.width ?? 0).toBeGreaterThan(40);
+      await expectInside(chip.locator(".mount-after"), chip);
       await view(page, "Checkpoints");
       await page.getByRole("tab", { name: /Checkpoints/ }).click();
       await oneLine(page.locator(".ws-panel .badge"));

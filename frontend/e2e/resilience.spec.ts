@@ -199,9 +199,10 @@ test.describe("at a phone's width", () => {
 
     await page.getByRole("button", { name: "Checkpoints", exact: true }).click();
     await expect(page.getByRole("heading", { name: /Small/ })).toBeVisible();
-    await page.getByRole("button", { name: "Mount in this Session" }).click();
+    await page.getByRole("button", { name: "Mount in a new Session" }).click();
+    await expect(page.getByTestId("mount-status")).toContainText("Based on Checkpoint");
     await page.getByRole("tab", { name: "Context" }).click();
-    await expect(page.getByTestId("context-scope")).toContainText("plus only the Turns after #2");
+    await expect(page.getByTestId("context-scope")).toContainText("(this Session's base)");
     await shot(page, "12-phone-context");
 
     await page.getByRole("button", { name: "Chat", exact: true }).click();

@@ -263,7 +263,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Sessions of a Space, newest first */
+        /**
+         * Sessions of a Space, newest first
+         * @description Each with its lineage: `forked_from` (and whether that Session was deleted since), `continued_in` and `continued_count`, and `last_saved`. `q` keeps the Sessions whose title contains it, ignoring case; `forked_from` keeps those continued from one Session.
+         */
         get: operations["listSessions"];
         put?: never;
         /**
@@ -304,11 +307,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One Session */
+        /**
+         * One Session, and what its next message and its next save start from
+         * @description What the next message sent in it receives: its base Checkpoint (`base_commit_id`, if any) plus all of its Turns. A save from it starts from `last_saved`, the Checkpoint saved from it last (the newest whose `metadata.source.session_id` is this Session), on the line it went to (`branch`). `forked_from` and `continued_in` link it to the Sessions it came from and went on in.
+         */
         get: operations["getSession"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a Session with its Turns
+         * @description Its Turns go with it; no Checkpoint is touched (one saved from it keeps naming it in `metadata.source`, as history). A Session forked from it keeps working, and its `forked_from` says `deleted: true`. A message being answered in it when it is deleted is not stored (404).
+         */
+        delete: operations["deleteSession"];
         options?: never;
         head?: never;
         /** Rename a Session */
@@ -604,7 +614,6 @@ export interface components {
             checkpoint_id: string | null;
             context_sha256: string;
             history_base_seq: number | null;
-            left_out?: components["schemas"]["LeftOut"] | null;
             matches: boolean | null;
             messages: components["schemas"]["ContextMessage"][];
             model: string | null;
@@ -769,7 +778,6 @@ export interface components {
             context_sha256?: string;
             context_window?: number | null;
             history_base_seq: number | null;
-            left_out?: components["schemas"]["LeftOut"] | null;
             messages: components["schemas"]["ContextMessage"][];
             model: string;
             provider: string;
@@ -799,6 +807,15 @@ export interface components {
             /** @enum {string} */
             part: "system" | "history";
             tokens: number;
+        };
+        /** Continuation */
+        Continuation: {
+            base_commit_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            session_id: string;
+            title: string;
         };
         /** ConversationImportResult */
         ConversationImportResult: {
@@ -873,6 +890,7 @@ export interface components {
         };
         /** ForkedFrom */
         ForkedFrom: {
+            deleted: boolean;
             sequence_number: number;
             /** Format: uuid */
             session_id: string;
@@ -925,16 +943,16 @@ export interface components {
             open_questions?: string[];
             tasks?: string[];
         };
-        /** LeftOut */
-        LeftOut: {
-            reason: string;
-            sequence_numbers: number[];
+        /** LastSaved */
+        LastSaved: {
+            branch: string | null;
+            /** Format: uuid */
+            commit_id: string;
         };
         /** Line */
         Line: {
             /** Format: date-time */
             created_at: string;
-            head_commit_hash: string | null;
             head_commit_id: string | null;
             is_default: boolean;
             name: string;
@@ -1107,11 +1125,14 @@ export interface components {
         /** Session */
         Session: {
             base_commit_id: string | null;
+            continued_count: number;
+            continued_in: components["schemas"]["Continuation"][];
             /** Format: date-time */
             created_at: string;
             forked_from: components["schemas"]["ForkedFrom"] | null;
             /** Format: uuid */
             id: string;
+            last_saved: components["schemas"]["LastSaved"] | null;
             model: string | null;
             provider: string | null;
             /** Format: uuid */
@@ -2245,10 +2266,14 @@ export interface operations {
     listSessions: {
         parameters: {
             query?: {
+                /** @description Only the Sessions continued from (forked from) this Session. */
+                forked_from?: string | null;
                 /** @description Items per page. */
                 limit?: number;
                 /** @description Items to skip. */
                 offset?: number;
+                /** @description Only the Sessions whose title contains this text, ignoring case (a plain substring: `%` and `_` are characters). Blank: every Session. */
+                q?: string | null;
             };
             header?: never;
             path: {
@@ -2402,6 +2427,44 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Session"];
                 };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, nothing follows */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
             400: {

@@ -1,4 +1,4 @@
-import type { Checkpoint, Line, Turn } from "@/api/models";
+import type { Checkpoint, Line, Session, Turn } from "@/api/models";
 import type { components } from "@/api/schema";
 import type { CheckpointDiff } from "@/api/v5";
 
@@ -130,5 +130,26 @@ export function makeMergePreview(patch: Partial<MergePreview> = {}): MergePrevie
     clean: conflicts.length === 0,
     ...patch,
     conflicts,
+  };
+}
+
+/** A Session with no base, no lineage and nothing saved from it, patched by the test. */
+export function makeSession(id: string, patch: Partial<Session> = {}): Session {
+  return {
+    id,
+    repo_id: "space",
+    title: "Trip",
+    base_commit_id: null,
+    forked_from: null,
+    last_saved: null,
+    continued_in: [],
+    continued_count: 0,
+    provider: null,
+    model: null,
+    turn_count: 0,
+    created_at: "2026-01-01T00:00:00Z",
+    updated_at: "2026-01-01T00:00:00Z",
+    usage: { input_tokens: 0, output_tokens: 0, uncounted_replies: 0 },
+    ...patch,
   };
 }

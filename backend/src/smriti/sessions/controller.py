@@ -103,7 +103,7 @@ class SessionController(Controller):
         description=(
             "What the next message sent in it receives: its base Checkpoint (`base_commit_id`, if any) plus all of "
             "its Turns. A save from it starts from `last_saved`, the Checkpoint saved from it last (the newest "
-            "whose `metadata.source.session_id` is this Session), on the line that went to (`branch`). "
+            "whose `metadata.source.session_id` is this Session), on the line it went to (`branch`). "
             "`forked_from` and `continued_in` link it to the Sessions it came from and went on in."
         ),
         responses=error_responses(404),

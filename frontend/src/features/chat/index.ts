@@ -1,4 +1,2 @@
 export { ChatView } from "./components/chat-view";
-export { type ChatSession, ChatSessionProvider } from "./lib/chat-session";
-export { isInContext, type Mount, mountFields } from "./lib/history-base";
-export { useSessionMount } from "./lib/use-session-mount";
+export { type ChatSession, ChatSessionProvider, type JustSaved } from "./lib/chat-session";

@@ -13,7 +13,7 @@ export { RestoreDialog } from "./components/restore-dialog";
 export { Timeline } from "./components/timeline";
 export { VerifyHistory } from "./components/verify-history";
 export type { DiffLine, DiffSection } from "./lib/diff";
-export { inheritedMetadata } from "./lib/form";
+export { inheritedMetadata, type SaveSource } from "./lib/form";
 export { entityText, taskText } from "./lib/item-text";
 export { orderLines } from "./lib/lanes";
 export { findingLabels } from "./lib/review";

@@ -14,14 +14,15 @@ export function CheckpointsTab({ onRestore }: { onRestore: (checkpoint: Checkpoi
   const { spaceId, checkpoints, checkpointsLoading, lines, headId, panel, setPanel } =
     useWorkspace();
   const session = useOpenSession();
-  const mountedId = session?.mountedId ?? null;
+  // What the open Session is based on is the Checkpoint its model works from: marked "mounted".
+  const mountedId = session?.baseId ?? null;
   const selected = findById(checkpoints, panel.selected);
   const [merging, setMerging] = useState<string | null>(null);
   const reviewWith = session?.reviewWith ?? noProvider;
 
   if (checkpointsLoading) return <Loading what="Checkpoints" />;
   if (selected) {
-    const { mount, fork } = session ?? {};
+    const mount = session?.mount;
     return (
       <div className="panel-pad">
         <button
@@ -38,8 +39,7 @@ export function CheckpointsTab({ onRestore }: { onRestore: (checkpoint: Checkpoi
           headId={headId}
           mountedId={mountedId}
           onMount={mount ? () => mount(selected.id) : null}
-          onFork={fork ? () => fork(selected.id) : null}
-          forking={session?.forking}
+          mounting={session?.mounting}
           onSelect={(id) => setPanel({ selected: id })}
           onRestore={() => onRestore(selected)}
           onCompare={() =>

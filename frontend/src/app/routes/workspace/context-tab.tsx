@@ -1,11 +1,30 @@
 import { ContextPanel } from "@/features/context";
-import { useOpenSession } from "./workspace-context";
+import { findById } from "@/lib/find-by-id";
+import { shortHash } from "@/lib/format";
+import { useOpenSession, useWorkspace } from "./workspace-context";
 
-/** Exactly what the open Session's model receives next; nothing to show without a Session. */
+/**
+ * Exactly what the open Session's model receives next, as the server answers it (the same in
+ * every browser), and where its next save starts; nothing to show without a Session.
+ */
 export function ContextTab() {
   const session = useOpenSession();
+  const { checkpoints } = useWorkspace();
   if (!session) {
     return <p className="muted panel-pad">Open a Session to see what its model receives.</p>;
   }
-  return <ContextPanel request={session.context.request} mountedLabel={session.context.label} />;
+  const saved = session.session?.last_saved ?? null;
+  const checkpoint = findById(checkpoints, saved?.commit_id);
+  const nextSave = saved
+    ? `${checkpoint ? `${shortHash(checkpoint.commit_hash)} “${checkpoint.message}”` : "a Checkpoint"}${
+        saved.branch ? ` on line ${saved.branch}` : ", on a line since deleted"
+      }`
+    : null;
+  return (
+    <ContextPanel
+      request={session.context.request}
+      mountedLabel={session.context.label}
+      nextSave={nextSave}
+    />
+  );
 }

@@ -1,5 +1,5 @@
 import { createContext, useContext } from "react";
-import type { Checkpoint, ContextRequest, Line } from "@/api/models";
+import type { Checkpoint, ContextRequest, Line, Session } from "@/api/models";
 import type { PanelState, SetPanel } from "./panel-state";
 
 /** The open Space, for every part of its workspace: its history and the panel's state. */
@@ -15,16 +15,17 @@ export interface Workspace {
 
 /** What the panel can do with the open Session; there is none on the Space's own page. */
 export interface OpenSession {
-  mountedId: string | null;
-  /** Null until every Turn of the Session is loaded (the boundary is computed from them). */
-  mount: ((checkpointId: string) => void) | null;
-  /** Continue from a Checkpoint in a new Session. */
-  fork: (checkpointId: string) => void;
-  forking: boolean;
+  /** The Checkpoint the Session is based on (what its every message receives), if any. */
+  baseId: string | null;
+  /** Mounts a Checkpoint: continues the Session in a new one based on it, and opens that one. */
+  mount: (checkpointId: string) => void;
+  mounting: boolean;
   /** The provider and model chosen for the Session, which a review also uses. */
   reviewWith: { provider: string | null; model: string | null };
   /** What the Context tab previews, and how it names the Checkpoint in context. */
   context: { request: ContextRequest; label: string | null };
+  /** The Session as the server has it: what its next save starts from. */
+  session: Session | undefined;
 }
 
 const WorkspaceContext = createContext<Workspace | null>(null);

@@ -1,31 +1,20 @@
-import { SessionOrigin, SessionTitle } from "@/features/sessions";
+import { DeleteSessionButton, SessionLineage, SessionTitle } from "@/features/sessions";
 import { useChatSession } from "../lib/chat-session";
 import type { ContextStart } from "../lib/context-start";
-import { isInContext } from "../lib/history-base";
 import { MountControl } from "./mount-control";
 
-/** The Session's title and origin, what the model works from, and the Checkpoint actions. */
+/** The Session's title and lineage, what the model works from, and the Session's actions. */
 export function ChatHeader({ start }: { start: ContextStart }) {
-  const { session, turns, mount, checkpoints, headId, saveCheckpoint, draftCheckpoint } =
-    useChatSession();
-  // Draft with AI works from the Turns in context: after the boundary when mounted.
-  const draftable = turns?.some((t) => isInContext(t, mount.mount)) ?? false;
+  const chat = useChatSession();
+  const { session, turns, checkpoints, headId, saveCheckpoint, draftCheckpoint } = chat;
+  // Draft with AI works from the Session's Turns (never the base's state: invariant 6).
+  const draftable = (turns?.length ?? 0) > 0;
   return (
     <header className="chat-header">
       <div className="chat-title">
         <SessionTitle session={session} />
-        <SessionOrigin session={session} />
+        <SessionLineage session={session} />
       </div>
-      <MountControl
-        mount={mount.mount}
-        mounted={start.mounted}
-        base={start.base}
-        checkpoints={checkpoints}
-        headId={headId}
-        ready={mount.ready}
-        onMount={mount.mountTo}
-        onUnmount={mount.unmount}
-      />
       <div className="chat-actions">
         <button
           type="button"
@@ -43,6 +32,17 @@ export function ChatHeader({ start }: { start: ContextStart }) {
         <button type="button" className="btn small primary" onClick={saveCheckpoint}>
           Save checkpoint
         </button>
+      </div>
+      {/* The mount gets the header's whole width; deleting the Session sits at its end. */}
+      <div className="chat-context-row">
+        <MountControl
+          base={start.base}
+          checkpoints={checkpoints}
+          headId={headId}
+          onMount={chat.mount}
+          mounting={chat.mounting}
+        />
+        <DeleteSessionButton session={session} onDeleted={chat.onDeleted} />
       </div>
     </header>
   );

@@ -4,7 +4,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "@/api/client";
 import type { SendRequest, SendResponse, Session } from "@/api/models";
-import { makeTurns } from "@/test/factories";
+import { makeCheckpoint, makeSession, makeTurns } from "@/test/factories";
 import { fakeLayout } from "@/test/layout";
 import { type ChatSession, ChatSessionProvider } from "../lib/chat-session";
 import type { DeliveryProgress } from "../lib/use-send";
@@ -24,28 +24,18 @@ beforeEach(() => {
 });
 afterEach(() => restore());
 
-const session: Session = {
-  id: "s1",
-  repo_id: "space",
-  title: "Trip",
-  base_commit_id: null,
-  forked_from: null,
-  provider: null,
-  model: null,
-  turn_count: 2,
-  created_at: "2026-01-01T00:00:00Z",
-  updated_at: "2026-01-01T00:00:00Z",
-  usage: { input_tokens: 0, output_tokens: 0, uncounted_replies: 0 },
-};
+const session: Session = makeSession("s1", { turn_count: 2 });
 
-function renderChat() {
+function renderChat(patch: Partial<ChatSession> = {}) {
   const chat: ChatSession = {
     spaceId: "space",
     sessionId: "s1",
     session,
     turns: makeTurns(2),
     turnsError: null,
-    mount: { mount: null, ready: true, mountTo: () => {}, unmount: () => {} },
+    mount: vi.fn(),
+    mounting: false,
+    mountError: null,
     checkpoints: [],
     headId: null,
     providers: {
@@ -67,6 +57,10 @@ function renderChat() {
     setChoice: () => {},
     saveCheckpoint: vi.fn(),
     draftCheckpoint: vi.fn(),
+    justSaved: null,
+    dismissSaved: vi.fn(),
+    onDeleted: vi.fn(),
+    ...patch,
   };
   render(
     <QueryClientProvider client={new QueryClient()}>
@@ -201,5 +195,112 @@ describe("ChatView's send", () => {
     expect(box).toHaveValue("Plan the trip");
     expect(screen.queryByTestId("pending-reply")).toBeNull();
     expect(screen.getByRole("status")).toHaveTextContent("nothing was stored");
+  });
+});
+
+describe("what the next message receives is the server's, in every browser", () => {
+  const plan = makeCheckpoint("ab12cd3", { message: "Plan" });
+  const mountedTurns = (seq: number) =>
+    makeTurns(2, seq, { checkpoint_id: plan.id, history_base_seq: seq - 1 });
+
+  afterEach(() => localStorage.clear());
+
+  it("sends no mount, even when the last message was sent with one, and says so", async () => {
+    const user = userEvent.setup();
+    deliver.mockResolvedValue(reply(false));
+    const chat = renderChat({ turns: [...makeTurns(2), ...mountedTurns(3)], checkpoints: [plan] });
+
+    const notice = screen.getByTestId("sent-with-mount");
+    expect(notice).toHaveTextContent("The last message here was sent with ab12cd3 “Plan” mounted");
+    expect(notice).toHaveTextContent("The next one gets every Turn.");
+    expect(screen.getByTestId("mount-boundary")).toHaveTextContent(
+      "Mounted here for the last message",
+    );
+    // History, not the next message's context: no Turn is dimmed.
+    expect(document.querySelectorAll(".turn.outside")).toHaveLength(0);
+    expect(screen.getByTestId("mount-status")).toHaveTextContent("Full history");
+
+    await user.type(screen.getByRole("textbox", { name: "Message" }), "Go on{Enter}");
+    await waitFor(() => expect(deliver).toHaveBeenCalled());
+    expect(deliver.mock.calls[0]?.[0]).not.toHaveProperty("checkpoint_id");
+    expect(deliver.mock.calls[0]?.[0]).not.toHaveProperty("history_base_seq");
+
+    await user.click(
+      within(notice).getByRole("button", { name: "Continue from it in a new Session" }),
+    );
+    expect(chat.mount).toHaveBeenCalledWith(plan.id);
+  });
+
+  it("asks an exchange sent with a mount again with that mount", async () => {
+    const user = userEvent.setup();
+    deliver.mockResolvedValue(reply(false));
+    renderChat({ turns: [...makeTurns(2), ...mountedTurns(3)], checkpoints: [plan] });
+    await user.click(screen.getByRole("button", { name: "Retry: ask Turn 3 again" }));
+    await waitFor(() => expect(deliver).toHaveBeenCalled());
+    expect(deliver.mock.calls[0]?.[0]).toMatchObject({
+      retry_of: 3,
+      checkpoint_id: plan.id,
+      history_base_seq: 2,
+    });
+  });
+
+  it("offers once to start from a mount this browser kept, then forgets it", async () => {
+    const user = userEvent.setup();
+    localStorage.setItem(
+      "smriti.mount.s1",
+      JSON.stringify({ mount: { checkpointId: plan.id, historyBaseSeq: 2 } }),
+    );
+    const chat = renderChat({ checkpoints: [plan] });
+    const offer = screen.getByTestId("legacy-mount");
+    expect(offer).toHaveTextContent("This browser had ab12cd3 “Plan” mounted in this Session");
+    expect(offer).toHaveTextContent("after Turn #2");
+    await user.click(
+      within(offer).getByRole("button", { name: "Continue from it in a new Session" }),
+    );
+    expect(chat.mount).toHaveBeenCalledWith(plan.id);
+    expect(localStorage.getItem("smriti.mount.s1")).toBeNull();
+    expect(screen.queryByTestId("legacy-mount")).toBeNull();
+  });
+
+  it("forgets a kept mount when asked to, and an explicit unmount at once", async () => {
+    const user = userEvent.setup();
+    localStorage.setItem(
+      "smriti.mount.s1",
+      JSON.stringify({ mount: { checkpointId: plan.id, historyBaseSeq: 2 } }),
+    );
+    const chat = renderChat({ checkpoints: [plan] });
+    await user.click(screen.getByRole("button", { name: "Forget it" }));
+    expect(chat.mount).not.toHaveBeenCalled();
+    expect(localStorage.getItem("smriti.mount.s1")).toBeNull();
+
+    localStorage.setItem("smriti.mount.s2", JSON.stringify({ mount: null }));
+    renderChat({ sessionId: "s2", session: makeSession("s2") });
+    expect(screen.queryByTestId("legacy-mount")).toBeNull();
+    expect(localStorage.getItem("smriti.mount.s2")).toBeNull();
+  });
+
+  it("right after a save, offers to continue from it in a new Session", async () => {
+    const user = userEvent.setup();
+    const saved = makeCheckpoint("ef45678", { message: "Saved" });
+    const chat = renderChat({
+      session: makeSession("s1", { base_commit_id: plan.id }),
+      checkpoints: [saved, plan],
+      justSaved: { checkpoint: saved, line: "from-ab12cd3" },
+    });
+    const offer = screen.getByTestId("saved-offer");
+    expect(offer).toHaveTextContent("Saved ef45678 “Saved” on line from-ab12cd3.");
+    expect(offer).toHaveTextContent("The model here still works from ab12cd3 “Plan”");
+    expect(screen.getByTestId("mount-status")).toHaveTextContent("Based on Checkpoint ab12cd3");
+    await user.click(within(offer).getByRole("button", { name: "Continue from it" }));
+    expect(chat.dismissSaved).toHaveBeenCalled();
+    expect(chat.mount).toHaveBeenCalledWith(saved.id);
+  });
+
+  it("mounts from the header by continuing in a new Session", async () => {
+    const user = userEvent.setup();
+    const chat = renderChat({ checkpoints: [plan] });
+    await user.click(screen.getByText("Mount…"));
+    await user.click(screen.getByRole("menuitem", { name: /Plan/ }));
+    expect(chat.mount).toHaveBeenCalledWith(plan.id);
   });
 });

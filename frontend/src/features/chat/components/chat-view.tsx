@@ -6,11 +6,12 @@ import { ProviderPicker } from "@/features/providers";
 import { useRefreshAfterStop, useSendMessage } from "../api/send-message";
 import { useChatSession } from "../lib/chat-session";
 import { contextStart } from "../lib/context-start";
-import { mountFields } from "../lib/history-base";
+import { mountFields, mountOf } from "../lib/history-base";
 import { receivedText, type SendState } from "../lib/send-machine";
 import { useSend } from "../lib/use-send";
 import { ChatHeader } from "./chat-header";
 import { Composer } from "./composer";
+import { ContextNotices } from "./context-notices";
 import { Nudge } from "./nudge";
 import { TurnList } from "./turn-list";
 
@@ -39,25 +40,32 @@ function pendingSend(state: SendState<SendResponse>, turns: readonly Turn[] | un
 function Chat() {
   const chat = useChatSession();
   const { spaceId, sessionId, turns, choice } = chat;
-  const { mount } = chat.mount;
   const deliver = useSendMessage(spaceId);
   const send = useSend({
-    send: ({ content, requestId, retryOf }, progress) =>
-      deliver(
+    // No mount is sent: what a message receives is the Session's (its base and every Turn). A
+    // retry asks its exchange again as it was asked: with the mount it was sent with, if any.
+    send: ({ content, requestId, retryOf }, progress) => {
+      const retried =
+        retryOf === null ? undefined : turns?.find((t) => t.sequence_number === retryOf);
+      return deliver(
         {
           session_id: sessionId,
           content,
           request_id: requestId,
           ...(retryOf === null ? {} : { retry_of: retryOf }),
           ...(choice ? { provider: choice.provider, model: choice.model } : {}),
-          ...mountFields(mount),
+          ...mountFields(retried ? mountOf(retried) : null),
         },
         progress,
-      ),
+      );
+    },
     onStopped: useRefreshAfterStop(spaceId, sessionId),
     via: choice,
   });
-  const start = contextStart(mount, chat.session.base_commit_id ?? null, chat.checkpoints);
+  const start = useMemo(
+    () => contextStart(chat.session.base_commit_id ?? null, turns ?? [], chat.checkpoints),
+    [chat.session.base_commit_id, turns, chat.checkpoints],
+  );
   const pending = useMemo(() => pendingSend(send.state, turns), [send.state, turns]);
   const reply = send.state.status === "done" ? send.state.reply : null;
   const [dismissed, setDismissed] = useState<SendResponse | null>(null);
@@ -81,13 +89,15 @@ function Chat() {
         ) : turns.length === 0 && !pending && !start.boundary ? (
           <EmptyState title="Nothing said yet">
             <p className="muted">
-              Write the first message below. Mount a Checkpoint first to start from a saved state.
+              Write the first message below. To start from a saved state, mount a Checkpoint: the
+              Session continues in a new one based on it.
             </p>
           </EmptyState>
         ) : (
           <TurnList
             turns={turns}
             mount={start.boundary}
+            sentWith={start.sentWith !== null}
             mounted={
               start.named ? { hash: start.named.commit_hash, message: start.named.message } : null
             }
@@ -111,6 +121,7 @@ function Chat() {
         onClose={() => setShownContext(null)}
       />
       <footer className="chat-footer">
+        <ContextNotices start={start} />
         {suggestion && (
           <Nudge
             suggestion={suggestion}

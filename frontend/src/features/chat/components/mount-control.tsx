@@ -1,32 +1,23 @@
 import { useEffect, useRef } from "react";
 import type { Checkpoint } from "@/api/models";
 import { shortHash } from "@/lib/format";
-import type { Mount } from "../lib/history-base";
 
 interface MountControlProps {
-  mount: Mount | null;
-  mounted: Checkpoint | null;
-  /** The Session's base (a forked Session's): in context whenever nothing is mounted. */
+  /** The Session's base: in the context of every message sent in it. */
   base: { id: string; checkpoint: Checkpoint | null } | null;
   checkpoints: readonly Checkpoint[];
   headId: string | null;
-  /** False until every Turn of the Session is loaded: the boundary is computed from them. */
-  ready: boolean;
+  /** Mounts a Checkpoint: a new Session based on it, continuing this one. */
   onMount: (checkpointId: string) => void;
-  onUnmount: () => void;
+  mounting: boolean;
 }
 
-/** Always in the chat header: which Checkpoint the model is working from, and how to change it. */
-export function MountControl({
-  mount,
-  mounted,
-  base,
-  checkpoints,
-  headId,
-  ready,
-  onMount,
-  onUnmount,
-}: MountControlProps) {
+/**
+ * Always in the chat header: which Checkpoint the model is working from, and how to change it.
+ * The answer is the server's (the Session's base), so every browser shows the same; mounting
+ * another Checkpoint continues this Session in a new one based on it, and leaves this one as it is.
+ */
+export function MountControl({ base, checkpoints, headId, onMount, mounting }: MountControlProps) {
   const menu = useRef<HTMLDetailsElement>(null);
   // Close the menu on a click elsewhere or Escape, as a menu should.
   useEffect(() => {
@@ -52,26 +43,11 @@ export function MountControl({
     if (menu.current) menu.current.open = false;
     onMount(id);
   };
+  const enabled = checkpoints.length > 0 && !mounting;
 
   return (
     <div className="mount-control" data-testid="mount-status">
-      {mount ? (
-        <span
-          className="mount-chip mounted"
-          title="The model receives this Checkpoint plus only the Turns after the boundary"
-        >
-          <span className="mount-dot" aria-hidden="true" />
-          {/* On a phone the words in .wide-only are dropped: the hash and message matter. */}
-          <span className="mount-label">
-            Mounted<span className="wide-only">: Checkpoint</span>
-          </span>{" "}
-          <code>{mounted ? shortHash(mounted.commit_hash) : "…"}</code>
-          {mounted && <span className="mount-message">“{mounted.message}”</span>}
-          <span className="muted mount-after">
-            · after <span className="wide-only">Turn </span>#{mount.historyBaseSeq}
-          </span>
-        </span>
-      ) : base ? (
+      {base ? (
         <span
           className="mount-chip mounted"
           title="This Session is based on a Checkpoint: the model receives it plus every Turn of this Session"
@@ -89,32 +65,30 @@ export function MountControl({
       ) : (
         <span
           className="mount-chip"
-          title="No Checkpoint mounted: the model receives every Turn of this Session"
+          title="No Checkpoint: the model receives every Turn of this Session"
         >
           Full history · no Checkpoint mounted
         </span>
       )}
       <details className="menu" ref={menu}>
-        <summary
-          className={ready && checkpoints.length > 0 ? "btn small" : "btn small disabled"}
-          aria-disabled={!ready || checkpoints.length === 0}
-        >
-          {mount ? "Remount…" : "Mount…"}
+        <summary className={enabled ? "btn small" : "btn small disabled"} aria-disabled={!enabled}>
+          {mounting ? "Mounting…" : "Mount…"}
         </summary>
         <div className="menu-popover" role="menu" aria-label="Mount a Checkpoint">
-          {checkpoints.length === 0 && (
+          {checkpoints.length === 0 ? (
             <p className="muted small">This Space has no Checkpoints yet.</p>
+          ) : (
+            <p className="muted small menu-note">
+              Continues this Session in a new one based on the Checkpoint; this one stays as it is.
+            </p>
           )}
-          {!ready && <p className="muted small">Loading the Session's Turns…</p>}
-          {ready &&
+          {enabled &&
             checkpoints.map((checkpoint) => (
               <button
                 key={checkpoint.id}
                 type="button"
                 role="menuitem"
-                className={
-                  checkpoint.id === mount?.checkpointId ? "menu-item current" : "menu-item"
-                }
+                className={checkpoint.id === base?.id ? "menu-item current" : "menu-item"}
                 onClick={() => choose(checkpoint.id)}
               >
                 <code>{shortHash(checkpoint.commit_hash)}</code> {checkpoint.message}
@@ -123,11 +97,6 @@ export function MountControl({
             ))}
         </div>
       </details>
-      {mount && (
-        <button type="button" className="btn small" onClick={onUnmount}>
-          Unmount
-        </button>
-      )}
     </div>
   );
 }

@@ -48,16 +48,22 @@ type Row =
       phase: PendingSend["phase"];
     };
 
-/** The rows of the list: Turns, the mount boundary after Turn `historyBaseSeq`, and a send in flight. */
+/**
+ * The rows of the list: Turns, the boundary after Turn `historyBaseSeq`, and a send in flight.
+ * `sentWith`: the boundary is the one the last message was sent with (history), not what the next
+ * message gets, so no Turn is dimmed for it.
+ */
 export function buildRows(
   turns: readonly Turn[],
   mount: Mount | null,
   pending: PendingSend | null,
+  sentWith = false,
 ): Row[] {
   const rows: Row[] = [];
   if (mount && mount.historyBaseSeq === 0) rows.push({ kind: "boundary", key: "boundary" });
   const retried = retriedSeqs(turns);
-  const retryable = pending ? null : retryableExchange(turns, mount);
+  const inContext = sentWith ? null : mount;
+  const retryable = pending ? null : retryableExchange(turns, inContext);
   const lastTurn = turns.at(-1);
   let lastSeq = 0;
   for (const turn of turns) {
@@ -65,7 +71,7 @@ export function buildRows(
       kind: "turn",
       key: `t${turn.sequence_number}`,
       turn,
-      outside: !isInContext(turn, mount),
+      outside: !isInContext(turn, inContext),
       retried: retried.has(turn.sequence_number),
       retryable: turn === lastTurn ? retryable : null,
     });
@@ -95,7 +101,10 @@ export function buildRows(
 
 interface TurnListProps {
   turns: readonly Turn[];
+  /** The boundary to draw: a based Session's (before Turn 1), or the last message's mount. */
   mount: Mount | null;
+  /** The boundary is the one the last message was sent with: history, nothing dimmed. */
+  sentWith?: boolean;
   mounted: MountedCheckpoint | null;
   pending: PendingSend | null;
   sessionId: string;
@@ -109,6 +118,7 @@ interface TurnListProps {
 export function TurnList({
   turns,
   mount,
+  sentWith = false,
   mounted,
   pending,
   sessionId,
@@ -116,7 +126,10 @@ export function TurnList({
   onShowContext = null,
 }: TurnListProps) {
   const scroller = useRef<HTMLDivElement>(null);
-  const rows = useMemo(() => buildRows(turns, mount, pending), [turns, mount, pending]);
+  const rows = useMemo(
+    () => buildRows(turns, mount, pending, sentWith),
+    [turns, mount, pending, sentWith],
+  );
   // The row of the message last sent from this list, kept at the top with room below (tailRoom).
   const [tailKey, setTailKey] = useState<string | null>(null);
   const virtualizer = useVirtualizer({
@@ -203,6 +216,7 @@ export function TurnList({
                   found={row.kind === "turn" && row.turn.sequence_number === wanted}
                   mounted={mounted}
                   mount={mount}
+                  sentWith={sentWith}
                   onRetry={onRetry}
                   onShowContext={onShowContext}
                 />
@@ -220,6 +234,7 @@ function RowView({
   found,
   mounted,
   mount,
+  sentWith,
   onRetry,
   onShowContext,
 }: {
@@ -228,6 +243,7 @@ function RowView({
   found: boolean;
   mounted: MountedCheckpoint | null;
   mount: Mount | null;
+  sentWith: boolean;
   onRetry: ((message: Turn) => void) | null;
   onShowContext: ((reply: Turn) => void) | null;
 }) {
@@ -245,7 +261,7 @@ function RowView({
         />
       );
     case "boundary":
-      return <Boundary mounted={mounted} base={mount?.historyBaseSeq ?? 0} />;
+      return <Boundary mounted={mounted} base={mount?.historyBaseSeq ?? 0} sentWith={sentWith} />;
     case "pending-user":
       return (
         <article className="turn user pending" aria-busy={row.phase === "sending"}>
@@ -299,13 +315,34 @@ function StoppedBadge() {
   );
 }
 
-export function Boundary({ mounted, base }: { mounted: MountedCheckpoint | null; base: number }) {
+export function Boundary({
+  mounted,
+  base,
+  sentWith = false,
+}: {
+  mounted: MountedCheckpoint | null;
+  base: number;
+  /** The boundary the last message was sent with, not the next one's. */
+  sentWith?: boolean;
+}) {
+  const named = mounted ? <CheckpointName hash={mounted.hash} message={mounted.message} /> : "…";
+  if (sentWith) {
+    return (
+      <div className="mount-boundary" data-testid="mount-boundary">
+        <span className="boundary-label">
+          Mounted here for the last message: Checkpoint {named}
+        </span>
+        <span className="boundary-note">
+          {base === 0
+            ? "It was sent with no earlier Turn."
+            : `Turns 1–${base} above were not in its context; the next message gets them.`}
+        </span>
+      </div>
+    );
+  }
   return (
     <div className="mount-boundary" data-testid="mount-boundary">
-      <span className="boundary-label">
-        Context starts here: Checkpoint{" "}
-        {mounted ? <CheckpointName hash={mounted.hash} message={mounted.message} /> : "…"}
-      </span>
+      <span className="boundary-label">Context starts here: Checkpoint {named}</span>
       <span className="boundary-note">
         {base === 0 ? "No earlier Turns." : `Turns 1–${base} above are not sent to the model.`}
       </span>

@@ -1,27 +1,38 @@
-import type { Checkpoint } from "@/api/models";
+import type { Checkpoint, Turn } from "@/api/models";
 import { findById } from "@/lib/find-by-id";
-import type { Mount } from "./history-base";
+import { lastSentMount, type Mount } from "./history-base";
 
-/** Where the model's context starts in a Session, and the Checkpoint it starts from. */
+/** Where the model's context starts in a Session, as the server keeps it, and what to draw. */
 export interface ContextStart {
-  /** The mounted Checkpoint; null when unmounted, or while it is not loaded yet. */
-  mounted: Checkpoint | null;
-  /** The Session's base (a fork's): in context whenever nothing is mounted. */
+  /** The Session's base (a fork's): in the context of every message sent in it. */
   base: { id: string; checkpoint: Checkpoint | null } | null;
-  /** The boundary the Turn list draws: the mount's, else before the first Turn of a based Session. */
+  /**
+   * The mount the last message was sent with (a v4 mount, by an agent or an older version of
+   * this app): history. The next message from here gets the base and every Turn.
+   */
+  sentWith: { mount: Mount; checkpoint: Checkpoint | null } | null;
+  /** The boundary the Turn list draws: the last message's mount, else before Turn 1 of a based Session. */
   boundary: Mount | null;
   /** The Checkpoint the boundary names. */
   named: Checkpoint | null;
 }
 
 export function contextStart(
-  mount: Mount | null,
   baseId: string | null,
+  turns: readonly Turn[],
   checkpoints: readonly Checkpoint[],
 ): ContextStart {
-  const mounted = mount ? findById(checkpoints, mount.checkpointId) : null;
   const base = baseId ? { id: baseId, checkpoint: findById(checkpoints, baseId) } : null;
-  // Every Turn of a based Session is after its base: the boundary sits before Turn 1.
-  const boundary = mount ?? (baseId ? { checkpointId: baseId, historyBaseSeq: 0 } : null);
-  return { mounted, base, boundary, named: mount ? mounted : (base?.checkpoint ?? null) };
+  const sent = lastSentMount(turns);
+  const sentWith = sent
+    ? { mount: sent, checkpoint: findById(checkpoints, sent.checkpointId) }
+    : null;
+  // Every Turn of a based Session is after its base: that boundary sits before Turn 1.
+  const boundary = sent ?? (baseId ? { checkpointId: baseId, historyBaseSeq: 0 } : null);
+  return {
+    base,
+    sentWith,
+    boundary,
+    named: sentWith ? sentWith.checkpoint : (base?.checkpoint ?? null),
+  };
 }

@@ -1,45 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { makeTurns } from "@/test/factories";
-import { computeHistoryBaseSeq, isInContext, mountCheckpoint, mountFields } from "./history-base";
-
-describe("computeHistoryBaseSeq", () => {
-  it("is 0 for an empty Session", () => {
-    expect(computeHistoryBaseSeq([])).toBe(0);
-  });
-
-  it("is the highest sequence_number after sends", () => {
-    const afterThreeSends = makeTurns(6);
-    expect(computeHistoryBaseSeq(afterThreeSends)).toBe(6);
-  });
-
-  it("takes the maximum, not the last element or the count", () => {
-    expect(
-      computeHistoryBaseSeq([
-        { sequence_number: 9 },
-        { sequence_number: 4 },
-        { sequence_number: 7 },
-      ]),
-    ).toBe(9);
-    // A Session whose first page was not loaded: the count would be 2, the boundary is 12.
-    expect(computeHistoryBaseSeq(makeTurns(2, 11))).toBe(12);
-  });
-
-  it("moves the boundary to the new end on remount", () => {
-    const turns = makeTurns(6);
-    const first = mountCheckpoint("cp-1", turns);
-    expect(first).toEqual({ checkpointId: "cp-1", historyBaseSeq: 6 });
-
-    const afterTwoMoreSends = [...turns, ...makeTurns(4, 7)];
-    // The existing mount keeps its boundary while sending...
-    expect(first.historyBaseSeq).toBe(6);
-    // ...and remounting (same or another Checkpoint) recomputes it from what the app holds now.
-    expect(mountCheckpoint("cp-1", afterTwoMoreSends).historyBaseSeq).toBe(10);
-    expect(mountCheckpoint("cp-2", afterTwoMoreSends)).toEqual({
-      checkpointId: "cp-2",
-      historyBaseSeq: 10,
-    });
-  });
-});
+import { makeTurn, makeTurns } from "@/test/factories";
+import { isInContext, lastSentMount, mountFields, mountOf } from "./history-base";
 
 describe("isInContext", () => {
   it("keeps every Turn when nothing is mounted", () => {
@@ -62,5 +23,29 @@ describe("mountFields", () => {
       checkpoint_id: "cp",
       history_base_seq: 0,
     });
+  });
+});
+
+describe("the mount a message was sent with", () => {
+  it("is a Checkpoint with a boundary; a base alone is not a mount", () => {
+    expect(mountOf({ checkpoint_id: "cp", history_base_seq: 0 })).toEqual({
+      checkpointId: "cp",
+      historyBaseSeq: 0,
+    });
+    expect(mountOf({ checkpoint_id: "base", history_base_seq: null })).toBeNull();
+    expect(mountOf({ checkpoint_id: null, history_base_seq: null })).toBeNull();
+  });
+
+  it("is the last message's, not an earlier one's", () => {
+    const mounted = { checkpoint_id: "cp", history_base_seq: 2 };
+    const turns = [
+      ...makeTurns(2),
+      makeTurn({ sequence_number: 3, role: "user", ...mounted }),
+      makeTurn({ sequence_number: 4, role: "assistant", ...mounted }),
+    ];
+    expect(lastSentMount(turns)).toEqual({ checkpointId: "cp", historyBaseSeq: 2 });
+    // A message sent after it without a mount: the Session's last message has none.
+    expect(lastSentMount([...turns, ...makeTurns(2, 5)])).toBeNull();
+    expect(lastSentMount([])).toBeNull();
   });
 });

@@ -23,7 +23,6 @@ function show(
         mountedId={null}
         onMount={null}
         onCompare={() => {}}
-        onFork={null}
         onRestore={() => {}}
         onSelect={extra.onSelect ?? (() => {})}
         mergeParent={extra.mergeParent ?? null}

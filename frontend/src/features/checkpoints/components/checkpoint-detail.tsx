@@ -19,13 +19,12 @@ interface CheckpointDetailProps {
   /** A merge's second parent (the line merged in), when it is known. */
   mergeParent?: Checkpoint | null;
   headId: string | null;
+  /** The Checkpoint the open Session is based on (what its model works from). */
   mountedId: string | null;
-  /** Null when no Session is open (nothing to mount into). */
+  /** Mount it: continue the open Session in a new one based on it (a fork); null when no Session is open. */
   onMount: (() => void) | null;
+  mounting?: boolean;
   onCompare: () => void;
-  /** Continue from this Checkpoint in a new Session (a fork); null when no Session is open. */
-  onFork: (() => void) | null;
-  forking?: boolean;
   /** A new Checkpoint on a line with this Checkpoint's state. */
   onRestore: () => void;
   onSelect: (id: string) => void;
@@ -40,9 +39,8 @@ export function CheckpointDetail({
   headId,
   mountedId,
   onMount,
+  mounting = false,
   onCompare,
-  onFork,
-  forking = false,
   onRestore,
   onSelect,
   reviewWith,
@@ -173,20 +171,14 @@ export function CheckpointDetail({
               type="button"
               className="btn small primary"
               onClick={onMount}
-              disabled={c.id === mountedId}
+              disabled={c.id === mountedId || mounting}
+              title="Continue this Session in a new one based on this Checkpoint; this one stays as it is"
             >
-              {c.id === mountedId ? "Mounted" : "Mount in this Session"}
-            </button>
-          )}
-          {onFork && (
-            <button
-              type="button"
-              className="btn small"
-              onClick={onFork}
-              disabled={forking}
-              title="Start a new Session based on this Checkpoint; this Session stays as it is"
-            >
-              {forking ? "Starting…" : "Continue in a new Session"}
+              {c.id === mountedId
+                ? "This Session's base"
+                : mounting
+                  ? "Starting…"
+                  : "Mount in a new Session"}
             </button>
           )}
           <button

@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider, useMutation } from "@tanstack/react-query";
 import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { type ReactNode, StrictMode } from "react";
+import { type ComponentProps, type ReactNode, StrictMode } from "react";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { Checkpoint, CommitCreate, Line } from "@/api/models";
 import type { CheckpointDraft } from "@/api/v5";
@@ -64,7 +64,12 @@ const draft: CheckpointDraft = {
   drafted_by: { provider: "offline", model: "offline-1" },
 };
 
-function renderForm(parent: Checkpoint, lines: Line[], mode: "blank" | "draft" = "draft") {
+function renderForm(
+  parent: Checkpoint,
+  lines: Line[],
+  mode: "blank" | "draft" = "draft",
+  extra: Partial<ComponentProps<typeof CheckpointFormDialog>> = {},
+) {
   const onSaved = vi.fn();
   const client = new QueryClient({ defaultOptions: { mutations: { retry: false } } });
   const wrap = (ui: ReactNode) => <QueryClientProvider client={client}>{ui}</QueryClientProvider>;
@@ -75,12 +80,13 @@ function renderForm(parent: Checkpoint, lines: Line[], mode: "blank" | "draft" =
         mode={mode}
         spaceId="space"
         parent={parent}
-        parentReason="mounted"
+        parentReason="base"
         lines={lines}
         checkpoints={[head, old]}
         draftScope={{ sessionId: "s", historyBaseSeq: 4, provider: null, model: null }}
         onClose={() => {}}
         onSaved={onSaved}
+        {...extra}
       />,
     ),
   );
@@ -173,6 +179,83 @@ describe("Save checkpoint form", () => {
       expected_head_commit_id: old.id,
       decisions: ["Fly on Friday"],
       tasks: [{ text: "Book hotel", done: false }],
+    });
+  });
+
+  it("goes on from what the Session saved last, on the line it went to, and records the Session", async () => {
+    const user = userEvent.setup();
+    commitFn.mockClear();
+    createLineFn.mockClear();
+    const saved = checkpoint("fff6666", {
+      parent_commit_id: old.id,
+      decisions: ["Fly on Friday", "Train"],
+    });
+    commitFn.mockImplementation(async () => checkpoint("ggg7777"));
+    const lines = [line("main", head.id, true), line("idea", saved.id)];
+    const source = { session_id: "s", from_seq: 1, to_seq: 6 };
+    const { dialog, onSaved } = renderForm(saved, lines, "blank", {
+      parentReason: "last-saved",
+      parentLine: "idea",
+      source,
+      checkpoints: [saved, head, old],
+    });
+    const form = within(dialog);
+    // It is the HEAD of the line it went to: no question, no new line, nothing of it dropped.
+    expect(form.queryByTestId("save-where")).toBeNull();
+    expect(form.getByTestId("form-parent")).toHaveTextContent(
+      "Starts from what this Session saved last, fff6666",
+    );
+    expect(form.getByTestId("form-parent")).toHaveTextContent("Saves on line idea.");
+    expect(form.getByRole("textbox", { name: "Decision 2" })).toHaveValue("Train");
+    await user.type(form.getByRole("textbox", { name: "Message *" }), "Next");
+    await user.click(form.getByRole("button", { name: "Save checkpoint" }));
+    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+    expect(createLineFn).not.toHaveBeenCalled();
+    expect(commitFn.mock.calls[0]?.[0]).toMatchObject({
+      branch: "idea",
+      parent_commit_id: saved.id,
+      expected_head_commit_id: saved.id,
+      decisions: ["Fly on Friday", "Train"],
+      metadata: { source },
+    });
+    expect(onSaved).toHaveBeenCalledWith(expect.objectContaining({ id: "ggg7777" }), "idea");
+  });
+
+  it("goes on top of that line's HEAD when it moved on since the Session saved", async () => {
+    const user = userEvent.setup();
+    commitFn.mockClear();
+    createLineFn.mockClear();
+    const saved = checkpoint("fff6666", { parent_commit_id: old.id, decisions: ["Fly on Friday"] });
+    const moved = checkpoint("hhh8888", {
+      parent_commit_id: saved.id,
+      decisions: ["Fly on Friday", "Someone else's"],
+    });
+    commitFn.mockImplementation(async () => checkpoint("iii9999"));
+    const { dialog } = renderForm(
+      saved,
+      [line("main", head.id, true), line("idea", moved.id)],
+      "blank",
+      {
+        parentReason: "last-saved",
+        parentLine: "idea",
+        checkpoints: [moved, saved, head, old],
+      },
+    );
+    const form = within(dialog);
+    const where = form.getByTestId("save-where");
+    expect(where).toHaveTextContent("the line this Session saved to last");
+    await waitFor(() =>
+      expect(form.getByRole("radio", { name: /on top of idea's HEAD/ })).toBeChecked(),
+    );
+    expect(form.getByRole("textbox", { name: "Decision 2" })).toHaveValue("Someone else's");
+    await user.type(form.getByRole("textbox", { name: "Message *" }), "Mine on top");
+    await user.click(form.getByRole("button", { name: "Save checkpoint" }));
+    await waitFor(() => expect(commitFn).toHaveBeenCalled());
+    expect(createLineFn).not.toHaveBeenCalled();
+    expect(commitFn.mock.calls[0]?.[0]).toMatchObject({
+      branch: "idea",
+      parent_commit_id: moved.id,
+      expected_head_commit_id: moved.id,
     });
   });
 });

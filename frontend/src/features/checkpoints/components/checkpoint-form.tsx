@@ -18,6 +18,7 @@ import {
   type FormErrors,
   formFromCheckpoint,
   formToCommit,
+  type SaveSource,
   validateForm,
 } from "../lib/form";
 import { acceptProposal, type Proposal, proposalsFromDraft } from "../lib/proposals";
@@ -36,8 +37,11 @@ export interface DraftScope {
   model: string | null;
 }
 
-/** Why the form starts from its parent: the mounted Checkpoint, the Session's base, or HEAD. */
-export type ParentReason = "mounted" | "base" | "head";
+/**
+ * Why the form starts from its parent: the Checkpoint the Session saved last (its next save goes
+ * on from there), else the Session's base, else HEAD.
+ */
+export type ParentReason = "last-saved" | "base" | "head";
 
 interface CheckpointFormDialogProps {
   open: boolean;
@@ -47,11 +51,16 @@ interface CheckpointFormDialogProps {
   /** The Checkpoint whose state the form starts from (null: the Space has none yet). */
   parent: Checkpoint | null;
   parentReason: ParentReason;
+  /** The line the parent went to when it was saved (the Session's last save): saved on again. */
+  parentLine?: string | null;
   lines: readonly Line[];
   checkpoints: readonly Checkpoint[];
   draftScope: DraftScope | null;
+  /** The Session the Checkpoint is saved from, recorded as its `metadata.source`. */
+  source?: SaveSource | null;
   onClose: () => void;
-  onSaved: (checkpoint: Checkpoint) => void;
+  /** After the save: the Checkpoint, and the line it went to (null: the default line). */
+  onSaved: (checkpoint: Checkpoint, line: string | null) => void;
 }
 
 export function CheckpointFormDialog(props: CheckpointFormDialogProps) {
@@ -69,23 +78,28 @@ const valuesOf = (c: Checkpoint | null, author = "") =>
   c ? formFromCheckpoint(c, author) : emptyForm(author);
 
 const reasonText: Record<ParentReason, string> = {
-  mounted: "the mounted Checkpoint",
+  "last-saved": "what this Session saved last,",
   base: "this Session's base",
   head: "HEAD",
 };
 
 function CheckpointForm(props: CheckpointFormDialogProps) {
-  const { mode, spaceId, parent, lines, checkpoints, draftScope, onClose, onSaved } = props;
+  const { mode, spaceId, parent, parentLine = null, lines, checkpoints, draftScope } = props;
+  const { source = null, onClose, onSaved } = props;
   const [values, setValues] = useState<CheckpointFormValues>(() =>
     valuesOf(parent, readJson<string>(AUTHOR_KEY) ?? ""),
   );
   // The parent of the save: the form's starting state, or a line's HEAD the edits were moved onto.
   const [base, setBase] = useState<Checkpoint | null>(parent);
   const baseValues = useMemo(() => valuesOf(base), [base]);
+  // The line the Session saved to last, while it exists; else the line the parent belongs to.
   const line = useMemo(
-    () => homeLine(parent?.id ?? null, lines, checkpoints),
-    [parent, lines, checkpoints],
+    () =>
+      lines.find((l) => parentLine !== null && l.name === parentLine) ??
+      homeLine(parent?.id ?? null, lines, checkpoints),
+    [parent, parentLine, lines, checkpoints],
   );
+  const ownLine = parentLine !== null && line?.name === parentLine;
   // The line's HEAD may lie beyond the Checkpoints loaded here: then it is fetched before the
   // edits are moved onto it (moving them onto "nothing" would drop the HEAD's whole state).
   const [fetchedHead, setFetchedHead] = useState<Checkpoint | null>(null);
@@ -175,10 +189,12 @@ function CheckpointForm(props: CheckpointFormDialogProps) {
         parentId: next.base?.id ?? null,
         branch,
         baseMetadata: next.base?.metadata ?? null,
-        // Where the items came from, only when the person took some of the draft's.
+        // Where the items came from, only when the person took some of the draft's; else the
+        // Session it is saved from (how the server knows what the Session saved last).
         provenance: acceptedDraft ? provenance : null,
+        source,
       });
-      onSaved(await commit.mutateAsync(body));
+      onSaved(await commit.mutateAsync(body), branch);
     } catch (error) {
       if (stage === "commit" && error instanceof ApiError && error.status === 409) {
         const head = await getHead(spaceId, branch).catch(() => null);
@@ -202,6 +218,14 @@ function CheckpointForm(props: CheckpointFormDialogProps) {
     setWhere(next);
     moveTo(head);
   };
+
+  // Saving again from what the Session saved last, on the line it went to: when that line moved
+  // on since (someone else saved on it), the edits go on top of its HEAD unless the person
+  // chooses a new line.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the form opens.
+  useEffect(() => {
+    if (props.parentReason === "last-saved" && oldState && ownLine) void chooseWhere("on-head");
+  }, []);
 
   const saveOnNewHead = () => {
     if (!conflict) return;
@@ -252,6 +276,7 @@ function CheckpointForm(props: CheckpointFormDialogProps) {
           lineHead={lineHead}
           where={where}
           onWhere={chooseWhere}
+          ownLine={ownLine}
           lineName={lineName}
           onLineName={setLineName}
           nameError={errors.lineName ?? null}

@@ -13,6 +13,8 @@ interface SaveWhereProps {
   lineName: string;
   onLineName: (name: string) => void;
   nameError: string | null;
+  /** The line is the one this Session saved to last. */
+  ownLine?: boolean;
 }
 
 /** Saving from a state that is not the line's HEAD: start a new line there, or save on top of HEAD. */
@@ -54,7 +56,9 @@ export function SaveWhere(props: SaveWhereProps) {
           checked={where === "on-head"}
           onChange={() => onWhere("on-head")}
         />
-        on top of {line.name}'s HEAD, with your changes carried onto its state
+        on top of {line.name}'s HEAD
+        {props.ownLine ? ", the line this Session saved to last," : ""} with your changes carried
+        onto its state
       </label>
     </fieldset>
   );

@@ -20,6 +20,16 @@ export interface DraftProvenance {
   draftedBy: DraftedBy;
 }
 
+/**
+ * The Session a Checkpoint is saved from, and the Turns it had (none yet: no range). Recorded as
+ * `metadata.source`, which is how the server knows what a Session saved last (`last_saved`).
+ */
+export interface SaveSource {
+  session_id: string;
+  from_seq?: number;
+  to_seq?: number;
+}
+
 export const emptyForm = (authorName = ""): CheckpointFormValues => ({
   message: "",
   summary: "",
@@ -120,6 +130,8 @@ export function formToCommit(
     spaceId: string;
     expectedHead: string | null;
     provenance?: DraftProvenance | null;
+    /** The Session it is saved from, when no accepted draft says so more precisely. */
+    source?: SaveSource | null;
     /** The parent: the Checkpoint whose state the form started from (default: the line's HEAD). */
     parentId?: string | null;
     /** The line to save on (default: the Space's default line). */
@@ -135,6 +147,8 @@ export function formToCommit(
   if (options.provenance) {
     metadata.source = options.provenance.source;
     metadata.drafted_by = options.provenance.draftedBy;
+  } else if (options.source) {
+    metadata.source = options.source;
   }
   return {
     repo_id: options.spaceId,

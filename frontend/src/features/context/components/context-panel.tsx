@@ -11,6 +11,8 @@ interface ContextPanelProps {
   request: ContextRequest;
   /** A label for the Checkpoint in context ("abc1234 “Plan”"): the mounted one, else the Session's base. */
   mountedLabel: string | null;
+  /** Where the Session's next save starts ("abc1234 “Plan” on line main"), as the server says; null: no save yet. */
+  nextSave?: string | null;
 }
 
 const sectionNames: Record<string, string> = {
@@ -26,7 +28,7 @@ const sectionNames: Record<string, string> = {
 };
 
 /** Exactly what the model will receive with the next message, section by section. */
-export function ContextPanel({ request, mountedLabel }: ContextPanelProps) {
+export function ContextPanel({ request, mountedLabel, nextSave = null }: ContextPanelProps) {
   const preview = useContextPreview(request);
   if (preview.isPending) return <Loading what="the context" />;
   if (preview.isError) return <FailureNotice error={preview.error} />;
@@ -60,6 +62,11 @@ export function ContextPanel({ request, mountedLabel }: ContextPanelProps) {
               : "No Checkpoint mounted: every Turn of this Session."}
         </p>
         <LeftOutNote leftOut={ctx.left_out} />
+        {nextSave && (
+          <p className="muted small" data-testid="context-next-save">
+            The next save from this Session starts from {nextSave}, which it saved last.
+          </p>
+        )}
         <LargeContextWarning ctx={ctx} />
         <div className="context-actions">
           <button

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, unwrap } from "@/api/client";
+import { keys } from "@/api/keys";
 import type { ForkRequest } from "@/api/models";
 import { cacheNewSession } from "./new-session";
 
@@ -18,6 +19,10 @@ export function useForkSession(spaceId: string) {
   return useMutation({
     mutationFn: ({ sessionId, body }: { sessionId: string; body: ForkRequest }) =>
       forkSession(sessionId, body),
-    onSuccess: (session) => cacheNewSession(queryClient, spaceId, session),
+    onSuccess: (session, { sessionId }) => {
+      // The origin now lists it as continued in it.
+      void queryClient.invalidateQueries({ queryKey: keys.session(sessionId) });
+      return cacheNewSession(queryClient, spaceId, session);
+    },
   });
 }

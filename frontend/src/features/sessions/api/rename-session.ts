@@ -21,12 +21,14 @@ export function useRenameSession() {
     mutationFn: ({ sessionId, title }: { sessionId: string; title: string }) =>
       renameSession(sessionId, { title }),
     onSuccess: (session) => {
-      // The header and the Session list show the new name at once, without a refetch.
+      // The header and the Session list (whatever its filter) show the new name at once, without a refetch.
       queryClient.setQueryData(keys.session(session.id), session);
-      queryClient.setQueryData<SessionPage>(keys.sessions(session.repo_id), (page) =>
-        page
-          ? { ...page, items: page.items.map((s) => (s.id === session.id ? session : s)) }
-          : page,
+      queryClient.setQueriesData<SessionPage>(
+        { queryKey: keys.sessions(session.repo_id) },
+        (page) =>
+          page
+            ? { ...page, items: page.items.map((s) => (s.id === session.id ? session : s)) }
+            : page,
       );
     },
   });

@@ -1,3 +1,4 @@
+import { useDeferredValue, useState } from "react";
 import { Link, useLocation } from "wouter";
 import type { Checkpoint, Session } from "@/api/models";
 import { FailureNotice, Loading } from "@/components/feedback";
@@ -16,20 +17,26 @@ interface SessionSidebarProps {
   checkpoints?: readonly Checkpoint[];
 }
 
-/** The Sessions of a Space, newest first, with a button to start one. */
+/** The Sessions of a Space, newest first, found by title, with a button to start one. */
 export function SessionSidebar({
   spaceId,
   activeSessionId,
   onNavigate,
   checkpoints = [],
 }: SessionSidebarProps) {
-  const sessions = useSessions(spaceId);
+  const [filter, setFilter] = useState("");
+  // Typing is not held up by the list: the query follows the text a moment later.
+  const sessions = useSessions(spaceId, useDeferredValue(filter));
+  // Every Session, to name a new one; the same query as the list's when nothing is filtered.
+  const all = useSessions(spaceId);
   const create = useCreateSession(spaceId);
+  const filtering = filter.trim() !== "";
   const [, navigate] = useLocation();
 
   const start = () =>
     create.mutate(
-      { title: defaultSessionTitle(sessions.data?.items ?? []) },
+      // Named among every Session, not only those the filter shows.
+      { title: defaultSessionTitle(all.data?.items ?? []) },
       {
         onSuccess: (session) => {
           navigate(`/spaces/${spaceId}/sessions/${session.id}`);
@@ -53,10 +60,23 @@ export function SessionSidebar({
       </div>
       <FailureNotice error={create.error} />
       <ImportConversations spaceId={spaceId} />
+      <input
+        type="search"
+        className="session-filter"
+        placeholder="Find a Session by title"
+        aria-label="Find a Session by title"
+        value={filter}
+        maxLength={200}
+        onChange={(event) => setFilter(event.target.value)}
+      />
       {sessions.isPending && <Loading what="Sessions" />}
       <FailureNotice error={sessions.error} />
       {sessions.data && sessions.data.items.length === 0 && (
-        <p className="muted sidebar-empty">No Sessions yet. Start one to talk to a model.</p>
+        <p className="muted sidebar-empty">
+          {filtering
+            ? "No Session's title holds that."
+            : "No Sessions yet. Start one to talk to a model."}
+        </p>
       )}
       <ul className="session-list">
         {sessions.data?.items.map((session) => (
@@ -88,7 +108,10 @@ export function SessionSidebar({
   );
 }
 
-/** What a Session starts from: its base Checkpoint (a fork's), or the full history. */
+/**
+ * What a Session starts from, its base Checkpoint (a fork's), and its lineage: forked from
+ * another, continued in others.
+ */
 function SessionBase({
   session,
   checkpoints,
@@ -96,13 +119,21 @@ function SessionBase({
   session: Session;
   checkpoints: readonly Checkpoint[];
 }) {
-  if (!session.base_commit_id) return null;
+  const continued = session.continued_count > 0 && (
+    <span className="session-base" data-testid="session-continued-count">
+      continued in {plural(session.continued_count, "Session")}
+    </span>
+  );
+  if (!session.base_commit_id) return continued || null;
   const base = findById(checkpoints, session.base_commit_id);
   return (
-    <span className="session-base" data-testid="session-base">
-      {session.forked_from ? "forked · " : ""}based on{" "}
-      <code>{base ? shortHash(base.commit_hash) : "a Checkpoint"}</code>
-      {base ? ` ${base.message}` : ""}
-    </span>
+    <>
+      <span className="session-base" data-testid="session-base">
+        {session.forked_from ? "forked · " : ""}based on{" "}
+        <code>{base ? shortHash(base.commit_hash) : "a Checkpoint"}</code>
+        {base ? ` ${base.message}` : ""}
+      </span>
+      {continued}
+    </>
   );
 }

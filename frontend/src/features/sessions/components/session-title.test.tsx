@@ -3,6 +3,7 @@ import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import type { Session } from "@/api/models";
+import { makeSession } from "@/test/factories";
 import { SessionTitle } from "./session-title";
 
 const renameFn = vi.fn<(body: { sessionId: string; title: string }) => Promise<Session>>();
@@ -11,19 +12,11 @@ vi.mock("../api/rename-session", () => ({
     useMutation({ mutationFn: (b: { sessionId: string; title: string }) => renameFn(b) }),
 }));
 
-const session: Session = {
-  id: "s1",
-  repo_id: "space",
+const session: Session = makeSession("s1", {
   title: "Session 1",
-  provider: null,
-  model: null,
-  base_commit_id: null,
-  forked_from: null,
-  turn_count: 0,
   created_at: "2026-12-01T18:04:00Z",
   updated_at: "2026-12-01T18:04:00Z",
-  usage: { input_tokens: 0, output_tokens: 0, uncounted_replies: 0 },
-};
+});
 
 function show() {
   render(

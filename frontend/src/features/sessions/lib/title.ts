@@ -32,3 +32,16 @@ export function defaultSessionTitle(existing: readonly Pick<Session, "title">[])
   while (taken.has(`Session ${n}`)) n += 1;
   return `Session ${n}`;
 }
+
+const FORK_SUFFIX = / \(fork from [0-9a-f]{7}\)$/;
+
+/**
+ * The title of a Session continued from another at a Checkpoint: the origin's name with the
+ * Checkpoint it is based on, as the server names a fork ("Trip (fork from 1a2b3c4)"), but
+ * naming only the last Checkpoint: a chain of mounts does not grow the name each time.
+ */
+export function forkTitle(originTitle: string, commitHash: string): string {
+  let title = originTitle.trim();
+  while (FORK_SUFFIX.test(title)) title = title.replace(FORK_SUFFIX, "");
+  return `${title || "Session"} (fork from ${commitHash.slice(0, 7)})`;
+}
