@@ -46,6 +46,12 @@ async def test_export_to_a_file_then_import_it_gives_back_the_space(server: Live
         again = smriti("import", str(target), url=server.url)
         assert again.code == 4
         assert "already here" in again.error_line()
+        # What it asks for can be done: the command it names deletes the Space, then it imports.
+        assert f"`smriti space delete {repo_id} --yes`" in again.error_line()
+        deleted = smriti("space", "delete", repo_id, "--yes", url=server.url)
+        assert deleted.code == 0, deleted.stderr
+        assert smriti("import", str(target), url=server.url).code == 0
+        assert await observed(client, repo_id) == before
 
 
 async def test_export_to_stdout_and_a_bad_bundle(server: LiveServer, tmp_path: Path) -> None:

@@ -64,7 +64,8 @@ class BundleService:
         )
         if same is not None:
             raise Conflict(
-                f"A Space with id {space.id} is already here: delete it first to import it again."
+                f"A Space with id {space.id} is already here: delete it first to import it again "
+                f"(`smriti space delete {space.id} --yes`, or DELETE /v4/repos/{space.id})."
                 if same["same_id"]
                 else f"A Space named {space.name!r} is already here: rename one of them first.",
                 field="space.id" if same["same_id"] else "space.name",
