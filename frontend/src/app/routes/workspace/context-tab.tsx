@@ -17,7 +17,8 @@ export function ContextTab() {
   const checkpoint = findById(checkpoints, saved?.commit_id);
   const nextSave = saved
     ? `${checkpoint ? `${shortHash(checkpoint.commit_hash)} “${checkpoint.message}”` : "a Checkpoint"}${
-        saved.branch ? ` on line ${saved.branch}` : ", on a line since deleted"
+        // No line: it was deleted since, or the save is older than lines being recorded.
+        saved.branch ? ` on line ${saved.branch}` : ", on a line not known now"
       }`
     : null;
   return (
