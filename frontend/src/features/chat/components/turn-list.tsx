@@ -2,18 +2,13 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useSearch } from "wouter";
 import type { Turn } from "@/api/models";
-import { CheckpointName } from "@/components/checkpoint-name";
 import { CopyButton } from "@/components/copy-button";
 import { Markdown } from "@/components/markdown";
 import { formatDateTime } from "@/lib/format";
 import { isInContext, type Mount } from "../lib/history-base";
 import { retriedSeqs, retryableExchange } from "../lib/retries";
 import { tailRoom } from "../lib/tail-room";
-
-export interface MountedCheckpoint {
-  hash: string;
-  message: string;
-}
+import { Boundary, type MountedCheckpoint } from "./boundary";
 
 export interface PendingSend {
   content: string;
@@ -312,41 +307,6 @@ function StoppedBadge() {
     >
       stopped
     </span>
-  );
-}
-
-export function Boundary({
-  mounted,
-  base,
-  sentWith = false,
-}: {
-  mounted: MountedCheckpoint | null;
-  base: number;
-  /** The boundary the last message was sent with, not the next one's. */
-  sentWith?: boolean;
-}) {
-  const named = mounted ? <CheckpointName hash={mounted.hash} message={mounted.message} /> : "…";
-  if (sentWith) {
-    return (
-      <div className="mount-boundary" data-testid="mount-boundary">
-        <span className="boundary-label">
-          Mounted here for the last message: Checkpoint {named}
-        </span>
-        <span className="boundary-note">
-          {base === 0
-            ? "It was sent with no earlier Turn."
-            : `Turns 1–${base} above were not in its context; the next message gets them.`}
-        </span>
-      </div>
-    );
-  }
-  return (
-    <div className="mount-boundary" data-testid="mount-boundary">
-      <span className="boundary-label">Context starts here: Checkpoint {named}</span>
-      <span className="boundary-note">
-        {base === 0 ? "No earlier Turns." : `Turns 1–${base} above are not sent to the model.`}
-      </span>
-    </div>
   );
 }
 
