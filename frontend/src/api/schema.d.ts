@@ -614,6 +614,7 @@ export interface components {
             checkpoint_id: string | null;
             context_sha256: string;
             history_base_seq: number | null;
+            left_out?: components["schemas"]["LeftOut"] | null;
             matches: boolean | null;
             messages: components["schemas"]["ContextMessage"][];
             model: string | null;
@@ -778,6 +779,7 @@ export interface components {
             context_sha256?: string;
             context_window?: number | null;
             history_base_seq: number | null;
+            left_out?: components["schemas"]["LeftOut"] | null;
             messages: components["schemas"]["ContextMessage"][];
             model: string;
             provider: string;
@@ -949,10 +951,16 @@ export interface components {
             /** Format: uuid */
             commit_id: string;
         };
+        /** LeftOut */
+        LeftOut: {
+            reason: string;
+            sequence_numbers: number[];
+        };
         /** Line */
         Line: {
             /** Format: date-time */
             created_at: string;
+            head_commit_hash: string | null;
             head_commit_id: string | null;
             is_default: boolean;
             name: string;
