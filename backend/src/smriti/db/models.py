@@ -294,6 +294,27 @@ class TurnModel(DefaultBase):
     context_through_seq: Mapped[int | None] = mapped_column(Integer, default=None)
 
 
+class ImportedConversationModel(DefaultBase):
+    """The Session a conversation import made of a conversation, by that conversation's own id in
+    its source (migration 0017): importing the same file again skips what the Space holds. Gone
+    with its Session, so a conversation whose Session was deleted imports again. Written by
+    `sessions/turns.py` with the Session."""
+
+    __tablename__ = "imported_conversations"
+    __table_args__ = (
+        UniqueConstraint(
+            "repo_id", "source", "conversation_id", name="uq_imported_conversations_repo_id_source_conversation_id"
+        ),
+    )
+
+    session_id: Mapped[UUID] = mapped_column(ForeignKey("sessions.id", ondelete="CASCADE"), primary_key=True)
+    # The Session's Space, kept here so that the look-up by conversation is one index range.
+    repo_id: Mapped[UUID] = mapped_column(Uuid)
+    # The export's format (`transcripts/conversations.ExportFormat`): ids are unique within one.
+    source: Mapped[str] = mapped_column(String(16))
+    conversation_id: Mapped[str] = mapped_column(String(200))
+
+
 class SendClaimModel(DefaultBase):
     """A send with a `request_id` whose provider call is under way (migration 0003): others with
     the same key wait for its pair instead of calling the provider again."""
