@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import asyncpg
@@ -12,20 +11,9 @@ import pytest
 
 from smriti.core.config import Settings
 from tests.conftest import make_client
-from tests.support.api import create_space, turns
+from tests.support.api import create_space
+from tests.support.imports import FIXTURES, chatgpt_conversation, import_file, left_out, said
 from tests.support.memory import peak_allocated
-
-FIXTURES = Path(__file__).parent / "fixtures"
-
-
-async def import_file(client: httpx.AsyncClient, repo_id: str, body: bytes) -> httpx.Response:
-    return await client.post(
-        f"/v5/repos/{repo_id}/import/conversations", content=body, headers={"Content-Type": "application/json"}
-    )
-
-
-async def said(client: httpx.AsyncClient, session_id: str) -> list[tuple[str, str]]:
-    return [(turn["role"], turn["content"]) for turn in await turns(client, session_id)]
 
 
 async def test_a_chatgpt_export_follows_each_conversation_to_its_current_node(
@@ -66,6 +54,8 @@ async def test_a_chatgpt_export_follows_each_conversation_to_its_current_node(
         ("assistant", "It ends: each node is visited once."),
     ]
     assert len(await said(client, untitled)) == 2
+    # The edited and regenerated messages off the branch, and the tram map.
+    assert result["sessions"][0]["left_out"] == left_out(branches=3, images=1)
     reasons = {s["title"]: s["reason"] for s in result["skipped"]}
     assert reasons == {
         "Custom instructions only": "conversation 3: no message from the user or the assistant.",
@@ -97,9 +87,15 @@ async def test_a_claude_export_keeps_its_order_and_text(client: httpx.AsyncClien
         ("assistant", "Three, with min.insync.replicas=2."),
     ]
     assert result["skipped"] == [
-        {"title": "Untitled conversation 2", "reason": "conversation 2: no message from the user or the assistant."},
-        {"title": "Wrong shape", "reason": "conversation 3: chat_messages[0].text must be text."},
+        {
+            "title": "Untitled conversation 2",
+            "reason": "conversation 2: no message from the user or the assistant.",
+            "session_id": None,
+        },
+        {"title": "Wrong shape", "reason": "conversation 3: chat_messages[0].text must be text.", "session_id": None},
     ]
+    # The tool call beside the reply and the attached document are counted.
+    assert kafka["left_out"] == left_out(tool_calls=1, attachments=1)
     session = (await client.get(f"/v4/sessions/{kafka['session_id']}")).json()
     assert session["usage"]["uncounted_replies"] == 2
 
@@ -107,9 +103,13 @@ async def test_a_claude_export_keeps_its_order_and_text(client: httpx.AsyncClien
 @pytest.mark.parametrize(
     ("body", "words"),
     [
-        (b"not json", "a JSON list of conversations: the file begins with 'not json', not '['"),
+        (
+            b"not json",
+            "a JSON list of conversations), or a Claude Code session (.jsonl, one JSON object a line): "
+            "the file begins with 'not json', not '['",
+        ),
         (b'{"title": "one conversation, not a list"}', "a JSON list of conversations"),
-        (b"[]", "No ChatGPT conversation"),
+        (b"[]", "this list holds no conversation"),
         (b'[{"role": "user", "content": "hi"}]', "Item 1 of the list is neither a ChatGPT conversation"),
         (b'[{"chat_messages": []}, 5]', "Item 2 of the list is neither a ChatGPT conversation"),
         (b'[{"name": "a", "name": "b", "chat_messages": []}]', "appears twice in one object (item 1 of the list)"),
@@ -168,27 +168,6 @@ def _claude(number: int, text: str, sender: str = "human") -> dict[str, Any]:
     return {"name": f"Chat {number}", "chat_messages": [{"sender": sender, "text": text}]}
 
 
-def _chatgpt(number: int, messages: int, words: int) -> dict[str, Any]:
-    """A conversation shaped like a real ChatGPT export's: every node with its metadata."""
-    mapping: dict[str, Any] = {"root": {"id": "root", "message": None, "parent": None, "children": ["n0"]}}
-    for n in range(messages):
-        mapping[f"n{n}"] = {
-            "id": f"n{n}",
-            "message": {
-                "id": f"n{n}",
-                "author": {"role": "user" if n % 2 == 0 else "assistant", "name": None, "metadata": {}},
-                "create_time": 1717000000.5 + n,
-                "content": {"content_type": "text", "parts": [f"Message {n}: " + "words [and] {braces}, " * words]},
-                "status": "finished_successfully",
-                "metadata": {"model_slug": "gpt-4o", "finish_details": {"type": "stop"}},
-                "recipient": "all",
-            },
-            "parent": "root" if n == 0 else f"n{n - 1}",
-            "children": [f"n{n + 1}"] if n + 1 < messages else [],
-        }
-    return {"title": f"Conversation {number}", "create_time": 1717000000.0 + number, "mapping": mapping}
-
-
 async def test_a_conversation_larger_than_the_limit_is_a_413_naming_it(
     settings: Settings, db: asyncpg.Connection
 ) -> None:
@@ -233,7 +212,7 @@ async def test_a_long_export_keeps_every_conversation_in_order_across_batches(
 async def test_an_import_holds_a_few_conversations_not_the_file(client: httpx.AsyncClient) -> None:
     """~16 MB of ChatGPT conversations of ~30 KB each: decoded whole, the file took many times its
     size (2.4 GB of resident memory for 99 MB); now what one batch of conversations takes."""
-    body = json.dumps([_chatgpt(n, messages=40, words=20) for n in range(500)]).encode()
+    body = json.dumps([chatgpt_conversation(n, messages=40, words=20) for n in range(500)]).encode()
     assert len(body) > 16_000_000
     space = await create_space(client, "Big export")
 

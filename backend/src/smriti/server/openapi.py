@@ -36,7 +36,7 @@ from litestar.openapi.spec import (
     Schema,
     SecurityScheme,
 )
-from litestar.openapi.spec.enums import OpenAPIType
+from litestar.openapi.spec.enums import OpenAPIFormat, OpenAPIType
 
 from smriti.core.schemas import Request
 
@@ -241,8 +241,8 @@ def document_bundles(app: Litestar) -> None:
 
 
 def document_conversation_import(app: Litestar) -> None:
-    """The conversation import reads its JSON body as it arrives (past the request limit), so
-    Litestar does not describe it."""
+    """The conversation import reads its body as it arrives (past the request limit), so Litestar
+    does not describe it: JSON, a ZIP or JSONL, told apart by the content."""
     item = (app.openapi_schema.paths or {}).get("/v5/repos/{repo_id}/import/conversations")
     if item is None or item.post is None:
         return
@@ -253,9 +253,23 @@ def document_conversation_import(app: Litestar) -> None:
                 schema=Schema(
                     type=OpenAPIType.ARRAY,
                     items=Schema(type=OpenAPIType.OBJECT),
-                    description="The conversations.json of a ChatGPT or Claude data export.",
+                    description="The conversations.json of a ChatGPT or Claude data export, or an Open WebUI "
+                    "chat export.",
                 )
-            )
+            ),
+            "application/zip": OpenAPIMediaType(
+                schema=Schema(
+                    type=OpenAPIType.STRING,
+                    format=OpenAPIFormat.BINARY,
+                    description="A data export's ZIP, as it downloads: its conversations.json is read.",
+                )
+            ),
+            "application/x-ndjson": OpenAPIMediaType(
+                schema=Schema(
+                    type=OpenAPIType.STRING,
+                    description="A Claude Code session's transcript (`<sessionId>.jsonl`): one JSON object a line.",
+                )
+            ),
         },
     )
 

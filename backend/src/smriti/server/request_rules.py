@@ -15,8 +15,10 @@
   `+json` type). The media types a browser may send across sites without asking first
   (`text/plain`, forms) are refused with 415, so no web page the user opens can make a write.
   A Space bundle's import alone reads `application/x-ndjson`, which a browser does not send
-  across sites unasked either. `/mcp` is left to the MCP SDK, whose transport security refuses
-  such a body itself (400).
+  across sites unasked either; a conversation import reads a ZIP (`application/zip`, or
+  `application/x-zip-compressed` as Windows names it) or a Claude Code session's JSONL
+  (`application/x-ndjson`) as well, and neither is a type a browser sends unasked. `/mcp` is
+  left to the MCP SDK, whose transport security refuses such a body itself (400).
 
 Refusals use the API's error shape.
 """
@@ -39,6 +41,10 @@ _OWN_CONTENT_RULES = b"/mcp"
 # A Space bundle is ndjson (SYSTEM.md §10); not a type a browser sends across sites unasked.
 _NDJSON_PATHS = frozenset({b"/v5/repos/import"})
 _NDJSON = "application/x-ndjson"
+# A conversation import (`/v5/repos/{id}/import/conversations`) tells what it was sent by its
+# content: an export's ZIP or a Claude Code session's JSONL as well as JSON.
+_CONVERSATIONS = (b"/v5/repos/", b"/import/conversations")
+_CONVERSATION_TYPES = frozenset({_NDJSON, "application/zip", "application/x-zip-compressed"})
 
 
 def host_name(header: str) -> str:
@@ -205,6 +211,13 @@ def _ip_literal(name: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | No
     return address
 
 
+def _is_conversation_import(path: bytes) -> bool:
+    start, end = _CONVERSATIONS
+    if not (path.startswith(start) and path.endswith(end)):
+        return False
+    return b"/" not in path[len(start) : len(path) - len(end)]  # one segment between: the Space's id
+
+
 def _media_type_refusal(scope: Scope) -> list[dict[str, Any]] | None:
     if scope["type"] != ScopeType.HTTP or scope["method"] not in _WITH_BODY:
         return None
@@ -216,6 +229,8 @@ def _media_type_refusal(scope: Scope) -> list[dict[str, Any]] | None:
     if content_type is not None and is_json_media_type(content_type):
         return None
     if content_type is not None and path in _NDJSON_PATHS and _media(content_type) == _NDJSON:
+        return None
+    if content_type is not None and _is_conversation_import(path) and _media(content_type) in _CONVERSATION_TYPES:
         return None
     got = f"got {content_type!r}" if content_type else "none was given"
     return _refusal(

@@ -10,15 +10,16 @@ JSON, its fields in their order).
 
 from __future__ import annotations
 
+import dataclasses
 import tempfile
 from collections.abc import AsyncIterator, Iterator
 from typing import IO
-from uuid import UUID
 
 import msgspec
 
+from smriti.sessions.turns import Imported
 from smriti.transcripts.conversations import Conversation, ExportFormat, Skipped
-from smriti.transcripts.schemas import ImportedConversation, SkippedConversation
+from smriti.transcripts.schemas import ImportedConversation, LeftOut, SkippedConversation
 
 _PIECE = 64 * 1024
 _encode = msgspec.json.Encoder().encode
@@ -31,14 +32,30 @@ class ImportAnswer:
         self._sessions: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115
         self._skipped: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115
 
-    def add(self, batch: list[Conversation | Skipped], session_ids: Iterator[UUID]) -> None:
-        """A batch's entries, in order: its conversations took `session_ids`, one each."""
+    def add(self, batch: list[Conversation | Skipped], imported: Iterator[Imported]) -> None:
+        """A batch's entries, in order: what became of each of its conversations is in `imported`."""
         for item in batch:
-            if isinstance(item, Conversation):
-                entry = ImportedConversation(session_id=next(session_ids), title=item.title, turns=len(item.turns))
-                _append(self._sessions, _encode(entry))
+            if isinstance(item, Skipped):
+                unread = SkippedConversation(title=item.title, reason=item.reason, session_id=None)
+                _append(self._skipped, _encode(unread))
+                continue
+            done = next(imported)
+            if done.earlier:
+                skipped = SkippedConversation(
+                    title=item.title,
+                    reason=f"conversation {item.number} is in this Space already, as Session {done.session_id} "
+                    "(import with copies=true to import it again).",
+                    session_id=done.session_id,
+                )
+                _append(self._skipped, _encode(skipped))
             else:
-                _append(self._skipped, _encode(SkippedConversation(title=item.title, reason=item.reason)))
+                entry = ImportedConversation(
+                    session_id=done.session_id,
+                    title=item.title,
+                    turns=len(item.turns),
+                    left_out=LeftOut(**dataclasses.asdict(item.left_out)),
+                )
+                _append(self._sessions, _encode(entry))
 
     async def body(self) -> AsyncIterator[bytes]:
         """The answer's JSON, a piece at a time; the files are closed at the end (or if the client

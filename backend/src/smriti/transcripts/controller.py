@@ -1,12 +1,12 @@
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 from uuid import UUID
 
 from litestar import Request, Response, post
 from litestar.di import NamedDependency
 from litestar.openapi.datastructures import ResponseSpec
-from litestar.params import FromPath, JSONBody
+from litestar.params import FromPath, JSONBody, QueryParameter
 from litestar.response import Stream
 
 from smriti.core.error_docs import error_responses
@@ -39,14 +39,19 @@ async def ingest_transcript(
 @post(
     "/repos/{repo_id:str}/import/conversations",
     operation_id="importConversations",
-    summary="Import a ChatGPT or Claude data export's conversations as Sessions",
+    summary="Import a ChatGPT, Claude, Open WebUI or Claude Code export's conversations as Sessions",
     description=(
-        "The body is the `conversations.json` of a ChatGPT or Claude data export (the format is detected), up to "
-        "SMRITI_MAX_IMPORT_BYTES. One Session per conversation, in the file's order, titles kept, Turns numbered "
-        "1..n: ChatGPT's is the branch that ends at `current_node` (the one last seen), without system and tool "
-        "messages. A conversation that cannot be read is listed in `skipped` with its reason; the rest are stored "
-        "in one transaction. A file that is not such an export is a 400 and stores nothing; one conversation "
-        "larger than SMRITI_MAX_BUNDLE_LINE_BYTES is a 413 naming it."
+        "The body is the `conversations.json` of a ChatGPT or Claude data export, or the ZIP the export downloads "
+        "as, an Open WebUI chat export, or a Claude Code session's JSONL transcript, up to SMRITI_MAX_IMPORT_BYTES; "
+        "the kind is told by the content, whatever the Content-Type (JSON, `application/zip` or "
+        "`application/x-ndjson`). One Session per conversation, in the file's order, titles kept, Turns numbered "
+        "1..n: what the user and the assistant said, in the order they said it (the branch last seen; messages "
+        "in time order). Reasoning, tool calls and hidden messages are left out, and each Session's `left_out` "
+        "counts them. A conversation this Space already holds (imported before: known by its own id) is "
+        "skipped, naming its Session, unless `copies=true`. A conversation that cannot be read is listed in "
+        "`skipped` with its reason; the rest are stored in one transaction. A file that is not such an export "
+        "is a 400 and stores nothing; one conversation larger than SMRITI_MAX_BUNDLE_LINE_BYTES is a 413 "
+        "naming it."
     ),
     status_code=201,
     request_max_body_size=None,
@@ -57,13 +62,24 @@ async def ingest_transcript(
             description="Document created, URL follows",  # Litestar's own words for a 201, as the other routes
             generate_examples=False,
         ),
-        **error_responses(404, 413, 415),
+        **error_responses(404, 409, 413, 415),
     },
 )
 async def import_conversations(
-    repo_id: FromPath[UUID], request: Request[Any, Any, Any], transcripts: NamedDependency[TranscriptService]
+    repo_id: FromPath[UUID],
+    request: Request[Any, Any, Any],
+    transcripts: NamedDependency[TranscriptService],
+    copies: Annotated[
+        bool,
+        QueryParameter(
+            description="Import conversations this Space already holds again, as new Sessions (by default they "
+            "are skipped, naming the Session that holds each)."
+        ),
+    ] = False,
 ) -> Stream:
-    answer = await transcripts.import_conversations(repo_id, request.stream(), declared_bytes=request.content_length)
+    answer = await transcripts.import_conversations(
+        repo_id, request.stream(), declared_bytes=request.content_length, copies=copies
+    )
     # The answer lists every conversation, so it is sent from the files it was written to (answer.py).
     return Stream(
         answer.body(),

@@ -1,33 +1,60 @@
-"""A ChatGPT or Claude data export's `conversations.json`, read as Sessions (SYSTEM.md §10).
+"""Conversations brought in from elsewhere, read as Sessions (SYSTEM.md §10): the formats, and
+what every conversation of any of them is read into.
 
-Both exports are one JSON list of conversations. ChatGPT's (Settings → Data controls → Export)
-hold a `mapping` of message nodes each, every edited or regenerated branch kept, and
-`current_node`, the end of the branch the person last saw: that branch is the Session
-(`parse.chatgpt_branch`, which visits each node at most once). Claude's hold `chat_messages`, in
-order. The format is the one the first conversation has; titles (`title`, `name`) and the order
-of the list are kept.
+- ChatGPT's data export (Settings → Data controls → Export): `conversations.json`, a JSON list of
+  conversations, each a `mapping` of message nodes (`chatgpt.py`);
+- Claude's data export: `conversations.json`, a JSON list of conversations, each with
+  `chat_messages` (`claude.py`);
+- Open WebUI's chat export: a JSON list of chats, each with `chat.history` (`open_webui.py`);
+- a Claude Code session: its JSONL transcript, one event a line (`claude_code.py`).
 
-A conversation that cannot be read (a malformed node, text PostgreSQL cannot store, nothing but
-system or tool messages) is not a reason to refuse the rest: it is listed in `skipped` with
-its reason, and the others are imported. A file that is not such an export at all is refused,
-and so is a list holding something that is no conversation of either kind (`export_file.py`
-reads the file, one conversation at a time).
+The format of a JSON list is the one its first conversation has; titles, times and the order of
+the list are kept, and so is each conversation's own id, by which one imported before is known
+again. A conversation that cannot be read (a malformed message, text PostgreSQL cannot store,
+nothing but system or tool messages, a conversation of another format) is not a reason to refuse
+the rest: it is skipped with its reason, and the others are imported. A file that is not such
+an export at all is refused, and so is a list holding something that is no conversation of any
+of these kinds (`export_file.py`, `session_file.py` read the file, one conversation at a time).
 """
 
 from __future__ import annotations
 
 import datetime
-import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from smriti.core.text import is_blank, unstorable_reason
-from smriti.transcripts.parse import ParsedTurn, TranscriptError, parse_conversation
+from smriti.transcripts.chatgpt import read_chatgpt
+from smriti.transcripts.claude import read_claude
+from smriti.transcripts.messages import LeftOut, ParsedTurn, TranscriptError, merge, moment, storable
+from smriti.transcripts.open_webui import read_open_webui
 
-ExportFormat = Literal["chatgpt", "claude"]
+ExportFormat = Literal["chatgpt", "claude", "claude_code", "open_webui"]
+ListFormat = Literal["chatgpt", "claude", "open_webui"]
+"""The formats that come as a JSON list of conversations."""
+NAMES: dict[ExportFormat, str] = {
+    "chatgpt": "ChatGPT",
+    "claude": "Claude",
+    "claude_code": "Claude Code",
+    "open_webui": "Open WebUI",
+}
 MAX_TITLE_CHARS = 200
+MAX_ID_CHARS = 200
 UNTITLED = "Untitled conversation"
-_NAMES: dict[ExportFormat, str] = {"chatgpt": "ChatGPT", "claude": "Claude"}
+
+# What holds a conversation's messages, in each format of a list.
+_MESSAGES: dict[ListFormat, str] = {"chatgpt": "mapping", "claude": "chat_messages", "open_webui": "chat"}
+_TITLE: dict[ListFormat, str] = {"chatgpt": "title", "claude": "name", "open_webui": "title"}
+_TIMES: dict[ListFormat, tuple[str, str]] = {
+    "chatgpt": ("create_time", "update_time"),
+    "claude": ("created_at", "updated_at"),
+    "open_webui": ("created_at", "updated_at"),
+}
+_IDS: dict[ListFormat, tuple[str, ...]] = {
+    "chatgpt": ("conversation_id", "id"),
+    "claude": ("uuid",),
+    "open_webui": ("id",),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,9 +62,15 @@ class Conversation:
     title: str
     turns: list[ParsedTurn]
     created_at: datetime.datetime | None = None
-    """When the conversation began, as the export says; None when it does not say (or says
+    """When the conversation began, as the source says; None when it does not say (or says
     something that is not a time), and the Session is then as new as the import."""
     updated_at: datetime.datetime | None = None
+    source_id: str | None = None
+    """The conversation's own id in its source (`source_id`), by which a later import of the same
+    file knows it; None when it has none usable."""
+    left_out: LeftOut = field(default_factory=LeftOut)
+    number: int = 1
+    """Its place in the file, counted from 1."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,64 +79,96 @@ class Skipped:
     reason: str
 
 
-def format_of(item: Any) -> ExportFormat | None:
+def format_of(item: Any) -> ListFormat | None:
+    """The format of one item of a JSON list, by the key that holds its messages (a ChatGPT
+    conversation without its `mapping` still names its `conversation_id`)."""
     if isinstance(item, dict):
-        if "mapping" in item:
+        if "mapping" in item or "conversation_id" in item:
             return "chatgpt"
         if "chat_messages" in item:
             return "claude"
+        if isinstance(item.get("chat"), dict):
+            return "open_webui"
     return None
 
 
-def _title(item: Any, index: int, export: ExportFormat) -> str:
-    """The conversation's title as the export names it, on one line and cut to a Session title's
-    length; one it lacks (or cannot be stored) is named by its place in the file."""
-    raw = item.get("title" if export == "chatgpt" else "name") if isinstance(item, dict) else None
+def read_conversation(item: Any, number: int, export: ListFormat) -> Conversation | Skipped:
+    """Conversation `number` (counted from 1) of a list in `export`'s format, or why it is skipped."""
+    found = format_of(item)
+    title = _title(item, number, found or export)  # a conversation of another format: its own title
+    if found != export:
+        kind = f"a {NAMES[found]} conversation" if found is not None else "no conversation"
+        return Skipped(title, f"conversation {number} is {kind}, and this export is {NAMES[export]}'s.")
+    try:
+        turns, left = _read(item, export)
+    except TranscriptError as exc:
+        return Skipped(title, f"conversation {number}: {exc}")
+    except RecursionError:
+        return Skipped(title, f"conversation {number} is nested too deeply to read.")
+    return Conversation(
+        title, turns, *_times(item, export), source_id=source_id(item, _IDS[export]), left_out=left, number=number
+    )
+
+
+def _read(item: dict[str, Any], export: ListFormat) -> tuple[list[ParsedTurn], LeftOut]:
+    key = _MESSAGES[export]
+    if key not in item:
+        raise TranscriptError(f"a {NAMES[export]} conversation without its messages (`{key}`).")
+    if export == "chatgpt":
+        turns, left = read_chatgpt(item)
+    elif export == "claude":
+        if not isinstance(item["chat_messages"], list):
+            raise TranscriptError("chat_messages must be a list.")
+        turns, left = read_claude(item)
+    else:
+        turns, left = read_open_webui(item)
+    return turns_of(turns), left
+
+
+def turns_of(turns: list[ParsedTurn]) -> list[ParsedTurn]:
+    """A conversation's messages as its Turns: one side's consecutive messages joined, and checked
+    for what cannot be stored. Nothing to keep (only system or tool messages, or none) is a
+    TranscriptError."""
+    merged = merge(turns)
+    if not merged:
+        raise TranscriptError("no message from the user or the assistant.")
+    return storable(merged)
+
+
+def title_or(raw: Any, fallback: str) -> str:
+    """A title as the source names it, on one line and cut to a Session title's length; one it
+    lacks (or that cannot be stored) is `fallback`."""
     if not isinstance(raw, str) or is_blank(raw) or unstorable_reason(raw) is not None:
-        return f"{UNTITLED} {index + 1}"
+        return fallback
     title = " ".join(raw.split())
     return title if len(title) <= MAX_TITLE_CHARS else title[: MAX_TITLE_CHARS - 1] + "…"
 
 
-_EARLIEST = datetime.datetime(2000, 1, 1, tzinfo=datetime.UTC)
-_LATEST = datetime.datetime(2100, 1, 1, tzinfo=datetime.UTC)
+def _title(item: Any, number: int, export: ListFormat) -> str:
+    raw = item.get(_TITLE[export]) if isinstance(item, dict) else None
+    if raw is None and export == "open_webui" and isinstance(item, dict) and isinstance(item.get("chat"), dict):
+        raw = item["chat"].get("title")
+    return title_or(raw, f"{UNTITLED} {number}")
 
 
-def _time(value: Any) -> datetime.datetime | None:
-    """ChatGPT's seconds since 1970 or Claude's ISO 8601 text, as an aware time between 2000 and
-    2100; anything else is no time at all."""
-    moment: datetime.datetime | None = None
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
-        try:
-            moment = datetime.datetime.fromtimestamp(value, tz=datetime.UTC)
-        except (OverflowError, OSError, ValueError):
-            return None
-    elif isinstance(value, str):
-        try:
-            moment = datetime.datetime.fromisoformat(value)
-        except ValueError:
-            return None
-        if moment.tzinfo is None:
-            return None
-    return moment if moment is not None and _EARLIEST <= moment < _LATEST else None
+def source_id(item: dict[str, Any], keys: tuple[str, ...]) -> str | None:
+    """The first of `keys` that is an id a Space can keep: text of 1 to 200 characters."""
+    for key in keys:
+        value = item.get(key)
+        if isinstance(value, str) and 0 < len(value) <= MAX_ID_CHARS and unstorable_reason(value) is None:
+            return value
+    return None
 
 
-def _times(item: dict[str, Any], export: ExportFormat) -> tuple[datetime.datetime | None, datetime.datetime | None]:
-    keys = ("create_time", "update_time") if export == "chatgpt" else ("created_at", "updated_at")
-    created, updated = _time(item.get(keys[0])), _time(item.get(keys[1]))
+def times(
+    created: datetime.datetime | None, updated: datetime.datetime | None
+) -> tuple[datetime.datetime | None, datetime.datetime | None]:
+    """A Session's times from the source's: none without a start, and never changed before it."""
     if created is None:
         return None, None
     return created, updated if updated is not None and updated >= created else created
 
 
-def read_conversation(item: Any, number: int, export: ExportFormat) -> Conversation | Skipped:
-    """Conversation `number` (counted from 1) of an export in `export`'s format, or why it is skipped."""
-    title = _title(item, number - 1, export)
-    if format_of(item) != export:
-        return Skipped(title, f"conversation {number} is not a {_NAMES[export]} conversation, as the first is.")
-    try:
-        return Conversation(title, parse_conversation(item), *_times(item, export))
-    except TranscriptError as exc:
-        return Skipped(title, f"conversation {number}: {exc}")
-    except RecursionError:
-        return Skipped(title, f"conversation {number} is nested too deeply to read.")
+def _times(item: dict[str, Any], export: ListFormat) -> tuple[datetime.datetime | None, datetime.datetime | None]:
+    created, updated = _TIMES[export]
+    return times(moment(item.get(created)), moment(item.get(updated)))

@@ -1,4 +1,5 @@
-"""A data export's `conversations.json`, read from its spooled file one conversation at a time.
+"""A JSON list of conversations (a ChatGPT, Claude or Open WebUI export's), read from its spooled
+file (or the ZIP's member, `upload.py`) one conversation at a time.
 
 Decoded whole, an export took ~24 times its size in memory (a 99 MB file, 2.4 GB). Here each
 conversation is found in the file (`core/json_array.py`), decoded and read on its own, so what is
@@ -6,7 +7,7 @@ held at once is one conversation and one batch of the write, whatever the file's
 
 The file is read twice, as a bundle is (`bundles/service.py`). `check` reads every item before
 anything is written: a file that is not an export (not a JSON list, an item that is not JSON or
-names a key twice, an item that is no conversation of either kind) is a `TranscriptError`, and
+names a key twice, an item that is no conversation of any kind) is a `TranscriptError`, and
 the export's format is the first conversation's. `batches` then reads the conversations again,
 a batch at a time, for the write. A conversation larger than the item limit is `ItemTooLarge`
 from either pass (the first one finds it).
@@ -15,23 +16,28 @@ from either pass (the first one finds it).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import IO, Any, TypeVar
+from typing import Any, TypeVar
 
 import msgspec
 
 from smriti.core.json_array import ArrayError, ArrayItems
 from smriti.core.json_checks import duplicate_key
-from smriti.transcripts.conversations import Conversation, ExportFormat, Skipped, format_of, read_conversation
-from smriti.transcripts.parse import TranscriptError
+from smriti.transcripts.conversations import Conversation, ListFormat, Skipped, format_of, read_conversation
+from smriti.transcripts.messages import TranscriptError
+from smriti.transcripts.upload import UploadText
 
 BATCH_BYTES = 1 << 20
 """About how many bytes of the file one step reads: a batch of the write holds the
 conversations read from them (and the last may be up to the item limit)."""
 BATCH_CONVERSATIONS = 1000
 
-_NOT_A_LIST = "Expected the conversations.json of a ChatGPT or Claude data export: a JSON list of conversations"
-_NONE_FOUND = (
-    "No ChatGPT conversation (an object with `mapping`) or Claude conversation (with `chat_messages`) in this list."
+EXPECTED = (
+    "Expected the conversations.json of a ChatGPT or Claude data export (or its ZIP), an Open WebUI chat export "
+    "(a JSON list of conversations), or a Claude Code session (.jsonl, one JSON object a line)"
+)
+_KINDS = (
+    "neither a ChatGPT conversation (an object with `mapping`), a Claude one (with `chat_messages`) nor an Open "
+    "WebUI chat (with `chat`)"
 )
 
 _decode = msgspec.json.Decoder().decode
@@ -40,11 +46,11 @@ T = TypeVar("T")
 
 
 class ExportFile:
-    def __init__(self, spool: IO[bytes], *, item_limit: int) -> None:
-        self._spool = spool
+    def __init__(self, text: UploadText, *, item_limit: int) -> None:
+        self._text = text
         self._item_limit = item_limit
         self._unchecked: Iterator[tuple[int, bytes]] | None = None
-        self.format: ExportFormat | None = None
+        self.format: ListFormat | None = None
         """The format of the first conversation, once `check` has found it."""
 
     def check(self) -> bool:
@@ -53,7 +59,7 @@ class ExportFile:
             self._unchecked = self._items()
         if not _take(self._unchecked, self._check_item):
             if self.format is None:
-                raise TranscriptError(_NONE_FOUND)
+                raise TranscriptError(f"{EXPECTED}: this list holds no conversation.")
             return True
         return False
 
@@ -68,22 +74,20 @@ class ExportFile:
     def _check_item(self, number: int, raw: bytes) -> None:
         found = format_of(_checked(number, raw))
         if found is None:
-            raise TranscriptError(
-                f"Item {number} of the list is neither a ChatGPT conversation (an object with `mapping`) nor a "
-                "Claude one (with `chat_messages`): this is not the conversations.json of a data export."
-            )
+            raise TranscriptError(f"Item {number} of the list is {_KINDS}: this is not a conversation export.")
         if self.format is None:
             self.format = found
 
     def _items(self) -> Iterator[tuple[int, bytes]]:
-        """Each item of the list with its number (from 1)."""
-        self._spool.seek(0)
-        items = ArrayItems(self._spool, limit=self._item_limit)
+        """Each item of the list with its number (from 1). A `null` item is passed over, as a null
+        message is: it says nothing (and costs no entry in the answer)."""
+        items = ArrayItems(self._text.open(), limit=self._item_limit)
         try:
             for raw in items:
-                yield items.count, raw
+                if raw != b"null":
+                    yield items.count, raw
         except ArrayError as exc:
-            raise TranscriptError(f"{_NOT_A_LIST}: {exc}") from None
+            raise TranscriptError(f"{EXPECTED}: {exc}") from None
 
 
 def _take(items: Iterator[tuple[int, bytes]], read: Callable[[int, bytes], T]) -> list[T]:

@@ -28,22 +28,43 @@ class TranscriptResult(msgspec.Struct):
     session_id: UUID | None
 
 
+class LeftOut(msgspec.Struct, kw_only=True):
+    """What a conversation held that its Turns do not, counted."""
+
+    branches: int
+    """Messages on branches other than the one imported (edited messages, regenerated replies)."""
+    images: int
+    attachments: int
+    """Files other than images (documents, audio)."""
+    tool_calls: int
+    """Calls the model made to a tool (a search, code it ran); their results go with them."""
+    thinking: int
+    """The model's reasoning, and summaries of it."""
+    hidden: int
+    """Messages the source does not show as said (custom instructions, a tool's notes)."""
+
+
 class ImportedConversation(msgspec.Struct, kw_only=True):
     session_id: UUID
     title: str
     turns: int
     """How many Turns it holds (numbered 1..n)."""
+    left_out: LeftOut
 
 
 class SkippedConversation(msgspec.Struct, kw_only=True):
     title: str
     reason: str
+    session_id: UUID | None
+    """The Session this Space already holds for the conversation, when that is why it was
+    skipped; null otherwise."""
 
 
 class ConversationImportResult(msgspec.Struct, kw_only=True):
     """`POST /v5/repos/{repo_id}/import/conversations`: one Session per conversation read, in the
-    export's order, and each conversation that could not be read with the reason."""
+    export's order, and each conversation that could not be read, or that the Space already
+    holds, with the reason."""
 
-    format: Literal["chatgpt", "claude"]
+    format: Literal["chatgpt", "claude", "claude_code", "open_webui"]
     sessions: list[ImportedConversation]
     skipped: list[SkippedConversation]

@@ -1,11 +1,13 @@
-"""Conversations brought in from elsewhere: a data export's conversations.json as Sessions, and the
-v1 transcript ingestion, kept for backfilling (parse, summarise, optionally store as a Session)."""
+"""Conversations brought in from elsewhere: an export's conversations (a ChatGPT or Claude data
+export, or its ZIP; an Open WebUI chat export; a Claude Code session) as Sessions, and the v1
+transcript ingestion, kept for backfilling (parse, summarise, optionally store as a Session)."""
 
 from __future__ import annotations
 
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
+from typing import IO
 from uuid import UUID
 
 from smriti.core.cpu import Lane, holding_a_connection, off_loop
@@ -15,10 +17,13 @@ from smriti.core.uploads import within
 from smriti.rules.extract import Extraction, SourceTurn, extract
 from smriti.sessions.turns import ImportedSession, TurnStore
 from smriti.transcripts.answer import ImportAnswer
-from smriti.transcripts.conversations import Conversation
+from smriti.transcripts.conversations import Conversation, ExportFormat, Skipped
 from smriti.transcripts.export_file import ExportFile
-from smriti.transcripts.parse import ParsedTurn, TranscriptError, parse_transcript
+from smriti.transcripts.messages import ParsedTurn, TranscriptError
+from smriti.transcripts.parse import parse_transcript
 from smriti.transcripts.schemas import ImportedTurn, TranscriptImport, TranscriptResult
+from smriti.transcripts.session_file import LineTooLong, SessionFile
+from smriti.transcripts.upload import UploadText
 
 IMPORT_PROVIDER = "import"
 _RECENT_TURNS = 6
@@ -52,6 +57,27 @@ def context_pack(turns: list[ParsedTurn], found: Extraction) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class ConversationFile:
+    """What an import reads, and the reader of its kind (`ExportFile` or `SessionFile`)."""
+
+    text: UploadText
+    reader: ExportFile | SessionFile
+
+    @property
+    def format(self) -> ExportFormat | None:
+        return self.reader.format
+
+    def check(self) -> bool:
+        return self.reader.check()
+
+    def batches(self) -> Iterator[list[Conversation | Skipped]]:
+        return self.reader.batches()
+
+    def close(self) -> None:
+        self.text.close()
+
+
+@dataclass(frozen=True, slots=True)
 class TranscriptService:
     turns: TurnStore
     max_import_bytes: int
@@ -59,23 +85,32 @@ class TranscriptService:
     """SMRITI_MAX_BUNDLE_LINE_BYTES: the largest conversation an import reads."""
 
     async def import_conversations(
-        self, repo_id: UUID, chunks: AsyncIterator[bytes], *, declared_bytes: int | None
+        self, repo_id: UUID, chunks: AsyncIterator[bytes], *, declared_bytes: int | None, copies: bool = False
     ) -> ImportAnswer:
-        """A data export's conversations as Sessions of the Space, all in one transaction: either
-        every conversation that could be read is stored, or (an error) none is. The body is
-        spooled to a file and read from there a conversation at a time (`export_file.py`)."""
+        """An export's conversations as Sessions of the Space, all in one transaction: either every
+        conversation that could be read is stored, or (an error) none is. The body is spooled to a
+        file and read from there a conversation at a time (`export_file.py`, `session_file.py`).
+        A conversation this Space already holds (by its own id) is skipped, naming its Session,
+        unless `copies` asks for it again."""
         with tempfile.TemporaryFile() as spool:
             async for chunk in within(chunks, self.max_import_bytes, "The export", declared_bytes=declared_bytes):
                 spool.write(chunk)
-            export = ExportFile(spool, item_limit=self.max_item_bytes)
-            await self._check(export)
-            return await self._write(repo_id, export)
+            export = await self._check(spool)
+            try:
+                return await self._write(repo_id, export, copies=copies)
+            finally:
+                export.close()
 
-    async def _check(self, export: ExportFile) -> None:
+    async def _check(self, spool: IO[bytes]) -> ConversationFile:
         """The whole file checked before anything is written, a step at a time in a worker thread."""
         try:
-            while not await off_loop(export.check, lane=Lane.IMPORT):
-                pass
+            export = await off_loop(lambda: self._opened(spool), lane=Lane.IMPORT)
+            try:
+                while not await off_loop(export.check, lane=Lane.IMPORT):
+                    pass
+            except BaseException:
+                export.close()
+                raise
         except TranscriptError as exc:
             raise BadRequest(str(exc), field="body") from None
         except ItemTooLarge as exc:
@@ -85,24 +120,48 @@ class TranscriptService:
                 limit_bytes=exc.limit,
                 field="body",
             ) from None
+        except LineTooLong as exc:
+            raise TooLarge(
+                f"Line {exc.number} of the session is longer than SMRITI_MAX_BUNDLE_LINE_BYTES ({exc.limit} "
+                "bytes), the longest line this server reads; nothing was imported.",
+                limit_bytes=exc.limit,
+                field=f"line {exc.number}",
+            ) from None
+        return export
 
-    async def _write(self, repo_id: UUID, export: ExportFile) -> ImportAnswer:
+    def _opened(self, spool: IO[bytes]) -> ConversationFile:
+        """The reader for what was sent: a JSON list (`[`), or a Claude Code session (`{`)."""
+        text = UploadText(spool, import_limit=self.max_import_bytes)
+        try:
+            reader = SessionFile if text.first_byte() == ord("{") else ExportFile
+            return ConversationFile(text, reader(text, item_limit=self.max_item_bytes))
+        except BaseException:
+            text.close()
+            raise
+
+    async def _write(self, repo_id: UUID, export: ConversationFile, *, copies: bool) -> ImportAnswer:
         """Each batch read in a worker thread, then written; the answer written as they go."""
         assert export.format is not None  # check() found it, or refused the file
         answer = ImportAnswer(export.format)
         try:
             # Opened before the first batch: an unknown Space is a 404 whatever the file holds.
-            async with self.turns.importing(repo_id, IMPORT_PROVIDER) as sessions:
+            async with self.turns.importing(repo_id, IMPORT_PROVIDER, source=export.format, copies=copies) as sessions:
                 batches = export.batches()
                 while batch := await holding_a_connection(lambda: next(batches, None)):
-                    ids = await sessions.add(
+                    read = [c for c in batch if isinstance(c, Conversation)]
+                    added = await sessions.add(
                         [
-                            ImportedSession(c.title, [(t.role, t.content) for t in c.turns], c.created_at, c.updated_at)
-                            for c in batch
-                            if isinstance(c, Conversation)
+                            ImportedSession(
+                                c.title,
+                                [(t.role, t.content) for t in c.turns],
+                                c.created_at,
+                                c.updated_at,
+                                source_id=c.source_id,
+                            )
+                            for c in read
                         ]
                     )
-                    answer.add(batch, iter(ids))
+                    answer.add(batch, iter(added))
         except BaseException:
             answer.close()
             raise
