@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 
 from tests.bundles.space import observed, rich_space
 from tests.support.cli import smriti
+from tests.support.imports import fixture, zipped
 from tests.support.live_server import LiveServer, live_server
 
 pytestmark = pytest.mark.slow
@@ -104,7 +106,7 @@ async def test_import_conversations_lists_the_sessions_and_what_was_skipped(serv
     assert imported.code == 0, imported.stderr
     lines = imported.stdout.splitlines()
     assert lines[0] == "Imported 1 Claude conversation(s) into Conversations by the CLI:"
-    assert lines[1].endswith("4 Turns  Kafka sizing")
+    assert lines[1].endswith("4 Turns  Kafka sizing  (left out: attachments 1, tool calls 1)")
     assert lines[2:] == [
         "Skipped 2:",
         "  Untitled conversation 2: conversation 2: no message from the user or the assistant.",
@@ -113,3 +115,30 @@ async def test_import_conversations_lists_the_sessions_and_what_was_skipped(serv
     refused = smriti("import-conversations", "Conversations by the CLI", "-", stdin=b"not json", url=server.url)
     assert refused.code == 2
     assert "the file begins with 'not json', not '['" in refused.error_line()
+
+
+async def test_import_conversations_reads_a_zip_skips_what_the_space_holds_and_copies_on_request(
+    server: LiveServer, tmp_path: Path
+) -> None:
+    async with httpx.AsyncClient(base_url=server.url) as client:
+        created = await client.post("/v4/repos", json={"name": "Zipped by the CLI"})
+        assert created.status_code == 201, created.text
+    export = tmp_path / "data-2025-03-05.zip"
+    export.write_bytes(zipped({"conversations.json": fixture("claude_export.json"), "users.json": b"[]"}))
+    session = tmp_path / "4c1f8e2a.jsonl"
+    session.write_bytes(fixture("claude_code_session.jsonl"))
+
+    first = smriti("import-conversations", "Zipped by the CLI", str(export), url=server.url)
+    assert first.code == 0, first.stderr
+    assert first.stdout.splitlines()[0] == "Imported 3 Claude conversation(s) into Zipped by the CLI:"
+    again = smriti("import-conversations", "Zipped by the CLI", str(export), url=server.url)
+    assert again.code == 0, again.stderr
+    assert again.stdout.splitlines()[:2] == ["Imported 0 Claude conversation(s) into Zipped by the CLI:", "Skipped 3:"]
+    copies = smriti("import-conversations", "Zipped by the CLI", str(export), "--copies", "--json", url=server.url)
+    assert copies.code == 0, copies.stderr
+    assert len(json.loads(copies.stdout)["sessions"]) == 3
+    claude_code = smriti("import-conversations", "Zipped by the CLI", str(session), url=server.url)
+    assert claude_code.code == 0, claude_code.stderr
+    assert claude_code.stdout.splitlines()[1].endswith(
+        "Fix the flaky retry test  (left out: images 1, tool calls 2, thinking 1, hidden 4)"
+    )

@@ -140,13 +140,18 @@ class SmritiClient:
             )
         return self._decoded("POST", response, Space)  # type: ignore[return-value]
 
-    async def import_conversations(self, space_id: UUID, source: IO[bytes]) -> ConversationImportResult:
-        """A ChatGPT or Claude export's conversations.json, read from `source`, as Sessions."""
+    async def import_conversations(
+        self, space_id: UUID, source: IO[bytes], *, media_type: str = "application/json", copies: bool = False
+    ) -> ConversationImportResult:
+        """An export's conversations (a ChatGPT or Claude data export's conversations.json or its ZIP,
+        an Open WebUI export, a Claude Code session's JSONL), read from `source`, as Sessions. The
+        server tells them apart by their content; `media_type` only says which it is."""
         with self._reaching():
             response = await self._http.post(
                 f"/v5/repos/{segment(space_id)}/import/conversations",
                 content=_chunks(source),
-                headers=_upload_headers(source, "application/json"),
+                headers=_upload_headers(source, media_type),
+                params={"copies": "true"} if copies else None,
             )
         return self._decoded("POST", response, ConversationImportResult)  # type: ignore[return-value]
 

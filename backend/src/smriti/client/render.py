@@ -7,6 +7,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 from uuid import UUID
 
+import msgspec
+
 from smriti.checkpoints.diff import CheckpointDiff, ListChange, TextChange
 from smriti.checkpoints.schemas import Checkpoint, Entity, VerifyReport
 from smriti.checkpoints.text import checkbox, entity_text
@@ -381,11 +383,19 @@ def marked(snippet: str, highlights: Sequence[tuple[int, int]]) -> str:
     return "".join([*out, snippet[at:]])
 
 
+_EXPORT_NAMES = {"chatgpt": "ChatGPT", "claude": "Claude", "claude_code": "Claude Code", "open_webui": "Open WebUI"}
+
+
 def imported_conversations(result: ConversationImportResult, space: Space) -> str:
-    """What an export became: a line per Session, then each conversation left out and why."""
-    kind = "ChatGPT" if result.format == "chatgpt" else "Claude"
+    """What an export became: a line per Session (with what it left out), then each conversation
+    skipped and why."""
+    kind = _EXPORT_NAMES[result.format]
     lines = [f"Imported {len(result.sessions)} {kind} conversation(s) into {_one_line(space.name)}:"]
-    lines += [f"  {s.session_id}  {s.turns:>4} Turns  {_one_line(s.title)}" for s in result.sessions]
+    for s in result.sessions:
+        left = ", ".join(f"{name.replace('_', ' ')} {n}" for name, n in msgspec.structs.asdict(s.left_out).items() if n)
+        lines.append(
+            f"  {s.session_id}  {s.turns:>4} Turns  {_one_line(s.title)}" + (f"  (left out: {left})" if left else "")
+        )
     if result.skipped:
         lines.append(f"Skipped {len(result.skipped)}:")
         lines += [f"  {_one_line(s.title)}: {_one_line(s.reason)}" for s in result.skipped]

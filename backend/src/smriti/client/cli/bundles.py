@@ -1,5 +1,5 @@
 """`smriti export` and `smriti import`: a Space as a bundle file (docs/bundles.md) and back;
-`smriti import-conversations`: a ChatGPT or Claude data export as Sessions."""
+`smriti import-conversations`: a ChatGPT, Claude, Open WebUI or Claude Code export as Sessions."""
 
 from __future__ import annotations
 
@@ -61,17 +61,30 @@ def import_(conn: Connection, file: Any) -> None:
     conn.emit(space, lambda: render.imported(space))
 
 
+# What a file is sent as, by its name; the server tells the kinds apart by their content anyway.
+_MEDIA_TYPES = {".zip": "application/zip", ".jsonl": "application/x-ndjson"}
+
+
 @agent_command("import-conversations")
 @click.argument("space")
 @click.argument("file", type=click.File("rb"))
-def import_conversations(conn: Connection, space: str, file: Any) -> None:
-    """Import the conversations.json of a ChatGPT or Claude data export FILE (`-` is stdin) into
-    SPACE, one Session per conversation (ChatGPT's: the branch last seen). Conversations that
-    cannot be read are listed with the reason; the others are stored together or not at all."""
+@click.option(
+    "--copies",
+    is_flag=True,
+    help="Import conversations SPACE already holds again, as new Sessions (by default they are skipped).",
+)
+def import_conversations(conn: Connection, space: str, file: Any, copies: bool) -> None:
+    """Import FILE (`-` is stdin) into SPACE, one Session per conversation: a ChatGPT or Claude data
+    export (its ZIP, or the conversations.json in it), an Open WebUI chat export, or a Claude Code
+    session (`~/.claude/projects/…/<id>.jsonl`). What the user and the assistant said is kept, in
+    order (ChatGPT's: the branch last seen); reasoning, tool calls and hidden messages are left out
+    and counted. Conversations that cannot be read, or that SPACE already holds, are listed with
+    the reason; the others are stored together or not at all."""
+    media_type = _MEDIA_TYPES.get(Path(file.name).suffix.lower(), "application/json")
 
     async def work(client: SmritiClient) -> tuple[Any, Any]:
         found = await client.resolve_space(space)
-        return found, await client.import_conversations(found.id, file)
+        return found, await client.import_conversations(found.id, file, media_type=media_type, copies=copies)
 
     found, result = conn.run(work)
     conn.emit(result, lambda: render.imported_conversations(result, found))
