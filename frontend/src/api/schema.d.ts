@@ -495,8 +495,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Import a ChatGPT or Claude data export's conversations as Sessions
-         * @description The body is the `conversations.json` of a ChatGPT or Claude data export (the format is detected), up to SMRITI_MAX_IMPORT_BYTES. One Session per conversation, in the file's order, titles kept, Turns numbered 1..n: ChatGPT's is the branch that ends at `current_node` (the one last seen), without system and tool messages. A conversation that cannot be read is listed in `skipped` with its reason; the rest are stored in one transaction. A file that is not such an export is a 400 and stores nothing; one conversation larger than SMRITI_MAX_BUNDLE_LINE_BYTES is a 413 naming it.
+         * Import a ChatGPT, Claude, Open WebUI or Claude Code export's conversations as Sessions
+         * @description The body is the `conversations.json` of a ChatGPT or Claude data export, or the ZIP the export downloads as, an Open WebUI chat export, or a Claude Code session's JSONL transcript, up to SMRITI_MAX_IMPORT_BYTES; the kind is told by the content, whatever the Content-Type (JSON, `application/zip` or `application/x-ndjson`). One Session per conversation, in the file's order, titles kept, Turns numbered 1..n: what the user and the assistant said, in the order they said it (the branch last seen; messages in time order). Reasoning, tool calls and hidden messages are left out, and each Session's `left_out` counts them. A conversation this Space already holds (imported before: known by its own id) is skipped, naming its Session, unless `copies=true`. A conversation that cannot be read is listed in `skipped` with its reason; the rest are stored in one transaction. A file that is not such an export is a 400 and stores nothing; one conversation larger than SMRITI_MAX_BUNDLE_LINE_BYTES is a 413 naming it.
          */
         post: operations["importConversations"];
         delete?: never;
@@ -614,7 +614,6 @@ export interface components {
             checkpoint_id: string | null;
             context_sha256: string;
             history_base_seq: number | null;
-            left_out?: components["schemas"]["LeftOut"] | null;
             matches: boolean | null;
             messages: components["schemas"]["ContextMessage"][];
             model: string | null;
@@ -779,7 +778,6 @@ export interface components {
             context_sha256?: string;
             context_window?: number | null;
             history_base_seq: number | null;
-            left_out?: components["schemas"]["LeftOut"] | null;
             messages: components["schemas"]["ContextMessage"][];
             model: string;
             provider: string;
@@ -822,7 +820,7 @@ export interface components {
         /** ConversationImportResult */
         ConversationImportResult: {
             /** @enum {string} */
-            format: "chatgpt" | "claude";
+            format: "chatgpt" | "claude" | "claude_code" | "open_webui";
             sessions: components["schemas"]["ImportedConversation"][];
             skipped: components["schemas"]["SkippedConversation"][];
         };
@@ -910,6 +908,7 @@ export interface components {
         };
         /** ImportedConversation */
         ImportedConversation: {
+            left_out: components["schemas"]["LeftOut"];
             /** Format: uuid */
             session_id: string;
             title: string;
@@ -953,14 +952,17 @@ export interface components {
         };
         /** LeftOut */
         LeftOut: {
-            reason: string;
-            sequence_numbers: number[];
+            attachments: number;
+            branches: number;
+            hidden: number;
+            images: number;
+            thinking: number;
+            tool_calls: number;
         };
         /** Line */
         Line: {
             /** Format: date-time */
             created_at: string;
-            head_commit_hash: string | null;
             head_commit_id: string | null;
             is_default: boolean;
             name: string;
@@ -1177,6 +1179,7 @@ export interface components {
         /** SkippedConversation */
         SkippedConversation: {
             reason: string;
+            session_id: string | null;
             title: string;
         };
         /** Space */
@@ -3022,7 +3025,10 @@ export interface operations {
     };
     importConversations: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Import conversations this Space already holds again, as new Sessions (by default they are skipped, naming the Session that holds each). */
+                copies?: boolean;
+            };
             header?: never;
             path: {
                 repo_id: string;
@@ -3032,6 +3038,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": Record<string, never>[];
+                "application/x-ndjson": string;
+                "application/zip": string;
             };
         };
         responses: {
@@ -3055,6 +3063,15 @@ export interface operations {
             };
             /** @description No such resource. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request conflicts with the current state (for example HEAD has moved). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -5,10 +5,19 @@ import { type UploadProgress, uploadFile } from "@/lib/upload";
 
 export type ConversationImport = components["schemas"]["ConversationImportResult"];
 
+/** What a file is sent as, by its name; the server tells the kinds apart by their content anyway. */
+export function importMediaType(file: Blob): string {
+  const name = file instanceof File ? file.name.toLowerCase() : "";
+  if (name.endsWith(".zip")) return "application/zip";
+  if (name.endsWith(".jsonl")) return "application/x-ndjson";
+  return "application/json";
+}
+
 /**
- * POST /v5/repos/{repo_id}/import/conversations — a ChatGPT or Claude data export's
- * conversations.json becomes one Session per conversation; those it cannot read come back in
- * `skipped`, with the reason.
+ * POST /v5/repos/{repo_id}/import/conversations — a ChatGPT or Claude data export (its ZIP or
+ * conversations.json), an Open WebUI chat export or a Claude Code session becomes one Session per
+ * conversation; those it cannot read, or that the Space already holds, come back in `skipped`,
+ * with the reason.
  */
 export function importConversations(
   spaceId: string,
@@ -18,7 +27,7 @@ export function importConversations(
   return uploadFile<ConversationImport>(
     `/v5/repos/${encodeURIComponent(spaceId)}/import/conversations`,
     file,
-    "application/json",
+    importMediaType(file),
     onProgress,
   );
 }
