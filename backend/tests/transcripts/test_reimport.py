@@ -154,3 +154,27 @@ async def test_copies_must_be_a_boolean(client: httpx.AsyncClient) -> None:
     )
     assert response.status_code == 400, response.text
     assert response.json()["errors"][0]["field"] == "copies"
+
+
+async def test_a_claude_code_session_resumed_into_a_new_file_is_not_the_session_it_resumed(
+    client: httpx.AsyncClient,
+) -> None:
+    """A session resumed into a new file may begin with the earlier session's messages under that
+    session's id: known by its first `sessionId`, the longer file was skipped as the earlier one."""
+    earlier = fixture("claude_code_session.jsonl")
+    later = {
+        "type": "user",
+        "sessionId": "9e8d7c6b-0000-4000-8000-000000000099",
+        "timestamp": "2025-09-02T10:00:00.000Z",
+        "message": {"role": "user", "content": "The test failed again overnight."},
+    }
+    resumed = earlier + json.dumps(later).encode() + b"\n"
+    space = await create_space(client, "Resumed")
+    first = await import_file(client, space["id"], earlier, content_type="application/x-ndjson")
+    again = await import_file(client, space["id"], resumed, content_type="application/x-ndjson")
+
+    assert first.status_code == 201, first.text
+    assert again.status_code == 201, again.text
+    assert again.json()["skipped"] == []
+    [session] = again.json()["sessions"]
+    assert session["turns"] == 5

@@ -16,9 +16,12 @@ written); one reply comes as several events, one a block, and consecutive ones a
 - other events (`summary`, `system`, `file-history-snapshot`, …) are no one's words. The last
   `summary` line, when there is one, is the title; else the first thing the user said.
 
-The whole file is one conversation, its id the first `sessionId`. What the session keeps of it
-(its Turns, the title) is counted as it grows, by what Python holds, and refused past
-SMRITI_MAX_BUNDLE_LINE_BYTES, as a conversation of a JSON export is (`ItemTooLarge`).
+The whole file is one conversation, its id the last message's `sessionId`: the file's own session
+writes its last lines, and a session resumed into a new file may begin with the earlier session's
+messages under that session's id (taking the first, the longer file was skipped as the earlier
+one). What the session keeps of it (its Turns, the title) is counted as it grows, by what Python
+holds, and refused past SMRITI_MAX_BUNDLE_LINE_BYTES, as a conversation of a JSON export is
+(`ItemTooLarge`).
 """
 
 from __future__ import annotations
@@ -72,7 +75,7 @@ class ClaudeCodeSession:
             return
         self.messages += 1
         session_id = entry.get("sessionId")
-        if self.session_id is None and isinstance(session_id, str):
+        if isinstance(session_id, str):
             self.session_id = session_id
         when = moment(entry.get("timestamp"))
         if when is not None:
