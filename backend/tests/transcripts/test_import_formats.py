@@ -153,7 +153,9 @@ async def test_open_webui_keeps_the_branch_last_seen_without_reasoning_or_tool_c
         ("assistant", "RocksDB does, and so do Cassandra and ScyllaDB."),
     ]
     assert trees["left_out"] == left_out(branches=1, images=1, attachments=1, tool_calls=1, thinking=1)
+    # A reasoning model's reply from before Open WebUI wrapped its thinking: its raw <think> block.
     assert await said(client, hello["session_id"]) == [("user", "Say hello in Portuguese."), ("assistant", "Olá!")]
+    assert hello["left_out"] == left_out(thinking=1)
     session = (await client.get(f"/v4/sessions/{trees['session_id']}")).json()
     assert session["created_at"] == "2025-03-06T08:33:20Z"
 

@@ -10,7 +10,9 @@ flat `chat.messages` list is read in its order.
 Open WebUI writes what the model did into the reply's text, each as a `<details type="…">`
 block: the model's reasoning (`reasoning`) and its tool calls with their results (`tool_calls`,
 `code_interpreter`). Those blocks are cut out and counted (`thinking`, `tool_calls`); the words
-around them stay. Files sent with a message (`files`, images among them) are counted.
+around them stay. Before it wrapped a reasoning model's thinking so, the reply began with the
+model's own `<think>…</think>` (or `<thinking>`): that is cut out and counted too. Files sent with
+a message (`files`, images among them) are counted.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ from smriti.transcripts.messages import (
 # with str.find, from where the search stands, so the whole text is read once.
 _DETAILS = re.compile(r'<details type="(reasoning|tool_calls|code_interpreter)"')
 _END = "</details>"
+# A reasoning model's raw thinking, which only ever opens its reply (white space before it).
+_RAW_THINKING = re.compile(r"\s*+<(think|thinking)>")
 
 
 def read_open_webui(conversation: dict[str, Any]) -> tuple[list[ParsedTurn], LeftOut]:
@@ -82,7 +86,8 @@ def _turn(message: dict[str, Any], where: str, left: LeftOut) -> ParsedTurn | No
     role = role_of(message.get("role"))
     if role is None:
         return None
-    return ParsedTurn(role, _text(message.get("content"), f"{where}.content", left))
+    text = _text(message.get("content"), f"{where}.content", left)
+    return ParsedTurn(role, _without_raw_thinking(text, left) if role == "assistant" else text)
 
 
 def _text(content: Any, where: str, left: LeftOut) -> str:
@@ -115,6 +120,17 @@ def _without_details(text: str, left: LeftOut) -> str:
         at = len(text) if end == -1 else end + len(_END)
     kept.append(text[at:])
     return "".join(kept)
+
+
+def _without_raw_thinking(text: str, left: LeftOut) -> str:
+    found = _RAW_THINKING.match(text)
+    if found is None:
+        return text
+    left.thinking += 1
+    close = f"</{found.group(1)}>"
+    end = text.find(close, found.end())
+    # Never closed: the reply was stopped while the model was thinking, and holds nothing else.
+    return "" if end == -1 else text[end + len(close) :]
 
 
 def _said(node: Any) -> bool:
