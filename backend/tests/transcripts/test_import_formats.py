@@ -222,3 +222,12 @@ async def test_a_null_conversation_line_or_node_is_passed_over_not_the_file(clie
     assert listed.json()["skipped"] == []
     assert lines.status_code == 201, lines.text
     assert [s["turns"] for s in lines.json()["sessions"]] == [4]  # its last reply joined to itself
+
+
+async def test_a_null_message_of_a_pasted_list_is_passed_over(client: httpx.AsyncClient) -> None:
+    """The v1 paste of a `{role, content}` list had the same hole: one null refused it all."""
+    pasted = [{"role": "user", "content": "Hi."}, None, {"role": "assistant", "content": "Hello."}]
+    response = await client.post("/v1/transcripts", json={"transcript": json.dumps({"messages": pasted})})
+
+    assert response.status_code == 201, response.text
+    assert [turn["content"] for turn in response.json()["turns"]] == ["Hi.", "Hello."]

@@ -71,6 +71,8 @@ def _from_prefixed_text(text: str) -> list[ParsedTurn]:
 def _from_messages(messages: list[Any], where: str) -> list[ParsedTurn]:
     turns = []
     for index, item in enumerate(messages):
+        if item is None:
+            continue  # says nothing, as a null message of an export (it refused the whole paste)
         message = object_at(item, f"{where}[{index}]")
         role = role_of(message.get("role"))
         if role is not None:
