@@ -96,7 +96,7 @@ test("a Claude export's ZIP imports once, saying what it left out", async ({ pag
   const result = sessions.getByRole("status");
   await expect(result).toContainText("Imported 3 conversations from Claude.");
   await expect(result).toContainText(
-    "Left out: 1 tool call, 1 piece of reasoning, 1 image, 1 attachment.",
+    "Left out: 1 tool call, 1 piece of reasoning, 1 message on other branches, 1 image, 1 attachment.",
   );
   await shot(page, "conversations-zip-imported");
 

@@ -52,7 +52,8 @@ async def test_claude_keeps_the_reply_not_its_reasoning_and_the_messages_in_time
 
 
 async def test_a_null_claude_message_is_left_out_not_its_conversation(client: httpx.AsyncClient) -> None:
-    """One `null` among a conversation's messages skipped the whole conversation."""
+    """One `null` among a conversation's messages skipped the whole conversation. Its messages are
+    linked (`parent_message_uuid`), and a regenerated reply is on another branch."""
     space = await create_space(client, "Null message")
     response = await import_file(client, space["id"], fixture("claude_export.json"))
 
@@ -62,7 +63,25 @@ async def test_a_null_claude_message_is_left_out_not_its_conversation(client: ht
         ("user", "Draft release notes from the attached changelog."),
         ("assistant", "Version 2.4.0 makes imports faster and accepts files that begin with a byte-order mark."),
     ]
-    assert notes["left_out"] == left_out(images=1, attachments=1)
+    # The first reply, regenerated away, is on a branch of its own (before, the two were one Turn).
+    assert notes["left_out"] == left_out(images=1, attachments=1, branches=1)
+
+
+async def test_a_claude_conversation_is_the_branch_it_names_as_current(client: httpx.AsyncClient) -> None:
+    """Claude keeps every edited and regenerated reply, each naming the message it follows; sorted
+    by time, two replies to one message became one Turn."""
+    [_, notes, _] = json.loads(fixture("claude_export.json"))
+    notes["current_leaf_message_uuid"] = "0190c1a0-0013-7000-8000-000000000013"  # the first reply
+    space = await create_space(client, "Current leaf")
+    response = await import_file(client, space["id"], json.dumps([notes]).encode())
+
+    assert response.status_code == 201, response.text
+    [session] = response.json()["sessions"]
+    assert await said(client, session["session_id"]) == [
+        ("user", "Draft release notes from the attached changelog."),
+        ("assistant", "Version 2.4.0 is out."),
+    ]
+    assert session["left_out"]["branches"] == 1
 
 
 async def test_an_older_claude_export_without_content_is_read_from_its_text(client: httpx.AsyncClient) -> None:
