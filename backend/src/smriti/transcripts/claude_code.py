@@ -5,7 +5,9 @@ Each line is one event: `{type, uuid, parentUuid, sessionId, timestamp, message,
 and the assistant's are `type` "user" and "assistant", with `message: {role, content}` as the
 Messages API has it: a string, or blocks (`text`, `thinking`, `tool_use`, `tool_result`,
 `image`). A Turn is the text of those messages, in the file's order (the order they were
-written); one reply comes as several events, one a block, and consecutive ones are joined:
+written; the branches `parentUuid` makes when a session is rewound are not followed: that would
+hold a link for every event, not only the Turns); one reply comes as several events, one a
+block, and consecutive ones are joined:
 
 - `tool_use` blocks are counted (`tool_calls`), `thinking` blocks too (`thinking`); the tools'
   results, which come back as the user's messages, go with their calls;
