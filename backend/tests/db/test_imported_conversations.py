@@ -13,7 +13,7 @@ from smriti.db.migrate import alembic_commands, upgrade
 from tests.support.databases import database_at
 
 _T0 = datetime.datetime(2026, 12, 1, tzinfo=datetime.UTC)
-_PREVIOUS = "0015"  # what 0017 follows here (the lead re-chains it at merge: only down_revision changes)
+_PREVIOUS = "0016"  # what 0017 follows
 _RECORD = "INSERT INTO imported_conversations (session_id, repo_id, source, conversation_id) VALUES ($1, $2, $3, $4)"
 
 

@@ -40,6 +40,14 @@ async def test_schema_has_stable_operation_ids(client: httpx.AsyncClient) -> Non
         assert found.get(key) == operation_id, key
 
 
+async def test_every_schema_keeps_its_own_name(client: httpx.AsyncClient) -> None:
+    """Two shapes of one name in different modules are renamed `module_schemas_Name` by Litestar,
+    and the web app's types (`Schemas["Name"]`) lose them: each shape needs a name of its own."""
+    schema = (await client.get("/schema/openapi.json")).json()
+    prefixed = [name for name in schema["components"]["schemas"] if "_schemas_" in name]
+    assert prefixed == []
+
+
 async def test_error_responses_use_the_one_error_shape(client: httpx.AsyncClient) -> None:
     schema = (await client.get("/schema/openapi.json")).json()
     error = schema["components"]["schemas"]["ErrorResponse"]

@@ -614,6 +614,7 @@ export interface components {
             checkpoint_id: string | null;
             context_sha256: string;
             history_base_seq: number | null;
+            left_out?: components["schemas"]["LeftOut"] | null;
             matches: boolean | null;
             messages: components["schemas"]["ContextMessage"][];
             model: string | null;
@@ -778,6 +779,7 @@ export interface components {
             context_sha256?: string;
             context_window?: number | null;
             history_base_seq: number | null;
+            left_out?: components["schemas"]["LeftOut"] | null;
             messages: components["schemas"]["ContextMessage"][];
             model: string;
             provider: string;
@@ -823,6 +825,15 @@ export interface components {
             format: "chatgpt" | "claude" | "claude_code" | "open_webui";
             sessions: components["schemas"]["ImportedConversation"][];
             skipped: components["schemas"]["SkippedConversation"][];
+        };
+        /** ConversationLeftOut */
+        ConversationLeftOut: {
+            attachments: number;
+            branches: number;
+            hidden: number;
+            images: number;
+            thinking: number;
+            tool_calls: number;
         };
         /** DraftedBy */
         DraftedBy: {
@@ -908,7 +919,7 @@ export interface components {
         };
         /** ImportedConversation */
         ImportedConversation: {
-            left_out: components["schemas"]["LeftOut"];
+            left_out: components["schemas"]["ConversationLeftOut"];
             /** Format: uuid */
             session_id: string;
             title: string;
@@ -952,17 +963,14 @@ export interface components {
         };
         /** LeftOut */
         LeftOut: {
-            attachments: number;
-            branches: number;
-            hidden: number;
-            images: number;
-            thinking: number;
-            tool_calls: number;
+            reason: string;
+            sequence_numbers: number[];
         };
         /** Line */
         Line: {
             /** Format: date-time */
             created_at: string;
+            head_commit_hash: string | null;
             head_commit_id: string | null;
             is_default: boolean;
             name: string;

@@ -19,7 +19,7 @@ import msgspec
 
 from smriti.sessions.turns import Imported
 from smriti.transcripts.conversations import Conversation, ExportFormat, Skipped
-from smriti.transcripts.schemas import ImportedConversation, LeftOut, SkippedConversation
+from smriti.transcripts.schemas import ConversationLeftOut, ImportedConversation, SkippedConversation
 
 _PIECE = 64 * 1024
 _encode = msgspec.json.Encoder().encode
@@ -53,7 +53,7 @@ class ImportAnswer:
                     session_id=done.session_id,
                     title=item.title,
                     turns=len(item.turns),
-                    left_out=LeftOut(**dataclasses.asdict(item.left_out)),
+                    left_out=ConversationLeftOut(**dataclasses.asdict(item.left_out)),
                 )
                 _append(self._sessions, _encode(entry))
 

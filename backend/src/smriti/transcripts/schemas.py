@@ -28,7 +28,7 @@ class TranscriptResult(msgspec.Struct):
     session_id: UUID | None
 
 
-class LeftOut(msgspec.Struct, kw_only=True):
+class ConversationLeftOut(msgspec.Struct, kw_only=True):
     """What a conversation held that its Turns do not, counted."""
 
     branches: int
@@ -49,7 +49,7 @@ class ImportedConversation(msgspec.Struct, kw_only=True):
     title: str
     turns: int
     """How many Turns it holds (numbered 1..n)."""
-    left_out: LeftOut
+    left_out: ConversationLeftOut
 
 
 class SkippedConversation(msgspec.Struct, kw_only=True):
