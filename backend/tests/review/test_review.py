@@ -88,6 +88,28 @@ async def test_each_finding_kind_points_at_its_items(
     assert all(f["source"] == "rules" and len(f["detail"]) > 20 for f in result["findings"])
 
 
+async def test_rival_choices_are_contradictions_that_say_their_kind(client: httpx.AsyncClient) -> None:
+    """Issue 44: a negation of "use X" and two values for one slot were not found; each kind is named."""
+    result = await _review(
+        client,
+        {
+            "decisions": [
+                "Use PostgreSQL as the only database",
+                "Do not use PostgreSQL; use MySQL instead",
+                "Stay in Baixa",
+                "Stay in Graca",
+            ],
+            "assumptions": ["The budget is 3000 euros"],
+        },
+    )
+    rivals = [(f["kind"], f["rival"], [(r["field"], r["index"]) for r in f["refs"]]) for f in result["findings"]]
+    assert rivals == [
+        ("contradiction", "negation", [("decisions", 0), ("decisions", 1)]),
+        ("contradiction", "same_slot", [("decisions", 2), ("decisions", 3)]),
+    ]
+    assert "“Graca”, not “Baixa”" in result["findings"][1]["detail"]
+
+
 async def test_hidden_assumption_recorded_as_assumption_is_not_reported(client: httpx.AsyncClient) -> None:
     result = await _review(
         client,

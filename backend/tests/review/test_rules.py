@@ -12,6 +12,7 @@ from collections.abc import Callable
 import pytest
 
 from smriti.checkpoints.schemas import Checkpoint, Entity, Task
+from smriti.review.rivals import MAX_RIVALS
 from smriti.review.rules import (
     MAX_CLAUSE_COMPARISONS,
     ClauseBudget,
@@ -20,6 +21,7 @@ from smriti.review.rules import (
     review_by_rules,
     run_rules,
 )
+from smriti.review.slots import MAX_SLOT_TOKENS, slot_form
 
 
 def checkpoint(
@@ -85,6 +87,71 @@ def test_a_negation_or_a_rival_choice_a_few_words_apart_is_a_contradiction(
 )
 def test_statements_that_can_both_hold_are_not_a_contradiction(decisions: list[str]) -> None:
     assert found(checkpoint(decisions)) == []
+
+
+@pytest.mark.parametrize(
+    ("decisions", "assumptions", "kind"),
+    [
+        # Issue 44: "use" is a stop word, so each side had one word of its own, too few to compare.
+        (["Use PostgreSQL as the only database", "Do not use PostgreSQL; use MySQL instead"], [], "negation"),
+        (["Use pandas for data cleaning", "Do not use pandas"], [], "negation"),
+        (["Use MySQL instead of PostgreSQL", "Use PostgreSQL"], [], "ruled_out"),
+        # A thing ruled out "instead of" is taken up by any choosing verb, not only the same one.
+        (["Order pizza instead of a caterer", "Book a caterer for the dessert"], [], "ruled_out"),
+        # Two values for one slot.
+        (["Stay in Baixa", "Stay in Graca"], [], "same_slot"),
+        (["Budget is 2000", "Budget is 3000"], [], "same_slot"),
+        (["Budget is 2000 euros"], ["The budget is 3000 euros"], "same_slot"),
+        (["The ticket price is 120 euros", "Ticket price: 150 euros"], [], "same_slot"),
+        (["Set the connection pool size to 20", "Set the connection pool size to 50"], [], "same_slot"),
+        (["Hold the party on Saturday 14 June", "Hold the party on Sunday 15 June"], [], "same_slot"),
+        (["Deploy the API to Fly.io", "Deploy the API to Render"], [], "same_slot"),
+        (["Use PostgreSQL for storage", "Use MongoDB for storage"], [], "same_slot"),
+    ],
+)
+def test_rival_choices_are_contradictions_of_their_kind(
+    decisions: list[str], assumptions: list[str], kind: str
+) -> None:
+    findings = run_rules(checkpoint(decisions, assumptions))
+    assert [(f.kind, f.rival) for f in findings] == [("contradiction", kind)]
+
+
+@pytest.mark.parametrize(
+    "decisions",
+    [
+        # Items that share words, or a frame that takes many values: both can hold.
+        ["Stay in Lisbon for three nights", "Stay in Porto for two nights"],
+        ["Invite Alice", "Invite Bob"],
+        ["Use PostgreSQL", "Use Redis"],
+        ["Submit to Granta by 1 March", "Submit to the Paris Review by 1 March"],
+        ["The API is public", "The API is versioned"],
+        ["Review chapter 3 with Anna", "Review chapter 4 with Anna"],
+        ["Use Redis for caching", "Do not use Redis for sessions"],
+        ["Collect data for 6 weeks", "Analyse data for 2 weeks"],
+        ["Use Sentry for error tracking", "Use Grafana for dashboards"],
+    ],
+)
+def test_items_that_merely_share_words_are_not_rival_choices(decisions: list[str]) -> None:
+    assert found(checkpoint(decisions)) == []
+
+
+def test_a_long_item_has_no_slot_so_comparing_two_costs_a_bounded_amount() -> None:
+    short = "Stay in Baixa"
+    long = short + " " + " ".join(f"word{i}" for i in range(MAX_SLOT_TOKENS))
+    assert slot_form(short) is not None
+    assert slot_form(long) is None
+    assert found(checkpoint([long, long.replace("Baixa", "Graca")])) == []
+
+
+def test_rival_pairs_are_listed_up_to_a_bound_and_the_review_says_so() -> None:
+    """300 decisions that all fill one slot are 44,850 pairs: 15 MB of answer for 7.7 KB of
+    Checkpoint before the bound (the old rule for one purpose had the same hole)."""
+    cp = checkpoint([f"Use tool{i} for storage" for i in range(300)])
+    findings, limits = review_by_rules(cp)
+    assert len(findings) == MAX_RIVALS
+    assert all(f.rival == "same_slot" for f in findings)
+    assert len(limits) == 1
+    assert limits[0].startswith(f"The contradiction rule listed {MAX_RIVALS} pairs of rival choices")
 
 
 def test_an_option_word_inside_a_longer_alternative_does_not_resolve_a_question() -> None:

@@ -120,5 +120,10 @@ def _classified(
     if from_merge:
         detail += " This comes from combining the two lines: neither had all of these items."
     return MergeFinding(
-        kind=finding.kind, detail=detail, refs=finding.refs, source=finding.source, from_merge=from_merge
+        kind=finding.kind,
+        detail=detail,
+        refs=finding.refs,
+        source=finding.source,
+        rival=finding.rival,
+        from_merge=from_merge,
     )

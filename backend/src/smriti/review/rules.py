@@ -1,9 +1,9 @@
 """Deterministic review checks. They run first and always; a model can only add to them.
 
 Each check is deliberately narrow, so that what it reports is worth a person's attention:
-- contradiction: a decision and another decision or an assumption that say opposite things
-  (one negates the other, uses an antonym, takes up an option the other rules out, or picks a
-  different option for the same purpose: `statements`);
+- contradiction: a decision and another decision or an assumption that make rival choices (one
+  negates the other, takes up an option the other rules out, or gives the same slot another
+  value: `rivals`, which the merge preview uses too);
 - hidden_assumption: a decision justified by something ("because…", "as long as…") that is
   recorded neither as a decision nor as an assumption;
 - resolved_question: an open question that a decision already answers (`rules.questions`);
@@ -14,14 +14,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from smriti.checkpoints.schemas import Checkpoint
-from smriti.core.cpu import keep_going
 from smriti.review.mentions import Mentions
+from smriti.review.rivals import MAX_CLAUSE_COMPARISONS, MAX_COMPARED, ClauseBudget, rivals
 from smriti.review.schemas import Finding, ItemRef
-from smriti.review.statements import contradicts, statement
-from smriti.review.statements import cost as comparison_cost
 from smriti.rules.questions import Asked, Said, answer_score
 from smriti.rules.words import stems
 
@@ -38,37 +35,7 @@ _SINCE_WHEN = re.compile(
 )
 
 
-MAX_COMPARED = 300
-"""Items per field the pairwise rules compare: 300 decisions and 300 assumptions are ~135,000
-pairs, well under a second; a Checkpoint's size is bounded only by the body limit."""
-
-MAX_CLAUSE_COMPARISONS = 5_000_000
-"""What the contradiction rule may compare in all, in clauses (`statements.cost`). The item cap
-bounds the pairs, not what one pair costs: two decisions of a hundred clauses each are ten
-thousand clause comparisons, and 300 decisions of twenty took 22 s at 340 KB (issue 42). The other
-rules cost at most `MAX_COMPARED` set look-ups per word of the Checkpoint; this one alone grows
-with clauses × clauses. Ordinary Checkpoints at the item cap spend a tenth of it
-(`bench/review_cost.py`); about a second of work on this machine when spent."""
-
-
-@dataclass(slots=True)
-class ClauseBudget:
-    """What the contradiction rule has left to compare, and where it stopped if it ran out."""
-
-    left: int = MAX_CLAUSE_COMPARISONS
-    stopped: tuple[int, int] | None = None
-    """(pairs compared, pairs in all) when it ran out."""
-
-    def limits(self) -> list[str]:
-        if self.stopped is None:
-            return []
-        compared, total = self.stopped
-        return [
-            f"The contradiction rule compared {compared:,} of {total:,} pairs of decisions and assumptions, then "
-            f"stopped: its {MAX_CLAUSE_COMPARISONS:,} clause comparisons were spent (a pair costs its items' "
-            "clauses multiplied, so long items of many clauses cost most). Split such items to have every pair "
-            "compared."
-        ]
+__all__ = ["MAX_CLAUSE_COMPARISONS", "MAX_COMPARED", "ClauseBudget", "review_by_rules", "run_rules"]
 
 
 def _quote(text: str, limit: int = 90) -> str:
@@ -76,31 +43,8 @@ def _quote(text: str, limit: int = 90) -> str:
 
 
 def contradictions(checkpoint: Checkpoint, budget: ClauseBudget) -> Iterator[Finding]:
-    decisions = [statement(text) for text in checkpoint.decisions[:MAX_COMPARED]]
-    assumptions = [statement(text) for text in checkpoint.assumptions[:MAX_COMPARED]]
-    read = {"decisions": decisions, "assumptions": assumptions}
-    pairs = [(("decisions", i), ("decisions", j)) for i in range(len(decisions)) for j in range(i + 1, len(decisions))]
-    pairs += [(("decisions", i), ("assumptions", j)) for i in range(len(decisions)) for j in range(len(assumptions))]
-    for compared, ((left_field, i), (right_field, j)) in enumerate(pairs):
-        if compared % 1024 == 0:
-            keep_going()  # the rules' longest loop: a review ends when the server stops
-        left, right = read[left_field][i], read[right_field][j]
-        budget.left -= comparison_cost(right, left)
-        if budget.left < 0:
-            budget.stopped = (compared, len(pairs))
-            return
-        how = contradicts(right, left)
-        if how:
-            texts = getattr(checkpoint, left_field)[i], getattr(checkpoint, right_field)[j]
-            yield Finding(
-                kind="contradiction",
-                detail=(
-                    f"{_label(right_field, j)} {_quote(texts[1])} {how} {_label(left_field, i).lower()} "
-                    f"{_quote(texts[0])}. Both cannot hold: keep one, or say when each applies."
-                ),
-                refs=[ItemRef(left_field, i), ItemRef(right_field, j)],  # type: ignore[arg-type]
-                source="rules",
-            )
+    for rival in rivals(checkpoint.decisions, checkpoint.assumptions, budget):
+        yield Finding(kind="contradiction", detail=rival.detail, refs=rival.refs, source="rules", rival=rival.kind)
 
 
 def hidden_assumptions(checkpoint: Checkpoint) -> Iterator[Finding]:
@@ -170,10 +114,6 @@ def disconnected_entities(checkpoint: Checkpoint) -> Iterator[Finding]:
             refs=[ItemRef("entities", index)],
             source="rules",
         )
-
-
-def _label(field: str, index: int) -> str:
-    return {"decisions": "Decision", "assumptions": "Assumption"}.get(field, field) + f" {index + 1}"
 
 
 def limits_reached(checkpoint: Checkpoint) -> list[str]:

@@ -9,6 +9,10 @@ from smriti.core.schemas import Request, ShortName
 
 FindingKind = Literal["contradiction", "hidden_assumption", "resolved_question", "disconnected_entity"]
 RefField = Literal["decisions", "assumptions", "tasks", "open_questions", "entities"]
+RivalKind = Literal["negation", "ruled_out", "same_slot"]
+"""How two items make rival choices (`review/statements.py`): one negates the other ("Use X" / "Do
+not use X"), one chooses what the other rules out ("X instead of Y" / "Y"), or both give one slot
+different values ("Stay in Baixa" / "Stay in Graca")."""
 
 
 class ReviewRequest(Request, kw_only=True):
@@ -28,6 +32,18 @@ class Finding(msgspec.Struct):
     detail: str
     refs: list[ItemRef]
     source: Literal["rules", "model"]
+    rival: RivalKind | None = None
+    """For a contradiction the rules found: which kind of rival choice the two items make."""
+
+
+class RivalChoice(msgspec.Struct, kw_only=True):
+    """Two items, a decision and another decision or an assumption, that make rival choices: the
+    pairs the review reports as contradictions (`rival`), found by the same rules."""
+
+    kind: RivalKind
+    refs: list[ItemRef]
+    """The two items, the earlier first."""
+    detail: str
 
 
 class ReviewedBy(msgspec.Struct):

@@ -6,16 +6,19 @@ and "book the DJ" are one act) and whether it is negated. The options it rules o
 apart: "Stay in Baixa, not Alfama" chooses Baixa and rules out Alfama; "Skip the JR Pass" rules
 out the JR Pass.
 
-Two statements contradict when (the checks are narrow on purpose: a wrong finding costs more
-than a missed one):
-- one says nearly what the other says, with the opposite polarity ("Cache API responses" / "Do
-  not cache API responses");
-- a negated clause is contained in a positive one with the same verb, a few words apart or more
-  ("Don't rent a car" / "Rent a car for the Sintra day trip");
-- one rules out an option the other chooses ("Stay in Baixa, not Alfama" / "Stay in Alfama for
-  the last night"; "Skip the JR Pass" / "Buy the 7-day JR Pass");
-- both pick a different option for the same purpose ("Use PostgreSQL for storage" / "Use
-  MongoDB for storage").
+Two statements contradict, as rival choices of one of three kinds (`RivalKind`), when (the
+checks are narrow on purpose: a wrong finding costs more than a missed one):
+- negation: one says nearly what the other says, with the opposite polarity ("Cache API
+  responses" / "Do not cache API responses"); or a negated clause is contained in a positive one
+  with the same verb, a few words apart or more ("Don't rent a car" / "Rent a car for the Sintra
+  day trip"), or acting on the same thing ("Do not use PostgreSQL" / "Use PostgreSQL as the only
+  database");
+- ruled_out: one rules out an option the other chooses ("Stay in Baixa, not Alfama" / "Stay in
+  Alfama for the last night"; "Skip the JR Pass" / "Buy the 7-day JR Pass"; "Order pizza instead
+  of a caterer" / "Book a caterer for the dessert");
+- same_slot: both pick a different option for the same purpose ("Use PostgreSQL for storage" /
+  "Use MongoDB for storage"), or give one slot two values (`slots`: "Stay in Baixa" / "Stay in
+  Graca", "Budget is 2000" / "Budget is 3000").
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from smriti.review.schemas import RivalKind
+from smriti.review.slots import SlotForm, rival_values, slot_form
 from smriti.rules.words import STOPWORDS, stem, stems
 
 _NEGATIONS = frozenset("not no never don't doesn't won't shouldn't can't cannot without against".split())
@@ -84,7 +89,8 @@ _PREPOSITIONS = frozenset(
 )
 _CLAUSE_SPLIT = re.compile(r";|\s+but\s+|,?\s+and\s+(?=\w+ )", re.IGNORECASE)
 _RULED_OUT = re.compile(
-    r"^(?P<x>.+?)(?:,\s*not|\s+instead of|\s+rather than)\s+(?P<y>(?!only\b|just\b|yet\b|now\b|necessarily\b).+)$",
+    r"^(?P<x>.+?)(?:,\s*not|\s+(?P<instead>instead of|rather than))\s+"
+    r"(?P<y>(?!only\b|just\b|yet\b|now\b|necessarily\b).+)$",
     re.IGNORECASE,
 )
 _CHOICE = re.compile(
@@ -132,8 +138,16 @@ class Statement:
     clauses: tuple[Clause, ...]
     ruled_out: tuple[RuledOut, ...]
     choice: Choice | None
+    slot: SlotForm | None
     words: frozenset[str]
     """Every word any check compares: two statements that share none cannot contradict."""
+
+
+@dataclass(frozen=True, slots=True)
+class Contradiction:
+    kind: RivalKind
+    how: str
+    """The words between the two statements: "…a… HOW …b…"."""
 
 
 Words = dict[str, tuple[bool, str]]
@@ -206,9 +220,13 @@ def statement(text: str) -> Statement:
         clauses.append(main)
         if match:
             option = _clause(match["y"], read)
-            # "…instead of hiring movers" rules out an act; "…, not Alfama" a place to do the same act in.
-            head = option.head if match["y"].split()[0].lower().endswith("ing") else main.head
-            ruled_out.append(RuledOut(head, option.core - {head}, match["y"], by_verb=False))
+            # "…instead of hiring movers" rules out an act; "…, not Alfama" a place to do the same act
+            # in; "…instead of a caterer" a thing, which any choosing verb takes up again ("Book a
+            # caterer for the dessert").
+            act = match["y"].split()[0].lower().endswith("ing")
+            head = option.head if act else main.head
+            thing = bool(match["instead"]) and not act
+            ruled_out.append(RuledOut(head, option.core - {head}, match["y"], by_verb=thing))
     found = _CHOICE.match(text)
     choice = (
         Choice(
@@ -221,18 +239,25 @@ def statement(text: str) -> Statement:
         else None
     )
     whole = _clause(text, read)
-    words = whole.core.union(*(c.core for c in clauses), *(r.option for r in ruled_out))
-    return Statement(whole, tuple(clauses), tuple(ruled_out), choice, words)
+    slot = slot_form(text)
+    words = whole.core.union(*(c.core for c in clauses), *(r.option for r in ruled_out), slot.keys if slot else ())
+    return Statement(whole, tuple(clauses), tuple(ruled_out), choice, slot, words)
 
 
 def _opposite(left: Clause, right: Clause) -> bool:
-    """A negated clause contained (all but one word, when long) in a positive one with its verb.
+    """A negated clause contained (all but one word, when long) in a positive one with its verb, or
+    with its verb and what the verb acts on.
 
     An antonym carries its own polarity, so "Password reset emails are sent synchronously" (no verb
     first) still opposes "Send password reset emails asynchronously"; it then takes three words."""
     if left.negated == right.negated:
         return False
     same_verb = bool(left.head) and left.head == right.head
+    negated, positive = (left, right) if left.negated else (right, left)
+    if same_verb and negated.object and negated.object == positive.object and negated.core <= positive.core:
+        # The same verb on the same thing: "Do not use PostgreSQL" / "Use PostgreSQL as the only
+        # database" ("use" is a stop word: each has one word of its own, too few for the rule below).
+        return True
     small, large = sorted((left.core, right.core), key=len)
     if len(small) < (2 if same_verb else 3) or not (same_verb or left.flipped or right.flipped):
         return False
@@ -277,19 +302,25 @@ def cost(a: Statement, b: Statement) -> int:
     many clauses each cost their product, however short the texts."""
     if a.words.isdisjoint(b.words):
         return 1
-    return 1 + (len(a.clauses) + len(a.ruled_out)) * len(b.clauses) + len(b.ruled_out) * len(a.clauses)
+    slots = 1 if a.slot and b.slot else 0  # two short token lists: about one clause's comparison
+    return 1 + slots + (len(a.clauses) + len(a.ruled_out)) * len(b.clauses) + len(b.ruled_out) * len(a.clauses)
 
 
-def contradicts(a: Statement, b: Statement) -> str | None:
-    """How `a` contradicts `b`, as the words between them ("…a… HOW …b…"), or None."""
+def contradicts(a: Statement, b: Statement) -> Contradiction | None:
+    """How `a` contradicts `b`, or None."""
     if a.words.isdisjoint(b.words):
         return None  # the common case on a large Checkpoint: nothing to compare
     how = _ruled_out(a, b)
     if how:
-        return how
+        return Contradiction("ruled_out", how)
     if _negates(a, b):
-        return "says the opposite of"
+        return Contradiction("negation", "says the opposite of")
     left, right = a.choice, b.choice
     if left and right and left.verb == right.verb and left.purpose == right.purpose and left.option != right.option:
-        return f"picks a different option for the same purpose (“{left.purpose_text}”) than"
+        return Contradiction("same_slot", f"picks a different option for the same purpose (“{left.purpose_text}”) than")
+    values = rival_values(a.slot, b.slot) if a.slot and b.slot else None
+    if values:
+        return Contradiction(
+            "same_slot", f"gives the same choice another value ({_quote(values[0])}, not {_quote(values[1])}) than"
+        )
     return None
