@@ -48,6 +48,7 @@ from smriti.checkpoints.schemas import CHECKPOINT_FIELDS
 from smriti.checkpoints.store import CheckpointStore, to_checkpoint
 from smriti.db.pool import Pool, create_pool
 from smriti.merges.base import merge_base
+from smriti.merges.rivals import merge_rivals
 from smriti.merges.schemas import Conflict, MergePreview
 from smriti.merges.service import MergeService
 from smriti.merges.three_way import merge_states, state_of
@@ -134,6 +135,7 @@ _PARTS = {
     "load": "load the 3 Checkpoints",
     "convert": "to Checkpoints",
     "merge": "three-way",
+    "rivals": "rival choices",
     "encode": "encode",
 }
 """The parts of a preview timed one by one, in the order it runs them, and how they are printed."""
@@ -177,6 +179,8 @@ async def _preview_in_parts(service: MergeService, pool: Pool, fixture: dict[str
     lap("convert")
     outcome = merge_states(base_state, ours_state, theirs_state)
     lap("merge")
+    rivals, limits = merge_rivals(outcome.merged, ours_state, theirs_state)
+    lap("rivals")
     msgspec.json.encode(
         MergePreview(
             base_commit_id=base.base_id,
@@ -187,6 +191,8 @@ async def _preview_in_parts(service: MergeService, pool: Pool, fixture: dict[str
             merged=outcome.merged,
             conflicts=[Conflict.of(conflict) for conflict in outcome.conflicts],
             clean=not outcome.conflicts,
+            rivals=rivals,
+            limits=limits,
         )
     )
     lap("encode")

@@ -16,6 +16,7 @@ from uuid import UUID
 import msgspec
 
 from smriti.checkpoints.schemas import Artifact, Entity, Task
+from smriti.review.schemas import RivalChoice
 
 
 class Line(msgspec.Struct, kw_only=True):
@@ -128,3 +129,5 @@ class MergePreview(msgspec.Struct, kw_only=True):
     merged: MergeState
     conflicts: list[MergeConflict]
     clean: bool
+    rivals: list[RivalChoice] = []
+    limits: list[str] = []

@@ -8,6 +8,7 @@ from uuid import UUID
 import msgspec
 
 from smriti.merges.three_way import MergeConflict, MergeState
+from smriti.review.schemas import RivalChoice
 
 ConflictValue = str | dict[str, Any] | None
 """One side's value of a conflicting item: the summary's text; a task, entity or artifact as its
@@ -62,3 +63,11 @@ class MergePreview(msgspec.Struct, kw_only=True):
     conflicts: list[Conflict]
     clean: bool
     """No conflicts: `merged` can be committed as it is."""
+    rivals: list[RivalChoice]
+    """Pairs of `merged`'s decisions (or a decision and an assumption) that make rival choices and
+    that neither line had together: the item rules keep both ("Stay in Baixa" from one line, "Stay in
+    Graca" from the other), so they are no conflict, but a person should see them before saving.
+    Found by the review's own rules, which report the same pairs as contradictions. Empty for a
+    fast-forward or when nothing came in."""
+    limits: list[str] = []
+    """What the search for rival choices did not compare (a very large state), in words."""

@@ -17,6 +17,7 @@ from smriti.core.ids import could_be_checkpoint_ref
 from smriti.core.schemas import line_lookup_key
 from smriti.db.pool import Pool
 from smriti.merges.base import merge_base
+from smriti.merges.rivals import merge_rivals
 from smriti.merges.schemas import Conflict, MergePreview, Relation
 from smriti.merges.three_way import merge_states, state_of
 
@@ -71,6 +72,12 @@ class MergeService:
         relation: Relation = (
             "up_to_date" if base.base_id == theirs_id else "fast_forward" if base.base_id == ours_id else "diverged"
         )
+        # Reads every merged decision and assumption, compares them in pairs: off the event loop.
+        rivals, limits = (
+            await off_loop(lambda: merge_rivals(outcome.merged, ours_state, theirs_state))
+            if relation == "diverged"
+            else ([], [])
+        )
         preview = MergePreview(
             base_commit_id=base.base_id,
             base_candidates=base.candidates,
@@ -80,6 +87,8 @@ class MergeService:
             merged=outcome.merged,
             conflicts=[Conflict.of(conflict) for conflict in outcome.conflicts],
             clean=not outcome.conflicts,
+            rivals=rivals,
+            limits=limits,
         )
         return MergeRun(preview, ours, theirs)
 
