@@ -896,6 +896,8 @@ export interface components {
             /** @enum {string} */
             kind: "contradiction" | "hidden_assumption" | "resolved_question" | "disconnected_entity";
             refs: components["schemas"]["ItemRef"][];
+            /** @enum {null|string} */
+            rival?: "negation" | "ruled_out" | "same_slot" | null;
             /** @enum {string} */
             source: "rules" | "model";
         };
@@ -1006,6 +1008,8 @@ export interface components {
             /** @enum {string} */
             kind: "contradiction" | "hidden_assumption" | "resolved_question" | "disconnected_entity";
             refs: components["schemas"]["ItemRef"][];
+            /** @enum {null|string} */
+            rival?: "negation" | "ruled_out" | "same_slot" | null;
             /** @enum {string} */
             source: "rules" | "model";
         };
@@ -1015,11 +1019,13 @@ export interface components {
             base_commit_id: string | null;
             clean: boolean;
             conflicts: components["schemas"]["Conflict"][];
+            limits?: string[];
             merged: components["schemas"]["MergeState"];
             /** Format: uuid */
             ours_commit_id: string;
             /** @enum {string} */
             relation: "diverged" | "up_to_date" | "fast_forward";
+            rivals: components["schemas"]["RivalChoice"][];
             /** Format: uuid */
             theirs_commit_id: string;
         };
@@ -1096,6 +1102,13 @@ export interface components {
             findings: components["schemas"]["Finding"][];
             limits?: string[];
             reviewed_by: components["schemas"]["ReviewedBy"];
+        };
+        /** RivalChoice */
+        RivalChoice: {
+            detail: string;
+            /** @enum {string} */
+            kind: "negation" | "ruled_out" | "same_slot";
+            refs: components["schemas"]["ItemRef"][];
         };
         /** SearchHit */
         SearchHit: {

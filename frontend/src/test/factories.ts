@@ -128,6 +128,7 @@ export function makeMergePreview(patch: Partial<MergePreview> = {}): MergePrevie
       artifacts: [],
     },
     clean: conflicts.length === 0,
+    rivals: [],
     ...patch,
     conflicts,
   };

@@ -11,6 +11,8 @@ export type MergeConflict = Schemas["Conflict"];
 export type MergeReviewRequest = Schemas["MergeReviewRequest"];
 export type MergeReview = Schemas["MergeReview"];
 export type MergeFinding = Schemas["MergeFinding"];
+/** Two items of the merged state that make rival choices, which neither line had together. */
+export type RivalChoice = Schemas["RivalChoice"];
 
 /** The merged part of a Checkpoint, every field present (the wire type leaves them optional). */
 export interface MergeState {

@@ -265,5 +265,34 @@ describe("merging a line", () => {
     show();
     expect(await screen.findByText(/No conflicts/)).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Save merge into main" })).toBeEnabled();
+    expect(screen.queryByTestId("merge-rivals")).toBeNull();
+  });
+
+  it("warns of rival choices a clean merge keeps, before saving", async () => {
+    const preview = makeMergePreview({ conflicts: [] });
+    preview.merged.decisions = ["Stay in Baixa", "Day 3: Sintra", "Stay in Graca"];
+    preview.rivals = [
+      {
+        kind: "same_slot",
+        refs: [
+          { field: "decisions", index: 0 },
+          { field: "decisions", index: 2 },
+        ],
+        detail: "Decision 3 “Stay in Graca” gives the same choice another value than decision 1.",
+      },
+    ];
+    previewFn.mockResolvedValueOnce(preview);
+    show();
+    const warning = await screen.findByRole("alert", { name: "Rival choices" });
+    expect(warning).toHaveTextContent(
+      "1 pair of rival choices: main and budget decided differently.",
+    );
+    expect(within(warning).getByRole("listitem")).toHaveTextContent(
+      "“Stay in Baixa” and “Stay in Graca” (two values for one choice)",
+    );
+    expect(screen.getByTestId("merge-status")).toHaveTextContent(
+      "No conflicts: every change on either line merges cleanly, but the lines made rival choices (below).",
+    );
+    expect(screen.getByTestId("merge-status")).not.toHaveTextContent("It can be saved at once.");
   });
 });

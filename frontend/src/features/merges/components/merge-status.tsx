@@ -3,6 +3,7 @@ import { CheckpointName } from "@/components/checkpoint-name";
 import { plural } from "@/lib/format";
 import type { CarriedChoices } from "../lib/resolve";
 import type { MergePreview } from "../types";
+import { RivalChoices } from "./rival-choices";
 
 /** The line merged into moved: what re-running the merge against its new HEAD kept. */
 export type Moved = CarriedChoices & { relation: MergePreview["relation"] };
@@ -37,21 +38,26 @@ export function MergeStatus({
     preview.relation === "fast_forward"
       ? `${ours} has not changed since ${theirs} started from it: the merge takes ${theirs}'s state as it is.`
       : preview.clean
-        ? `No conflicts: every change on either line merges cleanly. It can be saved at once.`
+        ? preview.rivals.length > 0
+          ? `No conflicts: every change on either line merges cleanly, but the lines made rival choices (below).`
+          : `No conflicts: every change on either line merges cleanly. It can be saved at once.`
         : `${plural(preview.conflicts.length, "conflict")} to choose; everything else merges on its own.`;
   return (
-    <div className="merge-status" data-testid="merge-status" role="status">
-      <p>{changes}</p>
-      <p className="muted small">
-        {preview.base_commit_id ? (
-          <>
-            Against their last shared Checkpoint {baseName}.{others}
-          </>
-        ) : (
-          "The two lines share no Checkpoint: everything on each is an addition."
-        )}
-      </p>
-    </div>
+    <>
+      <div className="merge-status" data-testid="merge-status" role="status">
+        <p>{changes}</p>
+        <p className="muted small">
+          {preview.base_commit_id ? (
+            <>
+              Against their last shared Checkpoint {baseName}.{others}
+            </>
+          ) : (
+            "The two lines share no Checkpoint: everything on each is an addition."
+          )}
+        </p>
+      </div>
+      <RivalChoices preview={preview} ours={ours} theirs={theirs} />
+    </>
   );
 }
 
