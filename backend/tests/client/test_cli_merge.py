@@ -126,6 +126,29 @@ def test_a_clean_merge_is_previewed_then_committed_with_commit(server: LiveServe
     assert saved == head(server, name)
 
 
+def test_a_clean_merge_names_the_rival_choices_it_keeps(server: LiveServer) -> None:
+    """Issue 44: each line changed where to stay; no conflict, both kept, and the preview says so."""
+    name = unique("Rivals")
+    cli(server, "space", "create", name, "--json").json()
+    _saved(cli(server, "commit", name, "--json", "-m", "base", "--decision", "Stay in Alfama"))
+    assert cli(server, "line", "create", name, "budget").code == 0
+    move = ("--remove-decision", "Stay in Alfama", "--decision")
+    _saved(cli(server, "commit", name, "--json", "-m", "ours", *move, "Stay in Baixa"))
+    _saved(cli(server, "commit", name, "--json", "--line", "budget", "-m", "theirs", *move, "Stay in Graca"))
+
+    shown = cli(server, "merge", "budget", "--into", "main", "--space", name)
+    assert shown.code == 0, shown.stderr
+    assert (
+        "1 pair of rival choices, no conflict: each line decided differently and the merge keeps both.\n"
+        "  “Stay in Baixa” and “Stay in Graca” (two values for one choice)\n"
+    ) in shown.stdout
+    preview = cli(server, "merge", "budget", "--into", "main", "--space", name, "--json").json()
+    assert preview["clean"] is True
+    assert [(r["kind"], [ref["index"] for ref in r["refs"]]) for r in preview["rivals"]] == [("same_slot", [0, 1])]
+    assert preview["merged"]["decisions"] == ["Stay in Baixa", "Stay in Graca"]
+    assert '"rivals" lists decisions the two lines made differently' in preview["how_to_resolve"]
+
+
 def test_a_conflicting_merge_exits_6_prints_the_conflict_and_commit_writes_nothing(server: LiveServer) -> None:
     name, _base, ours, theirs = diverged(server)
     shown = cli(server, "merge", "budget", "--into", "main", "--space", name)

@@ -329,7 +329,22 @@ def merge_preview(merge: Merge, sides: Sides, from_ref: str, next_step: str) -> 
         out += ["", f"{count}: the merge keeps {line}'s side of each until a person chooses."]
         for conflict in result.conflicts:
             out += _conflict(conflict, line, theirs)
+    if result.rivals:
+        count = _count(len(result.rivals), "pair")
+        out += ["", f"{count} of rival choices, no conflict: each line decided differently and the merge keeps both."]
+        for rival in result.rivals:
+            first, second = (_one_line(getattr(result.merged, ref.field)[ref.index]) for ref in rival.refs)
+            out.append(f"  “{first}” and “{second}” ({_RIVAL_KINDS[rival.kind]})")
+        out += [*(f"  {limit}" for limit in result.limits), "Settle them on a line first, or keep one after."]
     return "\n".join([*out, "", next_step])
+
+
+_RIVAL_KINDS = {
+    "negation": "one says not to",
+    "ruled_out": "one rules out the other",
+    "same_slot": "two values for one choice",
+}
+"""What each kind of rival choice means, as the web app says it."""
 
 
 def merge_saved(result: Saved, from_ref: str, theirs: Checkpoint) -> str:

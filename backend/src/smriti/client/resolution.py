@@ -25,6 +25,7 @@ from smriti.client.errors import InvalidInput, OpenConflicts
 from smriti.client.operations import describe_invalid
 from smriti.client.wire import MergeConflict, MergePreview, MergeRelation, MergeState
 from smriti.core.cpu import off_loop
+from smriti.review.schemas import RivalChoice
 
 Side = Literal["ours", "theirs", "base"]
 Choice = Literal[Side, "edited"]
@@ -40,6 +41,10 @@ HOW_TO_RESOLVE = (
 )
 _CLEAN = 'No conflicts: "merged" can be committed as it is.'
 _UP_TO_DATE = "Nothing comes in: there is nothing to commit."
+_RIVALS = (
+    ' But "rivals" lists decisions the two lines made differently, which the merge keeps both of (they are no '
+    "conflict): show them to a person before committing."
+)
 _NAMED = 20
 """How many conflicts a refusal names (then "and N more"), so that its one line stays readable."""
 _ITEMS_ON_LOOP = 2_000
@@ -80,6 +85,8 @@ class MergeToResolve(msgspec.Struct, kw_only=True):
     theirs_commit_id: UUID
     base_commit_id: UUID | None
     base_candidates: list[UUID]
+    rivals: list[RivalChoice] = []
+    """Pairs of `merged`'s items that make rival choices and that neither line had together."""
 
 
 class ResolvedState(MergeState, kw_only=True, forbid_unknown_fields=True):
@@ -100,7 +107,7 @@ class Resolution(msgspec.Struct, kw_only=True):
 def to_resolve(preview: MergePreview) -> MergeToResolve:
     how = _UP_TO_DATE if preview.relation == "up_to_date" else _CLEAN if preview.clean else HOW_TO_RESOLVE
     return MergeToResolve(
-        how_to_resolve=how,
+        how_to_resolve=how + (_RIVALS if preview.rivals else ""),
         clean=preview.clean,
         relation=preview.relation,
         conflicts=[ConflictChoice(**msgspec.structs.asdict(conflict)) for conflict in preview.conflicts],
@@ -109,6 +116,7 @@ def to_resolve(preview: MergePreview) -> MergeToResolve:
         theirs_commit_id=preview.theirs_commit_id,
         base_commit_id=preview.base_commit_id,
         base_candidates=preview.base_candidates,
+        rivals=preview.rivals,
     )
 
 

@@ -133,7 +133,9 @@ MERGE_TOOLS: tuple[ToolSpec, ...] = (
         "(null), and for each `merged` keeps ours only until someone chooses. If `clean` is true, you may commit "
         "`merged` as it is with `commit_merge`. If it is false, do not resolve the conflicts yourself: show them "
         "to a person and commit only what the person chose (`how_to_resolve` says how). `relation` `up_to_date` "
-        "means nothing comes in: there is nothing to commit.",
+        "means nothing comes in: there is nothing to commit. `rivals` lists pairs of `merged`'s decisions (or a "
+        "decision and an assumption) that the two lines chose differently and the merge keeps both of (no conflict, "
+        "but both cannot hold): show them to a person before committing.",
         PreviewMergeArgs,
         MergeToResolve,
         _preview,
