@@ -4,7 +4,8 @@ budget is 3000 euros", "Set the pool size to 20" / "… to 50".
 Two statements fill the same slot with rival values when they are the same words but for one
 run in each (the value), and both values name one thing:
 - a number, with at most one unit word ("20", "3000 euros", "95%"): the same act or quantity
-  with two amounts ("Recruit 40 participants" / "Recruit 60 participants");
+  with two amounts ("Recruit 40 participants" / "Recruit 60 participants"; "item00042" is an
+  identifier, not an amount);
 - a name (every word capitalised, or a number: "Graca", "Saturday 14", "Fly.io"), when the slot
   takes one name only: a copula ("The database is PostgreSQL"), a time ("in October", "on
   Saturday 14 June"), a place to be ("Stay in", "Host on", "Deploy to"), a title ("Title the
@@ -88,7 +89,9 @@ def slot_form(text: str) -> SlotForm | None:
 
 
 def _is_number(key: str) -> bool:
-    return any(ch.isdigit() for ch in key) or key in _NUMBER_WORDS
+    """An amount: "2000", "95%", "€2,000", "3.12", "five". Not an identifier that holds digits
+    ("item00042", "v2"): two of those are two things, not two values for one."""
+    return key[:1].isdigit() or (key[:1] in "€$£" and key[1:2].isdigit()) or key in _NUMBER_WORDS
 
 
 def _amount(keys: tuple[str, ...]) -> bool:
