@@ -72,10 +72,10 @@ class SlotForm:
 
 def slot_form(text: str) -> SlotForm | None:
     """The statement as a slot and its value, or None when it cannot be one (negated, or long)."""
-    raw = [token.strip("'’\"") for token in _TOKEN.findall(text)]
     keys: list[str] = []
     words: list[str] = []
-    for token in raw:
+    for match in _TOKEN.finditer(text):  # token by token: a long statement stops being read at once
+        token = match[0].strip("'’\"")
         lower = token.lower()
         if not token or lower in _ARTICLES or (not keys and lower in _LEAD):
             continue
@@ -85,7 +85,22 @@ def slot_form(text: str) -> SlotForm | None:
         words.append(token)
         if len(keys) > MAX_SLOT_TOKENS:
             return None
-    return SlotForm(tuple(keys), tuple(words)) if len(keys) >= 2 else None
+    if len(keys) < 2 or not _may_hold_one(keys):
+        return None
+    return SlotForm(tuple(keys), tuple(words))
+
+
+def _may_hold_one(keys: list[str]) -> bool:
+    """Whether any value of this statement could be one of rival values (`_one_name`, `_amount`):
+    most statements cannot, and then no pair with them is compared at all (9,000 decisions that
+    differ in an identifier each cost a second of comparisons for nothing)."""
+    return (
+        keys[0] in _PLACING
+        or keys[0] in _NAMING
+        or keys[0] in _CHOOSING
+        or "=" in keys
+        or any(_is_number(key) or key in _TIMES for key in keys)
+    )
 
 
 def _is_number(key: str) -> bool:
