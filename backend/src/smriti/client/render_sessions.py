@@ -5,14 +5,14 @@ The shared text helpers are `render.py`'s; this module keeps that one under its 
 from __future__ import annotations
 
 from smriti.client.brief import when
-from smriti.client.render import _count, _one_line, _table
+from smriti.client.render import aligned, counted, one_line
 from smriti.core.schemas import Page
 from smriti.sessions.schemas import Session
 from smriti.spaces.schemas import Space
 
 
 def _title(session: Session) -> str:
-    return f"“{_one_line(session.title)}”" if session.title.strip() else "(untitled)"
+    return f"“{one_line(session.title)}”" if session.title.strip() else "(untitled)"
 
 
 def _origin(session: Session) -> str:
@@ -26,7 +26,7 @@ def sessions(page: Page[Session], space: Space, *, title: str | None = None) -> 
     matching = f" whose title holds {title!r}" if title else ""
     if not page.items:
         if page.total == 0:
-            return f"No Sessions in {_one_line(space.name)}{matching}."
+            return f"No Sessions in {one_line(space.name)}{matching}."
         return "No more Sessions."
     rows = [["ID", "TITLE", "TURNS", "BASED ON", "FORKED FROM", "CONTINUED IN", "UPDATED"]]
     for session in page.items:
@@ -41,22 +41,22 @@ def sessions(page: Page[Session], space: Space, *, title: str | None = None) -> 
                 when(session.updated_at),
             ]
         )
-    table = _table(rows)
+    table = aligned(rows)
     shown = f"{page.offset + 1}–{page.offset + len(page.items)} of {page.total}"
-    noun = _count(page.total, "Session")
+    noun = counted(page.total, "Session")
     table.append(f"({shown} Sessions{matching})" if len(page.items) < page.total else f"({noun}{matching})")
     return "\n".join(table)
 
 
 def session(s: Session) -> str:
     """One Session: what its next message receives, where its next save starts, its lineage."""
-    out = [f"Session {s.id} {_title(s)}: {_count(s.turn_count, 'Turn')}, updated {when(s.updated_at)}."]
+    out = [f"Session {s.id} {_title(s)}: {counted(s.turn_count, 'Turn')}, updated {when(s.updated_at)}."]
     if s.base_commit_id:
         out.append(f"Next message receives: Checkpoint {s.base_commit_id} (its base) plus all of its Turns.")
     else:
         out.append("Next message receives: all of its Turns, no Checkpoint (mount one: `smriti mount`).")
     if s.last_saved:
-        line = f"on line {_one_line(s.last_saved.branch)}" if s.last_saved.branch else "on a line that is gone"
+        line = f"on line {one_line(s.last_saved.branch)}" if s.last_saved.branch else "on a line that is gone"
         out.append(f"Next save starts from: Checkpoint {s.last_saved.commit_id}, saved from it last, {line}.")
     else:
         out.append("Next save starts from: its base, else the line's HEAD (nothing was saved from it yet).")
@@ -66,7 +66,7 @@ def session(s: Session) -> str:
             f"Forked from: Session {s.forked_from.session_id}{gone}, after its Turn {s.forked_from.sequence_number}."
         )
     if s.continued_count:
-        out.append(f"Continued in {_count(s.continued_count, 'Session')}:")
+        out.append(f"Continued in {counted(s.continued_count, 'Session')}:")
         out += [f"  {c.session_id} based on {c.base_commit_id}, {when(c.created_at)}" for c in s.continued_in]
         if s.continued_count > len(s.continued_in):
             out.append(
@@ -79,7 +79,7 @@ def forked(s: Session) -> str:
     origin = s.forked_from
     where = f" from Turn {origin.sequence_number} of Session {origin.session_id}" if origin else ""
     return (
-        f"Forked Session {s.id} “{_one_line(s.title)}”{where}, based on Checkpoint "
+        f"Forked Session {s.id} “{one_line(s.title)}”{where}, based on Checkpoint "
         f"{s.base_commit_id}: each message sent in it gets that Checkpoint's state plus its own Turns."
     )
 
@@ -94,8 +94,8 @@ def mounted(s: Session) -> str:
 
 
 def session_deleted(s: Session) -> str:
-    return f"Deleted Session {s.id} {_title(s)} and its {_count(s.turn_count, 'Turn')}. No Checkpoint was touched."
+    return f"Deleted Session {s.id} {_title(s)} and its {counted(s.turn_count, 'Turn')}. No Checkpoint was touched."
 
 
 def space_deleted(space: Space) -> str:
-    return f"Deleted Space {_one_line(space.name)} ({space.id}) with its lines, Checkpoints, Sessions and Turns."
+    return f"Deleted Space {one_line(space.name)} ({space.id}) with its lines, Checkpoints, Sessions and Turns."

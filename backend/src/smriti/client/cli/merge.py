@@ -15,7 +15,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import click
 
-from smriti.client import render
+from smriti.client import render_merge
 from smriti.client.cli.base import Connection, agent_command, decode_json_input, fail
 from smriti.client.errors import EXIT_MERGE_CONFLICTS, ClientError, InvalidInput, MissingError
 
@@ -112,11 +112,11 @@ def merge(
     result = merge.preview
     if commit_clean and result.clean and result.relation != "up_to_date":
         saved, theirs = shown
-        conn.emit(saved.checkpoint, lambda: render.merge_saved(saved, from_ref, theirs))
+        conn.emit(saved.checkpoint, lambda: render_merge.merge_saved(saved, from_ref, theirs))
         return
     conn.emit(
         to_resolve(result),
-        lambda: render.merge_preview(merge, shown, from_ref, _next_step(merge, from_ref, commit_clean)),
+        lambda: render_merge.merge_preview(merge, shown, from_ref, _next_step(merge, from_ref, commit_clean)),
     )
     if result.conflicts:
         sys.exit(EXIT_MERGE_CONFLICTS)
@@ -164,7 +164,7 @@ def _resolve(
         return saved, theirs
 
     saved, theirs = conn.run(work)
-    conn.emit(saved.checkpoint, lambda: render.merge_saved(saved, from_ref, theirs))
+    conn.emit(saved.checkpoint, lambda: render_merge.merge_saved(saved, from_ref, theirs))
 
 
 def _read_resolution(source: IO[bytes]) -> tuple[Resolution, str]:
