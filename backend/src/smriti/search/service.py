@@ -122,12 +122,12 @@ async def _snippets(conn: asyncpg.Connection, text: str, rows: list[asyncpg.Reco
     found: dict[HitKey, Snippet] = {}
     if commits:
         for part in await conn.fetch(sql.CHECKPOINT_SNIPPETS, commits, text, sql.HEADLINE_OPTIONS):
-            found[("checkpoint", part["id"], 0)] = (part["field"], *plain_snippet(part["headline"]))
+            found[("checkpoint", part["id"], 0)] = (part["field"], *plain_snippet(part["headline"], part["runs"]))
     if turns:
         sessions, numbers = zip(*turns, strict=True)
         for part in await conn.fetch(sql.TURN_SNIPPETS, list(sessions), list(numbers), text, sql.HEADLINE_OPTIONS):
             found[("turn", part["session_id"], part["sequence_number"])] = (
                 part["field"],
-                *plain_snippet(part["headline"]),
+                *plain_snippet(part["headline"], part["runs"]),
             )
     return found

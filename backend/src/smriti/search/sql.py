@@ -2,7 +2,10 @@
 
 Both read the `search_vector` columns a trigger keeps (migration 0012) through their GIN indexes.
 The query is parsed by `websearch_to_tsquery('english', …)`: words are stemmed, `"quotes"` make
-a phrase, `or` an alternative and `-word` an exclusion, as in a web search box.
+a phrase, `or` an alternative and `-word` an exclusion, as in a web search box. It is rewritten
+first as the vectors' texts were (`smriti_search_words`, migration 0018): a run of Chinese,
+Japanese, Korean, Thai, … characters becomes a phrase of its characters and their pairs, so that
+a word is found inside a sentence written without spaces.
 """
 
 from __future__ import annotations
@@ -14,7 +17,13 @@ CONFIG = "english"
 # Past this many matches of one kind, the rest are neither counted nor ranked (`SearchPage`).
 MAX_RANKED = 10_000
 
-QUERY_WORDS = f"SELECT numnode(websearch_to_tsquery('{CONFIG}', $1)) AS words"
+
+def _query(text: str) -> str:
+    """The tsquery of the search box's `text`."""
+    return f"websearch_to_tsquery('{CONFIG}', smriti_search_words({text}))"
+
+
+QUERY_WORDS = f"SELECT numnode({_query('$1')}) AS words"
 
 _CHECKPOINTS = """
     (SELECT 'checkpoint' AS kind, c.repo_id, c.id AS commit_id, NULL::uuid AS session_id,
@@ -45,7 +54,7 @@ def hits_sql(kind: HitKind | None, in_space: bool) -> str:
         parts.append(_TURNS.format(space="AND s.repo_id = $4" if in_space else "", cap=MAX_RANKED + 1))
     union = "\n    UNION ALL".join(parts)
     return f"""
-WITH q AS (SELECT websearch_to_tsquery('{CONFIG}', $1) AS query),
+WITH q AS (SELECT {_query("$1")} AS query),
 hits AS ({union})
 SELECT kind, repo_id, commit_id, session_id, sequence_number,
        ts_rank(vector, (SELECT query FROM q), 1) AS rank,
@@ -57,19 +66,33 @@ LIMIT $2 OFFSET $3
 """
 
 
-# STX and ETX mark the matched words in ts_headline's answer (`snippets.py` turns them into
-# offsets); any already in the text are made spaces first, so every mark is ts_headline's.
-# A short text is shown whole; a long one as two excerpts around its matches.
-HEADLINE_OPTIONS = 'StartSel=\x02, StopSel=\x03, MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "'
-_SHORT_TEXT_OPTIONS = "StartSel=\x02, StopSel=\x03, MaxWords=60, MinWords=30"
+# STX and ETX mark the matched words in ts_headline's answer, ENQ parts its excerpts; `snippets.py`
+# turns them into plain text and offsets, and puts the runs that `smriti_search_words` took apart
+# (EOT, SOH and ACK) back together. Any of those already in the text are made spaces first, so every
+# one is ts_headline's or the rewriting's. A short text is shown whole; a long one as two excerpts
+# around its matches, longer in words when the query has a run (a word there is one character).
+HEADLINE_OPTIONS = 'StartSel=\x02, StopSel=\x03, MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter="\x05"'
+_RUN_OPTIONS = 'StartSel=\x02, StopSel=\x03, MaxWords=80, MinWords=30, MaxFragments=2, FragmentDelimiter="\x05"'
+_SHORT_TEXT_OPTIONS = "StartSel=\x02, StopSel=\x03, MaxWords=600, MinWords=300"
 _SHORT_TEXT_CHARS = 300
 
 
-def _headline(text: str, options: str, query: str = "q.query") -> str:
-    plain = f"translate({text}, E'\\x02\\x03', '  ')"
+def _terms(param: str) -> str:
+    """The query `param` as `q`: its tsquery, and its `runs` as written (each run's characters,
+    its pairs taken out), which `snippets.py` highlights."""
+    return f"""(
+  SELECT websearch_to_tsquery('{CONFIG}', words) AS query,
+         ARRAY(SELECT regexp_replace(m[1], E'\\x01[^\\x01]*\\x01', '', 'g')
+               FROM regexp_matches(words, E'\\x04([^\\x06]*)\\x06', 'g') AS m) AS runs
+  FROM smriti_search_words({param}) AS words
+) AS q"""
+
+
+def _headline(text: str, options: str, q: str = "q") -> str:
+    plain = f"smriti_search_words(translate({text}, E'\\x01\\x02\\x03\\x04\\x05\\x06', '      '))"
     return (
-        f"ts_headline('{CONFIG}', {plain}, {query}, CASE WHEN length({text}) <= {_SHORT_TEXT_CHARS} "
-        f"THEN '{_SHORT_TEXT_OPTIONS}' ELSE {options} END)"
+        f"ts_headline('{CONFIG}', {plain}, {q}.query, CASE WHEN length({text}) <= {_SHORT_TEXT_CHARS} "
+        f"THEN '{_SHORT_TEXT_OPTIONS}' WHEN {q}.runs <> '{{}}' THEN '{_RUN_OPTIONS}' ELSE {options} END)"
     )
 
 
@@ -99,12 +122,12 @@ _PARTS = """
 PART_CHARS = 100_000
 
 CHECKPOINT_SNIPPETS = f"""
-SELECT pick.id, pick.fields[pick.n] AS field,
-       {_headline("pick.bodies[pick.n]", "$3", "pick.query")} AS headline
+SELECT pick.id, pick.fields[pick.n] AS field, pick.runs,
+       {_headline("pick.bodies[pick.n]", "$3", "pick")} AS headline
 FROM (
-  SELECT c.id, q.query, parts.fields, parts.bodies, smriti_first_match(parts.bodies, q.query) AS n
+  SELECT c.id, q.query, q.runs, parts.fields, parts.bodies, smriti_first_match(parts.bodies, q.query) AS n
   FROM commits c
-  CROSS JOIN websearch_to_tsquery('{CONFIG}', $2) AS q(query)
+  CROSS JOIN {_terms("$2")}
   CROSS JOIN LATERAL (
     SELECT array_agg(part.field ORDER BY part.sort) AS fields,
            array_agg(left(part.body, {PART_CHARS}) ORDER BY part.sort) AS bodies
@@ -121,10 +144,10 @@ the message stands in when none does (a phrase that runs from one part into the 
 `OFFSET 0` keeps the pick a step of its own, so ts_headline reads one part per Checkpoint."""
 
 TURN_SNIPPETS = f"""
-SELECT t.session_id, t.sequence_number, 'content' AS field,
+SELECT t.session_id, t.sequence_number, 'content' AS field, q.runs,
        {_headline("left(t.content, 200000)", "$4")} AS headline
 FROM turns t
-CROSS JOIN websearch_to_tsquery('{CONFIG}', $3) AS q(query)
+CROSS JOIN {_terms("$3")}
 WHERE (t.session_id, t.sequence_number) IN (SELECT * FROM unnest($1::uuid[], $2::integer[]))
 """
 """$1 and $2 the page's Turns (Session, number), $3 the query, $4 HEADLINE_OPTIONS. The text is
