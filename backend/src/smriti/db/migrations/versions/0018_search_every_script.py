@@ -76,14 +76,17 @@ BEGIN
   IF octet_length(t) = length(t) OR t !~ '[{_RUN_CHARS}]' THEN
     RETURN t;
   END IF;
-  -- Each run set apart (\x04 … \x06); each of its characters made three (c\x01c\x01c), so that
-  -- neighbours meet as pairs (c1\x01c1\x01c1c2\x01c2\x01c2c3 …); then the first and the last
-  -- copy of each run dropped: \x04c1\x01c1c2\x01c2\x01c2c3\x01c3\x06.
-  RETURN regexp_replace(
-    regexp_replace(
-      regexp_replace(translate(t, E'\x01\x04\x06', '   '), '[{_RUN_CHARS}]+', E'\x04\\&\x06', 'g'),
-      '[{_RUN_CHARS}]', E'\\&\x01\\&\x01\\&', 'g'),
-    E'(\x04)[^\x01\x04\x06]\x01|\x01[^\x01\x04\x06](\x06)', E'\\1\\2', 'g');
+  -- The text in pieces, runs and the rest. In a run each character is made three (c\x01c\x01c),
+  -- so that neighbours meet as pairs (c1\x01c1\x01c1c2\x01c2\x01c2c3 …), then its first and last
+  -- copies are dropped and the run set apart: \x04c1\x01c1c2\x01c2\x01c2c3\x01c3\x06. (A pattern
+  -- of any character costs a quarter of the scripts' for each match: one match per character.)
+  RETURN (
+    SELECT string_agg(coalesce(piece[2], E'\x04' || substr(tripled, 3, length(tripled) - 4) || E'\x06'), ''
+                      ORDER BY n)
+    FROM regexp_matches(translate(t, E'\x01\x04\x06', '   '), '([{_RUN_CHARS}]+)|([^{_RUN_CHARS}]+)', 'g')
+           WITH ORDINALITY AS pieces(piece, n)
+    CROSS JOIN LATERAL regexp_replace(piece[1], '.', E'\\&\x01\\&\x01\\&', 'g') AS tripled
+  );
 END $$
 """
 
