@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import itertools
 import statistics
 import sys
@@ -29,7 +30,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "backend"))
 
 from database import fresh_database  # noqa: E402
-from payload import STATE_4KB  # noqa: E402
+from payload import REPLY_JAPANESE, STATE_4KB, STATE_4KB_JAPANESE  # noqa: E402
 
 from smriti.chat.store import ChatStore  # noqa: E402
 from smriti.checkpoints.schemas import CommitCreate  # noqa: E402
@@ -62,6 +63,9 @@ class Fixtures:
     commit: CommitCreate
     changing: list[CommitCreate]
     exchange: Exchange
+    japanese: list[CommitCreate]
+    """The same as `changing`, of a Japanese state."""
+    japanese_exchange: Exchange
     history: uuid.UUID
     """A Session of HISTORY Turns whose context is read."""
     writes: uuid.UUID
@@ -85,19 +89,8 @@ async def prepare(pool: Pool) -> Fixtures:
     await checkpoints.commit(commit)
     # Commits that change a decision and the artifact from their parent's: neither of the parts a
     # vector is reused by (migration 0013) is carried, so both are parsed again.
-    changing = [
-        msgspec.convert(
-            {
-                "repo_id": str(space),
-                "message": f"bench commit {n}",
-                **STATE_4KB,
-                "decisions": [f"{d} (revision {n})" for d in STATE_4KB["decisions"]],
-                "artifacts": [{**a, "content": f"revision {n}: " + a["content"]} for a in STATE_4KB["artifacts"]],
-            },
-            CommitCreate,
-        )
-        for n in range(2)
-    ]
+    changing = [_revision(space, f"bench commit {n}", STATE_4KB, n) for n in range(2)]
+    japanese = [_revision(space, f"日本語のコミット {n}", STATE_4KB_JAPANESE, n) for n in range(2)]
     exchange = Exchange(
         user_content="What should we do next about the storage layer?",
         assistant_content="x" * 300,
@@ -113,17 +106,30 @@ async def prepare(pool: Pool) -> Fixtures:
         context_sha256="0" * 64,
         context_through_seq=0,
     )
+    japanese_exchange = dataclasses.replace(
+        exchange, user_content="ストレージ層について次に何をすべきですか？", assistant_content=REPLY_JAPANESE
+    )
     # The context is read from a Session that stays at HISTORY Turns; the writes go to another.
     history, writes = await _session(pool, space), await _session(pool, space)
     for _ in range(HISTORY // 2):
         await turns.write_exchange(history, exchange)
-    return Fixtures(space, commit, changing, exchange, history, writes)
+    return Fixtures(space, commit, changing, exchange, japanese, japanese_exchange, history, writes)
+
+
+def _revision(space: uuid.UUID, message: str, state: dict[str, Any], n: int) -> CommitCreate:
+    """`state` with its decisions and artifact changed for revision `n`."""
+    changed = {
+        **state,
+        "decisions": [f"{d} (revision {n})" for d in state["decisions"]],
+        "artifacts": [{**a, "content": f"revision {n}: " + a["content"]} for a in state["artifacts"]],
+    }
+    return msgspec.convert({"repo_id": str(space), "message": message, **changed}, CommitCreate)
 
 
 def statements(pool: Pool, fixtures: Fixtures) -> dict[str, Callable[[], Awaitable[Any]]]:
     """One callable per row, each running one statement on `pool` (the stores run one per call)."""
     checkpoints, chat, turns = CheckpointStore(pool, page_cache_bytes=0), ChatStore(pool), TurnStore(pool)
-    alternate = itertools.cycle(fixtures.changing)
+    alternate, japanese = itertools.cycle(fixtures.changing), itertools.cycle(fixtures.japanese)
     return {
         "floor: primary-key read of ~4 KB JSONB": lambda: pool.fetchval("SELECT doc FROM bench_floor WHERE id = 7"),
         "floor: durable INSERT of ~4 KB JSONB": lambda: pool.fetchval(
@@ -132,10 +138,14 @@ def statements(pool: Pool, fixtures: Fixtures) -> dict[str, Callable[[], Awaitab
         "HEAD": lambda: checkpoints.head_json(fixtures.space),
         "commit (~4 KB), the parent's state": lambda: checkpoints.commit(fixtures.commit),
         "commit (~4 KB), items and artifact changed": lambda: checkpoints.commit(next(alternate)),
+        "commit (~4 KB Japanese), nothing carried": lambda: checkpoints.commit(next(japanese)),
         f"send: read the context ({HISTORY} Turns)": lambda: chat.read_context(
             fixtures.history, checkpoint_id=None, history_base_seq=None
         ),
         "send: store the exchange": lambda: turns.write_exchange(fixtures.writes, fixtures.exchange),
+        "send: store the exchange, in Japanese": lambda: turns.write_exchange(
+            fixtures.writes, fixtures.japanese_exchange
+        ),
     }
 
 
