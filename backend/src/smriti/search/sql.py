@@ -70,30 +70,57 @@ LIMIT $2 OFFSET $3
 # turns them into plain text and offsets, and puts the runs that `smriti_search_words` took apart
 # (EOT, SOH and ACK) back together. Any of those already in the text are made spaces first, so every
 # one is ts_headline's or the rewriting's. A short text is shown whole; a long one as two excerpts
-# around its matches, longer in words when the query has a run (a word there is one character).
+# around its matches.
 HEADLINE_OPTIONS = 'StartSel=\x02, StopSel=\x03, MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter="\x05"'
-_RUN_OPTIONS = 'StartSel=\x02, StopSel=\x03, MaxWords=80, MinWords=30, MaxFragments=2, FragmentDelimiter="\x05"'
-_SHORT_TEXT_OPTIONS = "StartSel=\x02, StopSel=\x03, MaxWords=600, MinWords=300"
+_WHOLE_OPTIONS = "StartSel=\x02, StopSel=\x03, MaxWords=2000, MinWords=1999"
 _SHORT_TEXT_CHARS = 300
+# When the query has runs (Chinese, Japanese, Thai, …), a long text's excerpt is this many
+# characters either side of the first place one of them stands as written, found by `strpos`: the
+# text taken apart is two words a character, and ts_headline's work grows with the words of the text
+# times those of the query (a 200,000-character text read whole against a 500-character query: 24 s).
+# The highlights in runs are `snippets.py`'s. A query none of whose runs stands in the text as written
+# matched by its other words; the text is cut as before migration 0018 then, its runs one word each.
+_WINDOW_CHARS = 80
 
 
 def _terms(param: str) -> str:
-    """The query `param` as `q`: its tsquery, and its `runs` as written (each run's characters,
-    its pairs taken out), which `snippets.py` highlights."""
+    """The query `param` as `q`: its tsquery, its `runs` as written (each run's characters, its
+    pairs taken out), which `snippets.py` highlights, and the characters of its longest run."""
     return f"""(
-  SELECT websearch_to_tsquery('{CONFIG}', words) AS query,
-         ARRAY(SELECT regexp_replace(m[1], E'\\x01[^\\x01]*\\x01', '', 'g')
-               FROM regexp_matches(words, E'\\x04([^\\x06]*)\\x06', 'g') AS m) AS runs
-  FROM smriti_search_words({param}) AS words
+  SELECT query, runs, (SELECT coalesce(max(length(run)), 0) FROM unnest(runs) AS run) AS run_chars
+  FROM (
+    SELECT websearch_to_tsquery('{CONFIG}', words) AS query,
+           ARRAY(SELECT regexp_replace(m[1], E'\\x01[^\\x01]*\\x01', '', 'g')
+                 FROM regexp_matches(words, E'\\x04([^\\x06]*)\\x06', 'g') AS m) AS runs
+    FROM smriti_search_words({param}) AS words
+  ) AS terms
 ) AS q"""
 
 
-def _headline(text: str, options: str, q: str = "q") -> str:
-    plain = f"smriti_search_words(translate({text}, E'\\x01\\x02\\x03\\x04\\x05\\x06', '      '))"
-    return (
-        f"ts_headline('{CONFIG}', {plain}, {q}.query, CASE WHEN length({text}) <= {_SHORT_TEXT_CHARS} "
-        f"THEN '{_SHORT_TEXT_OPTIONS}' WHEN {q}.runs <> '{{}}' THEN '{_RUN_OPTIONS}' ELSE {options} END)"
-    )
+def _shown(text: str, q: str = "q") -> str:
+    """A lateral join giving `shown.body`, `text` read once (each mention of a long text would read
+    it again: a query of 250 runs read a 200,000-character Turn 250 times), and `shown.at`, where
+    the first of `q`'s runs stands in it as written, NULL if none does (or the query has none)."""
+    return f"""CROSS JOIN LATERAL (
+  SELECT body, (SELECT min(nullif(strpos(body, run), 0)) FROM unnest({q}.runs) AS run) AS at
+  FROM (SELECT {text} AS body OFFSET 0) AS once
+) AS shown"""
+
+
+def _headline(options: str, q: str = "q") -> str:
+    """ts_headline's excerpt of `shown.body` for `q` (`_shown` joined)."""
+    plain = "translate(shown.body, E'\\x01\\x02\\x03\\x04\\x05\\x06', '      ')"
+    window = f"substr({plain}, greatest(1, shown.at - {_WINDOW_CHARS}), {2 * _WINDOW_CHARS} + {q}.run_chars)"
+
+    def headline(body: str, chosen: str) -> str:
+        return f"ts_headline('{CONFIG}', {body}, {q}.query, {chosen})"
+
+    return f"""CASE
+  WHEN length(shown.body) <= {_SHORT_TEXT_CHARS} THEN {headline(f"smriti_search_words({plain})", f"'{_WHOLE_OPTIONS}'")}
+  WHEN {q}.runs = '{{}}' THEN {headline(f"smriti_search_words({plain})", options)}
+  WHEN shown.at IS NOT NULL THEN {headline(f"smriti_search_words({window})", f"'{_WHOLE_OPTIONS}'")}
+  ELSE {headline(plain, options)}
+END"""
 
 
 # One row per searchable part of a Checkpoint, in the order a reader meets them: the first part
@@ -123,9 +150,9 @@ PART_CHARS = 100_000
 
 CHECKPOINT_SNIPPETS = f"""
 SELECT pick.id, pick.fields[pick.n] AS field, pick.runs,
-       {_headline("pick.bodies[pick.n]", "$3", "pick")} AS headline
+       {_headline("$3", "pick")} AS headline
 FROM (
-  SELECT c.id, q.query, q.runs, parts.fields, parts.bodies, smriti_first_match(parts.bodies, q.query) AS n
+  SELECT c.id, q.query, q.runs, q.run_chars, parts.fields, parts.bodies, smriti_first_match(parts.bodies, q.query) AS n
   FROM commits c
   CROSS JOIN {_terms("$2")}
   CROSS JOIN LATERAL (
@@ -137,6 +164,7 @@ FROM (
   WHERE c.id = ANY($1::uuid[])
   OFFSET 0
 ) AS pick
+{_shown("pick.bodies[pick.n]", "pick")}
 """
 """$1 the page's Checkpoints, $2 the query, $3 HEADLINE_OPTIONS. The snippet comes from the first
 part that matches by itself (`smriti_first_match`, which tries them in order and stops there);
@@ -145,9 +173,10 @@ the message stands in when none does (a phrase that runs from one part into the 
 
 TURN_SNIPPETS = f"""
 SELECT t.session_id, t.sequence_number, 'content' AS field, q.runs,
-       {_headline("left(t.content, 200000)", "$4")} AS headline
+       {_headline("$4")} AS headline
 FROM turns t
 CROSS JOIN {_terms("$3")}
+{_shown("left(t.content, 200000)")}
 WHERE (t.session_id, t.sequence_number) IN (SELECT * FROM unnest($1::uuid[], $2::integer[]))
 """
 """$1 and $2 the page's Turns (Session, number), $3 the query, $4 HEADLINE_OPTIONS. The text is

@@ -23,6 +23,8 @@ Why characters and pairs (what Lucene's CJK analysers do), rather than the other
 The price is two words for each character of those scripts: parsing them costs PostgreSQL about
 ten times what English text of the same length does (`docs/performance.md`, Search), and a
 vector's 16,383 positions hold about 8,000 of those characters (a phrase past them is not found).
+So only a text's first 8,000 of them are taken apart (`RUN_CHARS_TAKEN_APART`); the rest stay as
+written, as before, and a long text costs about what 100,000 characters of English do.
 
 The functions of migrations 0012 and 0013 that parse text are made again with the rewriting
 (`_functions`); their signatures, and what the carried vectors reuse, do not change. Rows that
@@ -69,6 +71,13 @@ _RUN_CHARS = "".join(
     )
 )
 
+# How many of a text's run characters are taken apart: past ~8,000 (two positions each) a
+# tsvector's positions are all 16,383, so a phrase there cannot be found anyway, and parsing every
+# character twice would cost a long text ten times what English of its length does (a 200,000-
+# character Turn: 2.5 s, then PostgreSQL's 1 MB limit and the 20,000-character cut). The rest of
+# the runs stay as written, one word each, as before this migration.
+RUN_CHARS_TAKEN_APART = 8000
+
 _WORDS = rf"""
 CREATE OR REPLACE FUNCTION smriti_search_words(t text)
 RETURNS text LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
@@ -80,12 +89,19 @@ BEGIN
   -- so that neighbours meet as pairs (c1\x01c1\x01c1c2\x01c2\x01c2c3 …), then its first and last
   -- copies are dropped and the run set apart: \x04c1\x01c1c2\x01c2\x01c2c3\x01c3\x06. (A pattern
   -- of any character costs a quarter of the scripts' for each match: one match per character.)
+  -- Past the first {RUN_CHARS_TAKEN_APART} run characters (`before` counts them), runs stay as written.
   RETURN (
-    SELECT string_agg(coalesce(piece[2], E'\x04' || substr(tripled, 3, length(tripled) - 4) || E'\x06'), ''
-                      ORDER BY n)
-    FROM regexp_matches(translate(t, E'\x01\x04\x06', '   '), '([{_RUN_CHARS}]+)|([^{_RUN_CHARS}]+)', 'g')
-           WITH ORDINALITY AS pieces(piece, n)
-    CROSS JOIN LATERAL regexp_replace(piece[1], '.', E'\\&\x01\\&\x01\\&', 'g') AS tripled
+    SELECT string_agg(CASE WHEN piece[1] IS NULL THEN piece[2]
+                           WHEN tripled = '' THEN piece[1]
+                           ELSE E'\x04' || substr(tripled, 3, length(tripled) - 4) || E'\x06'
+                                || substr(piece[1], {RUN_CHARS_TAKEN_APART} - before + 1) END, '' ORDER BY n)
+    FROM (
+      SELECT piece, n, coalesce(sum(length(piece[1])) OVER (ORDER BY n) - length(piece[1]), 0)::integer AS before
+      FROM regexp_matches(translate(t, E'\x01\x04\x06', '   '), '([{_RUN_CHARS}]+)|([^{_RUN_CHARS}]+)', 'g')
+             WITH ORDINALITY AS pieces(piece, n)
+    ) AS pieces
+    CROSS JOIN LATERAL regexp_replace(left(piece[1], greatest({RUN_CHARS_TAKEN_APART} - before, 0)), '.',
+                                      E'\\&\x01\\&\x01\\&', 'g') AS tripled
   );
 END $$
 """
