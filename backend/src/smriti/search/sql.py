@@ -85,7 +85,9 @@ _WINDOW_CHARS = 80
 
 def _terms(param: str) -> str:
     """The query `param` as `q`: its tsquery, its `runs` as written (each run's characters, its
-    pairs taken out), which `snippets.py` highlights, and the characters of its longest run."""
+    pairs taken out), which `snippets.py` highlights, and the characters of its longest run.
+    `OFFSET 0` keeps it a step of its own, made once: pulled up into the statement, each mention
+    of `q.query` parsed the query again for every hit."""
     return f"""(
   SELECT query, runs, (SELECT coalesce(max(length(run)), 0) FROM unnest(runs) AS run) AS run_chars
   FROM (
@@ -94,6 +96,7 @@ def _terms(param: str) -> str:
                  FROM regexp_matches(words, E'\\x04([^\\x06]*)\\x06', 'g') AS m) AS runs
     FROM smriti_search_words({param}) AS words
   ) AS terms
+  OFFSET 0
 ) AS q"""
 
 
