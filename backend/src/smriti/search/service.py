@@ -120,12 +120,15 @@ async def _snippets(conn: asyncpg.Connection, text: str, rows: list[asyncpg.Reco
     commits = [row["commit_id"] for row in rows if row["kind"] == "checkpoint"]
     turns = [(row["session_id"], row["sequence_number"]) for row in rows if row["kind"] == "turn"]
     found: dict[HitKey, Snippet] = {}
+    runs = not text.isascii()
     if commits:
-        for part in await conn.fetch(sql.CHECKPOINT_SNIPPETS, commits, text, sql.HEADLINE_OPTIONS):
+        for part in await conn.fetch(sql.CHECKPOINT_SNIPPETS[runs], commits, text, sql.HEADLINE_OPTIONS):
             found[("checkpoint", part["id"], 0)] = (part["field"], *plain_snippet(part["headline"], part["runs"]))
     if turns:
         sessions, numbers = zip(*turns, strict=True)
-        for part in await conn.fetch(sql.TURN_SNIPPETS, list(sessions), list(numbers), text, sql.HEADLINE_OPTIONS):
+        for part in await conn.fetch(
+            sql.TURN_SNIPPETS[runs], list(sessions), list(numbers), text, sql.HEADLINE_OPTIONS
+        ):
             found[("turn", part["session_id"], part["sequence_number"])] = (
                 part["field"],
                 *plain_snippet(part["headline"], part["runs"]),

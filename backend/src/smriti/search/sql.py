@@ -83,11 +83,14 @@ _SHORT_TEXT_CHARS = 300
 _WINDOW_CHARS = 80
 
 
-def _terms(param: str) -> str:
+def _terms(param: str, runs: bool) -> str:
     """The query `param` as `q`: its tsquery, its `runs` as written (each run's characters, its
     pairs taken out), which `snippets.py` highlights, and the characters of its longest run.
     `OFFSET 0` keeps it a step of its own, made once: pulled up into the statement, each mention
-    of `q.query` parsed the query again for every hit."""
+    of `q.query` parsed the query again for every hit. Without `runs` (an ASCII query), the
+    tsquery alone, as before migration 0018."""
+    if not runs:
+        return f"websearch_to_tsquery('{CONFIG}', {param}) AS q(query)"
     return f"""(
   SELECT query, runs, (SELECT coalesce(max(length(run)), 0) FROM unnest(runs) AS run) AS run_chars
   FROM (
@@ -100,17 +103,19 @@ def _terms(param: str) -> str:
 ) AS q"""
 
 
-def _shown(text: str, q: str = "q") -> str:
+def _shown(text: str, runs: bool, q: str = "q") -> str:
     """A lateral join giving `shown.body`, `text` read once (each mention of a long text would read
     it again: a query of 250 runs read a 200,000-character Turn 250 times), and `shown.at`, where
-    the first of `q`'s runs stands in it as written, NULL if none does (or the query has none)."""
+    the first of `q`'s runs stands in it as written, NULL if none does. Without `runs`, `text`."""
+    if not runs:
+        return f"CROSS JOIN LATERAL (SELECT {text} AS body) AS shown"
     return f"""CROSS JOIN LATERAL (
   SELECT body, (SELECT min(nullif(strpos(body, run), 0)) FROM unnest({q}.runs) AS run) AS at
   FROM (SELECT {text} AS body OFFSET 0) AS once
 ) AS shown"""
 
 
-def _headline(options: str, q: str = "q") -> str:
+def _headline(options: str, runs: bool, q: str = "q") -> str:
     """ts_headline's excerpt of `shown.body` for `q` (`_shown` joined)."""
     plain = "translate(shown.body, E'\\x01\\x02\\x03\\x04\\x05\\x06', '      ')"
     window = f"substr({plain}, greatest(1, shown.at - {_WINDOW_CHARS}), {2 * _WINDOW_CHARS} + {q}.run_chars)"
@@ -118,8 +123,13 @@ def _headline(options: str, q: str = "q") -> str:
     def headline(body: str, chosen: str) -> str:
         return f"ts_headline('{CONFIG}', {body}, {q}.query, {chosen})"
 
+    short = f"length(shown.body) <= {_SHORT_TEXT_CHARS}"
+    if not runs:
+        return headline(
+            f"smriti_search_words({plain})", f"CASE WHEN {short} THEN '{_WHOLE_OPTIONS}' ELSE {options} END"
+        )
     return f"""CASE
-  WHEN length(shown.body) <= {_SHORT_TEXT_CHARS} THEN {headline(f"smriti_search_words({plain})", f"'{_WHOLE_OPTIONS}'")}
+  WHEN {short} THEN {headline(f"smriti_search_words({plain})", f"'{_WHOLE_OPTIONS}'")}
   WHEN {q}.runs = '{{}}' THEN {headline(f"smriti_search_words({plain})", options)}
   WHEN shown.at IS NOT NULL THEN {headline(f"smriti_search_words({window})", f"'{_WHOLE_OPTIONS}'")}
   ELSE {headline(plain, options)}
@@ -151,13 +161,16 @@ _PARTS = """
 # Each part is read as far as its vector was cut at most (migration 0012).
 PART_CHARS = 100_000
 
-CHECKPOINT_SNIPPETS = f"""
+
+def _checkpoint_snippets(runs: bool) -> str:
+    picked = "q.runs, q.run_chars" if runs else "'{}'::text[] AS runs"
+    return f"""
 SELECT pick.id, pick.fields[pick.n] AS field, pick.runs,
-       {_headline("$3", "pick")} AS headline
+       {_headline("$3", runs, "pick")} AS headline
 FROM (
-  SELECT c.id, q.query, q.runs, q.run_chars, parts.fields, parts.bodies, smriti_first_match(parts.bodies, q.query) AS n
+  SELECT c.id, q.query, {picked}, parts.fields, parts.bodies, smriti_first_match(parts.bodies, q.query) AS n
   FROM commits c
-  CROSS JOIN {_terms("$2")}
+  CROSS JOIN {_terms("$2", runs)}
   CROSS JOIN LATERAL (
     SELECT array_agg(part.field ORDER BY part.sort) AS fields,
            array_agg(left(part.body, {PART_CHARS}) ORDER BY part.sort) AS bodies
@@ -167,20 +180,29 @@ FROM (
   WHERE c.id = ANY($1::uuid[])
   OFFSET 0
 ) AS pick
-{_shown("pick.bodies[pick.n]", "pick")}
+{_shown("pick.bodies[pick.n]", runs, "pick")}
 """
+
+
+def _turn_snippets(runs: bool) -> str:
+    return f"""
+SELECT t.session_id, t.sequence_number, 'content' AS field, {"q.runs" if runs else "'{}'::text[] AS runs"},
+       {_headline("$4", runs)} AS headline
+FROM turns t
+CROSS JOIN {_terms("$3", runs)}
+{_shown("left(t.content, 200000)", runs)}
+WHERE (t.session_id, t.sequence_number) IN (SELECT * FROM unnest($1::uuid[], $2::integer[]))
+"""
+
+
+# By whether the query may have runs (it is not all ASCII): an ASCII query has none, and its
+# statements leave out what finds them and cuts a long text around them, a cost on every hit.
+CHECKPOINT_SNIPPETS = {runs: _checkpoint_snippets(runs) for runs in (False, True)}
 """$1 the page's Checkpoints, $2 the query, $3 HEADLINE_OPTIONS. The snippet comes from the first
 part that matches by itself (`smriti_first_match`, which tries them in order and stops there);
 the message stands in when none does (a phrase that runs from one part into the next).
 `OFFSET 0` keeps the pick a step of its own, so ts_headline reads one part per Checkpoint."""
 
-TURN_SNIPPETS = f"""
-SELECT t.session_id, t.sequence_number, 'content' AS field, q.runs,
-       {_headline("$4")} AS headline
-FROM turns t
-CROSS JOIN {_terms("$3")}
-{_shown("left(t.content, 200000)")}
-WHERE (t.session_id, t.sequence_number) IN (SELECT * FROM unnest($1::uuid[], $2::integer[]))
-"""
+TURN_SNIPPETS = {runs: _turn_snippets(runs) for runs in (False, True)}
 """$1 and $2 the page's Turns (Session, number), $3 the query, $4 HEADLINE_OPTIONS. The text is
 cut where its vector was (migration 0012)."""
