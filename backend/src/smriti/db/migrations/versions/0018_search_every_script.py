@@ -49,7 +49,7 @@ from alembic import op
 from sqlalchemy import Connection, text
 
 revision = "0018"
-down_revision = "0015"
+down_revision = "0017"
 branch_labels = None
 depends_on = None
 
