@@ -4,8 +4,9 @@ JSON requests (drafting, review) ask for the strictest structured output the ser
 `response_format: json_schema`, else `json_object` with the schema in the prompt, else plain
 text with the schema in the prompt. llama.cpp's servers accept only `text` or `json_object`
 (llama-cpp-python's refuses json_schema with a 500 naming `response_format`, llama.cpp's own with
-a 400); a refusal that names the response format moves to the next way, and the way that worked
-is remembered per model, so the next request starts there. The caller's parse stays strict
+a 400); a refusal that names the response format moves to the next way at once (the SDK retries a
+500, but such a refusal is final: `_format_refusals_are_final`), and the way that worked is
+remembered per model, so the next request starts there. The caller's parse stays strict
 whichever way was used.
 
 Every reply is streamed (`stream=True`), with `stream_options: {include_usage: true}` for the
@@ -19,7 +20,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
 from typing import Any, Literal
 
 import httpx2
@@ -46,6 +47,7 @@ JsonMode = Literal["json_schema", "json_object", "text"]
 _JSON_MODES: tuple[JsonMode, ...] = ("json_schema", "json_object", "text")
 _REMEMBERED_MODELS = 256
 _FORMAT_WORDS = ("response_format", "json_schema", "json_object", "response format")
+_REFUSAL_STATUSES = (400, 422, 500)
 
 
 class OpenAIProvider:
@@ -76,7 +78,7 @@ class OpenAIProvider:
                 http_client=openai.DefaultAsyncHttpxClient(
                     follow_redirects=False,
                     timeout=timeout_s,
-                    event_hooks=bounded_responses(self.name, max_reply_bytes),
+                    event_hooks=_format_refusals_are_final(bounded_responses(self.name, max_reply_bytes)),
                 ),
             )
 
@@ -247,7 +249,28 @@ def _error_text(exc: openai.APIStatusError) -> str:
 def _refuses_format(exc: openai.APIStatusError) -> bool:
     """A refusal of the request's response format (llama.cpp: 400, llama-cpp-python: 500, both
     naming it), not a failure of the server."""
-    return exc.status_code in (400, 422, 500) and any(word in _error_text(exc) for word in _FORMAT_WORDS)
+    return _is_format_refusal(exc.status_code, _error_text(exc))
+
+
+def _is_format_refusal(status: int, text: str) -> bool:
+    return status in _REFUSAL_STATUSES and any(word in text.lower() for word in _FORMAT_WORDS)
+
+
+def _format_refusals_are_final(hooks: Mapping[str, list[Callable[..., Any]]]) -> dict[str, list[Callable[..., Any]]]:
+    """`hooks` and one more: an error response that refuses the response format is marked
+    `x-should-retry: false`, the header the SDK obeys before its own rules. Without it the SDK
+    retried llama-cpp-python's 500 `SMRITI_PROVIDER_MAX_RETRIES` times, with its backoff, before
+    the next way was tried: 15-20 s on the first draft or review after each restart. Its body is
+    read here, already cut to `http_bounds.ERROR_BODY_BYTES` by the hook before this one."""
+
+    async def final_refusal(response: httpx2.Response) -> None:
+        if response.status_code not in _REFUSAL_STATUSES:
+            return
+        body = await response.aread()  # the SDK reads it again from here when it raises
+        if _is_format_refusal(response.status_code, body.decode("utf-8", "replace")):
+            response.headers["x-should-retry"] = "false"
+
+    return {**hooks, "response": [*hooks.get("response", ()), final_refusal]}
 
 
 def _names_unknown_model(exc: openai.APIStatusError, model: str) -> bool:
