@@ -14,8 +14,10 @@ from typing import Any
 
 import asyncpg
 import httpx
+import pytest
 
-from smriti.core.config import Settings
+from smriti.core.config import ConfigError, Settings
+from smriti.providers.openai_provider import _limit_field
 from tests.conftest import make_client
 from tests.support.api import create_session, create_space, send
 from tests.support.fake_providers import FakeProviderServer
@@ -73,3 +75,70 @@ async def test_a_server_error_that_does_not_name_the_format_is_still_retried_by_
         response = await client.post("/v4/chat/send", json={"session_id": session["id"], "content": "hi"})
     assert response.status_code == 502, response.text
     assert len(fake_providers.state.bodies("/chat/completions")) == 2
+
+
+def _last(fake: FakeProviderServer, provider: str) -> dict[str, Any]:
+    return fake.state.bodies("/chat/completions" if provider == "openai" else "/messages")[-1]
+
+
+async def test_every_reply_from_a_compatible_server_has_a_limit(
+    client: httpx.AsyncClient, fake_providers: FakeProviderServer, db: asyncpg.Connection
+) -> None:
+    """No `max_tokens` was sent, so a small local model wrote until its context was full."""
+    session = await _session(client)
+    await send(client, session["id"], "We decided to use PostgreSQL.")
+    assert _last(fake_providers, "openai")["max_tokens"] == 1024  # the room the window check keeps
+    fake_providers.state.reply = json.dumps(DRAFT)
+    assert (await client.post("/v5/checkpoints/draft", json={"session_id": session["id"]})).status_code == 200
+    assert _last(fake_providers, "openai")["max_tokens"] == 1024
+
+
+async def test_the_limit_is_the_room_kept_in_a_known_window(
+    settings: Settings, fake_providers: FakeProviderServer, db: asyncpg.Connection
+) -> None:
+    windows = {"gpt-test": 2000, "claude-test": 8000}
+    async with make_client(settings, context_windows=windows) as client:
+        for provider, room in (("openai", 500), ("anthropic", 2000)):  # a quarter of each window
+            session = await _session(client, provider)
+            await send(client, session["id"], "hi")
+            assert _last(fake_providers, provider)["max_tokens"] == room, provider
+
+
+async def test_a_configured_limit_is_sent_and_the_window_keeps_room_for_it(
+    settings: Settings, fake_providers: FakeProviderServer, db: asyncpg.Connection
+) -> None:
+    async with make_client(settings, max_reply_tokens=3000, context_windows={"claude-test": 200_000}) as client:
+        for provider in ("openai", "anthropic"):
+            session = await _session(client, provider)
+            await send(client, session["id"], "hi")
+            assert _last(fake_providers, provider)["max_tokens"] == 3000, provider
+    # A context that fits with the default room (1,024) but not with the configured one.
+    async with make_client(settings, max_reply_tokens=3000, context_windows={"gpt-test": 16_000}) as client:
+        session = await _session(client)
+        fake_providers.state.requests.clear()
+        response = await client.post("/v4/chat/send", json={"session_id": session["id"], "content": "word " * 11_000})
+        assert response.status_code == 400, response.text
+        assert "plus 3,000 for the reply" in response.json()["detail"]
+        assert fake_providers.state.bodies("/chat/completions") == []
+
+
+async def test_anthropic_is_still_asked_for_up_to_4096_tokens(
+    client: httpx.AsyncClient, fake_providers: FakeProviderServer, db: asyncpg.Connection
+) -> None:
+    session = await _session(client, "anthropic")
+    await send(client, session["id"], "hi")
+    assert _last(fake_providers, "anthropic")["max_tokens"] == 4096
+
+
+def test_openais_own_api_is_sent_no_limit_unless_one_is_configured() -> None:
+    """Its reasoning models spend part of any limit on reasoning, and take the limit only as
+    `max_completion_tokens`; every compatible server takes `max_tokens`."""
+    assert _limit_field(None, configured=False) is None
+    assert _limit_field("https://api.openai.com/v1", configured=False) is None
+    assert _limit_field("https://api.openai.com/v1", configured=True) == "max_completion_tokens"
+    assert _limit_field("http://127.0.0.1:8080/v1", configured=False) == "max_tokens"
+    assert _limit_field("http://localhost:11434/v1", configured=True) == "max_tokens"
+    assert Settings.from_env({"SMRITI_MAX_REPLY_TOKENS": "256"}).max_reply_tokens == 256
+    assert Settings.from_env({}).max_reply_tokens is None
+    with pytest.raises(ConfigError, match="SMRITI_MAX_REPLY_TOKENS"):
+        Settings.from_env({"SMRITI_MAX_REPLY_TOKENS": "0"})

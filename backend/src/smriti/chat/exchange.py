@@ -28,7 +28,7 @@ from smriti.core.errors import BadRequest, Conflict, NotFound, ProviderFailure
 from smriti.providers.base import ProviderReply, ProviderRequest
 from smriti.providers.offline import is_offline_reply
 from smriti.providers.registry import ProviderChoice, ProviderRegistry
-from smriti.providers.windows import estimated_tokens
+from smriti.providers.windows import estimated_tokens, reply_room
 from smriti.sessions.claims import InFlight, Outcome, SendClaims
 from smriti.sessions.schemas import Turn
 from smriti.sessions.turns import Exchange, TurnStore
@@ -133,8 +133,13 @@ class ChatService:
         context's size in tokens (estimated), when a window or a stream needs it."""
         leave_out = left_out_for(choice.provider.name, context.offline_replies)
         assembled = assemble(context.mounted, _history_for(data, context), data.content, leave_out=leave_out)
-        request = ProviderRequest(model=choice.model, system=assembled.system, messages=assembled.messages)
         window = self.providers.context_window(choice.model)
+        request = ProviderRequest(
+            model=choice.model,
+            system=assembled.system,
+            messages=assembled.messages,
+            max_tokens=reply_room(window, choice.provider.reply_tokens),
+        )
         if window is not None:
             await check_fits(request, choice.provider.name, window)
         # Estimated only for what needs it: the window's nudge, or a stream's context event.

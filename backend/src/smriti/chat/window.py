@@ -48,12 +48,13 @@ async def section_tokens(assembled: AssembledContext, provider: str, model: str)
 
 
 async def check_fits(request: ProviderRequest, provider: str, window: int) -> None:
-    """400 when the context, plus room for a reply, is more than the model's window."""
+    """400 when the context, plus room for the reply it asks for, is more than the model's window."""
     await refuse_overflow(
         request_texts(request),
         provider,
         request.model,
         window,
+        room=request.max_tokens,
         what="This send",
         then="Nothing was sent or stored. Save a Checkpoint of this Session and mount it (or fork from it) to "
         "continue from a smaller context, or choose a model with a larger window.",

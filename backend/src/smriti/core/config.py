@@ -58,6 +58,10 @@ class Settings:
     """`SMRITI_MAX_REPLY_BYTES`: the longest reply a provider may give, in bytes of UTF-8 (1 MiB), for
     a send (plain or streamed), a draft and a review alike: past it the provider's call is stopped,
     the answer is a 502 (a streamed send's `error` event), and nothing is stored (`providers/guard.py`)."""
+    max_reply_tokens: int | None = None
+    """`SMRITI_MAX_REPLY_TOKENS`: the most tokens a reply is asked for, and the room a send keeps for
+    it in a known window (a quarter of the window if less). Unset: 1,024 for OpenAI and
+    OpenAI-compatible servers, 4,096 for Anthropic (`providers/windows.reply_room`)."""
     nudge_after_turns: int = 12
     shutdown_grace_s: float = 10.0
     """How long a streamed reply may go on once the server is told to stop (SIGTERM); one still
@@ -109,6 +113,8 @@ class Settings:
             provider_timeout_s=_float(env, "SMRITI_PROVIDER_TIMEOUT", 60.0),
             provider_max_retries=_int(env, "SMRITI_PROVIDER_MAX_RETRIES", 2, minimum=0),
             max_reply_bytes=_int(env, "SMRITI_MAX_REPLY_BYTES", DEFAULT_MAX_REPLY_BYTES, minimum=1024),
+            # 0 (the default here) is "unset": each provider's own limit.
+            max_reply_tokens=_int(env, "SMRITI_MAX_REPLY_TOKENS", 0, minimum=1) or None,
             nudge_after_turns=_int(env, "SMRITI_NUDGE_AFTER_TURNS", 12, minimum=2),
             shutdown_grace_s=_float(env, "SMRITI_SHUTDOWN_GRACE", 10.0),
             context_windows=parse_context_windows(env.get("SMRITI_CONTEXT_WINDOWS")),

@@ -28,6 +28,8 @@ from smriti.providers.base import (
 )
 from smriti.providers.http_bounds import bounded_responses
 
+ANTHROPIC_REPLY_TOKENS = 4096
+
 
 class AnthropicProvider:
     name = "anthropic"
@@ -35,8 +37,18 @@ class AnthropicProvider:
     model_backed = True
     networked = True
 
-    def __init__(self, settings: ProviderSettings, *, timeout_s: float, max_retries: int, max_reply_bytes: int) -> None:
+    def __init__(
+        self,
+        settings: ProviderSettings,
+        *,
+        timeout_s: float,
+        max_retries: int,
+        max_reply_bytes: int,
+        reply_tokens: int | None = None,
+    ) -> None:
         self.default_model = settings.default_model
+        # Messages requires a limit; 4,096 is what every reply was asked for before it was configurable.
+        self.reply_tokens = reply_tokens or ANTHROPIC_REPLY_TOKENS
         self.models = settings.models
         self._settings = settings
         self._timeout_s = timeout_s

@@ -33,11 +33,16 @@ class ChatMessage(msgspec.Struct, frozen=True):
     content: str
 
 
+DEFAULT_REPLY_TOKENS = 1024
+"""The most tokens a reply is asked for when nothing else says (`windows.reply_room`)."""
+
+
 class ProviderRequest(msgspec.Struct, frozen=True, kw_only=True):
     model: str
     system: str | None
     messages: list[ChatMessage]
-    max_tokens: int = 4096
+    max_tokens: int = DEFAULT_REPLY_TOKENS
+    """The reply's limit, sent to the provider; the window check keeps this much room for it."""
     # When set, ask for JSON matching this schema (the provider's structured output where it has one).
     json_schema: dict[str, Any] | None = None
     json_schema_name: str = "result"
@@ -70,6 +75,9 @@ class Provider(Protocol):
     networked: bool
     """Whether replies come over a network, which can stall: only then does each piece wait
     under a timeout (`GuardedProvider.stream`), which costs more than the offline reply itself."""
+    reply_tokens: int
+    """The reply limit asked for where the model's window leaves room (`windows.reply_room`):
+    `SMRITI_MAX_REPLY_TOKENS`, else the adapter's own."""
     model_backed: bool
     """Whether a model writes the replies. The offline provider's only describe what it received,
     so drafting and review use their rule-based strategies with it."""

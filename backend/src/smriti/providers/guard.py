@@ -122,6 +122,7 @@ class GuardedProvider:
         self.label = inner.label
         self.default_model = inner.default_model
         self.models = inner.models
+        self.reply_tokens = inner.reply_tokens
         self.model_backed = inner.model_backed
         self.networked = inner.networked
 

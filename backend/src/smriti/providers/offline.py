@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import AsyncIterator
 
-from smriti.providers.base import ProviderRequest, ReplyEnd, ReplyPiece
+from smriti.providers.base import DEFAULT_REPLY_TOKENS, ProviderRequest, ReplyEnd, ReplyPiece
 
 OFFLINE_PROVIDER = "offline"
 OFFLINE_MODEL = "offline-1"
@@ -54,6 +54,7 @@ class OfflineProvider:
     label = "Offline (built in)"
     default_model = OFFLINE_MODEL
     models: tuple[str, ...] = (OFFLINE_MODEL,)
+    reply_tokens = DEFAULT_REPLY_TOKENS  # its description is not cut to any count
     configured = True
     model_backed = False
     networked = False

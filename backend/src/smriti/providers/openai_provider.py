@@ -9,6 +9,12 @@ a 400); a refusal that names the response format moves to the next way at once (
 remembered per model, so the next request starts there. The caller's parse stays strict
 whichever way was used.
 
+Every reply has a limit, `max_tokens` (the room the window check kept for it, `windows.reply_room`):
+a small local model otherwise wrote until its server's context was full (80 s for one reply).
+OpenAI's own API is sent none unless `SMRITI_MAX_REPLY_TOKENS` is set (then as
+`max_completion_tokens`, the only name its reasoning models take): their reasoning counts against
+any limit, so the default one would leave a reasoning model without room to answer.
+
 Every reply is streamed (`stream=True`), with `stream_options: {include_usage: true}` for the
 token counts; a server that refuses that option (naming it in a 400 or 422) is asked again
 without it, and so is every later request to it: its replies then carry no counts. One that
@@ -22,12 +28,14 @@ import json
 import time
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 import httpx2
 import openai
 
 from smriti.core.config import ProviderSettings
 from smriti.providers.base import (
+    DEFAULT_REPLY_TOKENS,
     LIST_MODELS_TIMEOUT_S,
     ProviderRequest,
     ReplyEnd,
@@ -48,6 +56,7 @@ _JSON_MODES: tuple[JsonMode, ...] = ("json_schema", "json_object", "text")
 _REMEMBERED_MODELS = 256
 _FORMAT_WORDS = ("response_format", "json_schema", "json_object", "response format")
 _REFUSAL_STATUSES = (400, 422, 500)
+OPENAI_API_HOST = "api.openai.com"
 
 
 class OpenAIProvider:
@@ -56,8 +65,18 @@ class OpenAIProvider:
     model_backed = True
     networked = True
 
-    def __init__(self, settings: ProviderSettings, *, timeout_s: float, max_retries: int, max_reply_bytes: int) -> None:
+    def __init__(
+        self,
+        settings: ProviderSettings,
+        *,
+        timeout_s: float,
+        max_retries: int,
+        max_reply_bytes: int,
+        reply_tokens: int | None = None,
+    ) -> None:
         self.default_model = settings.default_model
+        self.reply_tokens = reply_tokens or DEFAULT_REPLY_TOKENS
+        self._limit_field = _limit_field(settings.base_url, configured=reply_tokens is not None)
         self.models = settings.models
         self._settings = settings
         self._timeout_s = timeout_s
@@ -141,7 +160,8 @@ class OpenAIProvider:
         started = time.monotonic()
         for with_usage in (True, False) if self._usage_option else (False,):
             options = {"stream_options": {"include_usage": True}} if with_usage else {}
-            body = {"model": request.model, "messages": messages, "stream": True, **options, **extra}
+            limit = {self._limit_field: request.max_tokens} if self._limit_field else {}
+            body = {"model": request.model, "messages": messages, "stream": True, **limit, **options, **extra}
             try:
                 # The client's own `post` (the SDK's documented way to a route as given), not
                 # `chat.completions.create`, which first walks every message through the SDK's
@@ -227,6 +247,13 @@ class OpenAIProvider:
     async def close(self) -> None:
         if self._client is not None:
             await self._client.close()
+
+
+def _limit_field(base_url: str | None, *, configured: bool) -> str | None:
+    """The name the reply's limit is sent under; None: sent none (see the module's docstring)."""
+    if base_url is not None and urlsplit(base_url).hostname != OPENAI_API_HOST:
+        return "max_tokens"  # what every compatible server takes (llama.cpp, Ollama, vLLM, LM Studio)
+    return "max_completion_tokens" if configured else None
 
 
 def _response_format(request: ProviderRequest, mode: JsonMode) -> dict[str, Any]:

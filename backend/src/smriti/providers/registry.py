@@ -46,11 +46,15 @@ class ProviderChoice(msgspec.Struct, frozen=True):
 class ProviderRegistry:
     def __init__(self, settings: Settings) -> None:
         timeout, retries = settings.provider_timeout_s, settings.provider_max_retries
-        longest = settings.max_reply_bytes
+        longest, tokens = settings.max_reply_bytes, settings.max_reply_tokens
         # Every adapter is guarded: its replies are checked before anything is stored (guard.py).
         providers: list[Provider] = [
-            OpenAIProvider(settings.openai, timeout_s=timeout, max_retries=retries, max_reply_bytes=longest),
-            AnthropicProvider(settings.anthropic, timeout_s=timeout, max_retries=retries, max_reply_bytes=longest),
+            OpenAIProvider(
+                settings.openai, timeout_s=timeout, max_retries=retries, max_reply_bytes=longest, reply_tokens=tokens
+            ),
+            AnthropicProvider(
+                settings.anthropic, timeout_s=timeout, max_retries=retries, max_reply_bytes=longest, reply_tokens=tokens
+            ),
             OfflineProvider(),
         ]
         self._by_name: dict[str, GuardedProvider] = {

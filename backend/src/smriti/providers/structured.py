@@ -16,7 +16,7 @@ import msgspec
 
 from smriti.providers.base import ChatMessage, ProviderRequest, upstream_error
 from smriti.providers.registry import ProviderChoice
-from smriti.providers.windows import refuse_overflow, request_texts
+from smriti.providers.windows import refuse_overflow, reply_room, request_texts
 
 T = TypeVar("T")
 
@@ -106,6 +106,7 @@ async def json_request(
         model=choice.model,
         system=system,
         messages=[ChatMessage(role="user", content=content)],
+        max_tokens=reply_room(window, choice.provider.reply_tokens),
         json_schema=strict_schema(answer),
         json_schema_name=name,
     )
@@ -114,6 +115,7 @@ async def json_request(
         choice.provider.name,
         choice.model,
         window,
+        room=request.max_tokens,
         what=too_big.what,
         then=too_big.then,
         field=too_big.field,

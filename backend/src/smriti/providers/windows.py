@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from smriti.core.errors import BadRequest
-from smriti.providers.base import ProviderRequest
+from smriti.providers.base import DEFAULT_REPLY_TOKENS, ProviderRequest
 from smriti.providers.tokenizers import LONG_RUNS_ESTIMATED, count_off_loop, encoding_for
 
 # From the providers' model pages (2026-12): input and output share the window.
@@ -32,15 +32,16 @@ KNOWN_CONTEXT_WINDOWS: Mapping[str, int] = {
     "claude-3-5-haiku-latest": 200_000,
 }
 
-REPLY_ROOM_TOKENS = 1024
-"""A send must leave room for a reply of this many tokens, or a quarter of the window if less."""
 
 NUDGE_SHARE = 0.75
 """At this share of the window, the suggestion recommends a Checkpoint."""
 
 
-def reply_room(window: int) -> int:
-    return min(REPLY_ROOM_TOKENS, window // 4)
+def reply_room(window: int | None, limit: int = DEFAULT_REPLY_TOKENS) -> int:
+    """The most tokens a reply is asked for (`ProviderRequest.max_tokens`), which is also the
+    room a request keeps for it in the model's window: the provider's `limit`, or a quarter of
+    the window if less. One number for both, so that what is sent always fits what was checked."""
+    return limit if window is None else max(1, min(limit, window // 4))
 
 
 def estimated_tokens(chars: int) -> int:
@@ -55,15 +56,22 @@ def request_texts(request: ProviderRequest) -> list[str]:
 
 
 async def refuse_overflow(
-    texts: Sequence[str], provider: str, model: str, window: int | None, *, what: str, then: str, field: str
+    texts: Sequence[str],
+    provider: str,
+    model: str,
+    window: int | None,
+    *,
+    room: int,
+    what: str,
+    then: str,
+    field: str,
 ) -> None:
-    """400 (naming `field`) when `texts`, plus room for a reply, are more than the model's window:
+    """400 (naming `field`) when `texts`, plus `room` for a reply, are more than the model's window:
     said before the provider is called, with what to do instead (`then`), never cut. Counted with
     the model's tokenizer where Smriti has it, estimated otherwise, and the message says which. An
     unknown window (None) refuses nothing."""
     if window is None:
         return
-    room = reply_room(window)
     encoding = encoding_for(provider, model)
     if encoding is None:
         used = sum(estimated_tokens(len(text)) for text in texts)
