@@ -142,3 +142,45 @@ def test_openais_own_api_is_sent_no_limit_unless_one_is_configured() -> None:
     assert Settings.from_env({}).max_reply_tokens is None
     with pytest.raises(ConfigError, match="SMRITI_MAX_REPLY_TOKENS"):
         Settings.from_env({"SMRITI_MAX_REPLY_TOKENS": "0"})
+
+
+async def test_an_empty_stream_names_the_window_and_the_setting_not_a_reply_cut_short(
+    client: httpx.AsyncClient, fake_providers: FakeProviderServer, db: asyncpg.Connection
+) -> None:
+    """llama-cpp-python answers a context longer than its model's window with a 200 and an empty
+    stream (seen with the real server: tests/system/test_local_model.py)."""
+    session = await _session(client)
+    fake_providers.state.cut_after_pieces = 0  # the headers of a stream, then the connection closes
+    response = await client.post("/v4/chat/send", json={"session_id": session["id"], "content": "hi"})
+    assert response.status_code == 502, response.text
+    detail = response.json()["detail"]
+    assert "cut short" not in detail
+    assert "empty stream" in detail
+    assert "may be longer than gpt-test's window" in detail
+    assert "SMRITI_CONTEXT_WINDOWS (gpt-test=<tokens>" in detail
+    # Streamed, the error event says the same.
+    streamed = await client.post(
+        "/v4/chat/send",
+        json={"session_id": session["id"], "content": "hi"},
+        headers={"Accept": "text/event-stream"},
+    )
+    events = streamed.text
+    assert "event: error" in events
+    assert "SMRITI_CONTEXT_WINDOWS" in events
+
+
+async def test_a_provider_that_says_the_context_is_too_long_is_answered_with_the_setting(
+    client: httpx.AsyncClient, fake_providers: FakeProviderServer, db: asyncpg.Connection
+) -> None:
+    for provider, said in (("openai", "exceeds the available context size"), ("anthropic", "prompt is too long")):
+        session = await _session(client, provider)
+        fake_providers.state.mode = "too_long"
+        response = await client.post("/v4/chat/send", json={"session_id": session["id"], "content": "hi"})
+        assert response.status_code == 502, response.text
+        detail = response.json()["detail"]
+        assert said in detail
+        assert "SMRITI_CONTEXT_WINDOWS" in detail, detail
+    # Another refusal gets no such advice.
+    fake_providers.state.mode = "error_surrogate"
+    response = await client.post("/v4/chat/send", json={"session_id": session["id"], "content": "hi"})
+    assert "SMRITI_CONTEXT_WINDOWS" not in response.json()["detail"]

@@ -30,6 +30,7 @@ Mode = Literal[
     "endless_event",
     "huge_error",
     "gzip",
+    "too_long",
 ]
 
 
@@ -378,6 +379,16 @@ def make_handler(state: FakeProviderState) -> type[BaseHTTPRequestHandler]:
                     self.wfile.write(bytes([byte]))
                     self.wfile.flush()
                     time.sleep(0.1)
+            elif mode == "too_long":
+                # What each says of a context longer than the model's window: llama.cpp's server
+                # and Anthropic (a 400 either way).
+                if is_openai:
+                    message = "the request exceeds the available context size, try increasing it"
+                    error = {"error": {"code": 400, "message": message, "type": "exceed_context_size_error"}}
+                else:
+                    message = "prompt is too long: 210000 tokens > 200000 maximum"
+                    error = {"type": "error", "error": {"type": "invalid_request_error", "message": message}}
+                self._send(400, json.dumps(error).encode())
             elif mode == "not_found":
                 self._send(404, b'{"error": {"message": "Not Found", "type": "not_found"}}')
             elif mode == "empty":

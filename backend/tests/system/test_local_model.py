@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import subprocess
 from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +54,7 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     log = tmp_path_factory.mktemp("llama") / "server.log"
     with log.open("wb") as out:
         arguments = ["--model", model, "--host", "127.0.0.1", "--port", str(port)]
-        arguments += ["--n_ctx", "2048", "--n_threads", "2"]
+        arguments += ["--n_ctx", str(N_CTX), "--n_threads", "2"]
         process = subprocess.Popen(
             [python, "-m", "llama_cpp.server", *arguments],
             stdout=out,
@@ -68,13 +69,23 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         process.wait(20)
 
 
-@pytest.fixture
-async def local(settings: Settings, llama_server: str, db: asyncpg.Connection) -> AsyncIterator[httpx.AsyncClient]:
+N_CTX = 2048
+"""The model's window, as the server is started (`--n_ctx`)."""
+
+
+@asynccontextmanager
+async def _client(settings: Settings, llama_server: str, **changes: Any) -> AsyncIterator[httpx.AsyncClient]:
     # The placeholder key local servers are given: it must not be "redacted" out of their errors.
     provider = ProviderSettings(api_key="x", base_url=llama_server, default_model="smollm2", models=("smollm2",))
     async with make_client(
-        settings, openai=provider, default_provider="openai", provider_timeout_s=120.0, provider_max_retries=0
+        settings, openai=provider, default_provider="openai", provider_timeout_s=120.0, **changes
     ) as client:
+        yield client
+
+
+@pytest.fixture
+async def local(settings: Settings, llama_server: str, db: asyncpg.Connection) -> AsyncIterator[httpx.AsyncClient]:
+    async with _client(settings, llama_server, provider_max_retries=0) as client:
         yield client
 
 
@@ -145,3 +156,41 @@ async def test_draft_and_review_through_a_real_model_parse_or_are_a_clear_502(
         assert {f["source"] for f in review["findings"]} <= {"rules", "model"}
     again = await local.post("/v4/chat/send", json={"session_id": session["id"], "content": "Thanks."})
     assert again.status_code == 201, again.text
+
+
+async def test_a_reply_stops_at_its_limit(settings: Settings, llama_server: str, db: asyncpg.Connection) -> None:
+    """Without a limit sent, a small model wrote until its context was full (80 s for one reply)."""
+    async with _client(settings, llama_server, provider_max_retries=0, max_reply_tokens=8) as client:
+        space = await create_space(client)
+        session = await create_session(client, space["id"])
+        response = await client.post(
+            "/v4/chat/send",
+            json={"session_id": session["id"], "content": "Tell me a very long story about a dragon."},
+        )
+    assert response.status_code == 201, response.text
+    reply = response.json()["assistant_turn"]["content"]
+    # 8 tokens of English: a few words (a token is rarely more than a word).
+    assert 0 < len(reply.split()) <= 8, reply
+
+
+async def test_a_context_past_the_models_window_names_the_setting(
+    settings: Settings, llama_server: str, db: asyncpg.Connection
+) -> None:
+    """llama-cpp-python answers a prompt longer than its n_ctx with a 200 and an empty stream
+    (its log says "Requested tokens (…) exceed context window of …"): that was "cut short"."""
+    too_long = "word " * (N_CTX + 500)  # a token a word, and more
+    async with _client(settings, llama_server, provider_max_retries=2) as client:
+        space = await create_space(client)
+        session = await create_session(client, space["id"])
+        response = await client.post("/v4/chat/send", json={"session_id": session["id"], "content": too_long})
+        assert response.status_code == 502, response.text
+        detail = response.json()["detail"]
+        assert "empty stream" in detail
+        assert "SMRITI_CONTEXT_WINDOWS (smollm2=<tokens>" in detail
+        assert await turns(client, session["id"]) == []
+    # With the window set as the message says, the send is refused before it goes out.
+    async with _client(settings, llama_server, context_windows={"smollm2": N_CTX}) as client:
+        response = await client.post("/v4/chat/send", json={"session_id": session["id"], "content": too_long})
+        assert response.status_code == 400, response.text
+        assert response.json()["errors"][0]["field"] == "content"
+        assert "would not fit smollm2's context window" in response.json()["detail"]

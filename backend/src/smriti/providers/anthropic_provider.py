@@ -21,6 +21,7 @@ from smriti.providers.base import (
     describe_upstream,
     first_listed,
     rate_limited_error,
+    refusal_detail,
     stalled_error,
     timeout_error,
     unknown_model_error,
@@ -100,7 +101,8 @@ class AnthropicProvider:
                 raise unknown_model_error(self.name, request.model, detail) from None
             raise upstream_error(self.name, detail) from None
         except anthropic.APIStatusError as exc:
-            raise upstream_error(self.name, f"HTTP {exc.status_code}: {self._describe(exc)}") from None
+            detail = refusal_detail(exc.status_code, self._describe(exc), request.model)
+            raise upstream_error(self.name, detail) from None
         except anthropic.APIConnectionError as exc:
             raise _bound_or(exc, upstream_error(self.name, "could not connect to the provider")) from None
         except httpx2.TimeoutException:

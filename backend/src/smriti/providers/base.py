@@ -170,6 +170,42 @@ def cut_short_error(provider: str) -> ProviderFailure:
     return upstream_error(provider, "the reply ended before the provider said it was complete (cut short)")
 
 
+def silent_stream_error(provider: str, model: str) -> ProviderFailure:
+    """A stream that ended with nothing in it at all. llama-cpp-python's server answers a context
+    longer than its model's window so (a 200 with an empty stream, the reason only in its log),
+    which was reported as a reply cut short: this names the likely cause and the setting."""
+    return upstream_error(provider, f"it answered with an empty stream, no reply at all. {window_hint(model)}")
+
+
+_WINDOW_WORDS = (
+    "context length",  # OpenAI, vLLM, llama-cpp-python: "maximum context length is …"
+    "context_length",  # OpenAI's code: context_length_exceeded
+    "context window",
+    "context size",  # llama.cpp's server: "exceeds the available context size"
+    "exceed_context_size",
+    "prompt is too long",  # Anthropic
+)
+
+
+def refusal_detail(status: int, detail: str, model: str) -> str:
+    """A provider's refusal as Smriti says it, with what to do when it says the context was too
+    long for the model (the window Smriti checks against was unknown, or smaller than it is)."""
+    said = f"HTTP {status}: {detail}"
+    lowered = detail.lower()
+    if status < 500 and any(words in lowered for words in _WINDOW_WORDS):
+        return f"{said} {window_hint(model)}"
+    return said
+
+
+def window_hint(model: str) -> str:
+    """What to do when the provider, not Smriti, found the context too long for the model."""
+    return (
+        f"The context may be longer than {model}'s window: set the window in SMRITI_CONTEXT_WINDOWS "
+        f"({model}=<tokens>, a local server's context size) and a send that would not fit is refused "
+        "before it goes out, saying what to do."
+    )
+
+
 DEFAULT_RETRY_AFTER_S = 30
 """What a 429 tells the client to wait when the provider itself said nothing usable."""
 MAX_RETRY_AFTER_S = 3600

@@ -44,6 +44,8 @@ from smriti.providers.base import (
     describe_upstream,
     first_listed,
     rate_limited_error,
+    refusal_detail,
+    silent_stream_error,
     stalled_error,
     timeout_error,
     unknown_model_error,
@@ -197,9 +199,11 @@ class OpenAIProvider:
         model: Any = None  # as the server wrote it: the guard checks it (guard.model_name)
         usage: Any = None
         finished = False  # a finish_reason: the SDK ends a stream cut short as quietly as a whole one
+        silent = True  # not one event: how llama-cpp-python answers a context past its window
         try:
             async with chunks:
                 async for chunk in chunks:  # JSON as sent: anything a server writes
+                    silent = False
                     if not isinstance(chunk, dict):
                         continue
                     model = chunk.get("model") or model
@@ -219,6 +223,8 @@ class OpenAIProvider:
             raise upstream_error(self.name, f"the stream failed: {self._describe(exc)}") from None
         except (httpx2.HTTPError, ValueError, TypeError, KeyError) as exc:
             raise upstream_error(self.name, f"unusable response ({type(exc).__name__})") from None
+        if silent:
+            raise silent_stream_error(self.name, request.model)
         if not finished:
             raise cut_short_error(self.name)
         counts = usage if isinstance(usage, dict) else {}
@@ -234,7 +240,7 @@ class OpenAIProvider:
             return rate_limited_error(self.name, detail, exc.response.headers)
         if _names_unknown_model(exc, model):
             return unknown_model_error(self.name, model, f"HTTP {exc.status_code}: {detail}")
-        return upstream_error(self.name, f"HTTP {exc.status_code}: {detail}")
+        return upstream_error(self.name, refusal_detail(exc.status_code, detail, model))
 
     def _describe(self, exc: openai.APIError) -> str:
         return describe_upstream(str(getattr(exc, "message", None) or exc), (self._settings.api_key,))
