@@ -42,6 +42,26 @@ async def test_providers_and_the_context_preview_carry_the_window(settings: Sett
             assert preview["context_window"] == window
 
 
+async def test_every_configured_window_is_listed_whether_or_not_the_provider_lists_the_model(
+    settings: Settings, fake_providers: FakeProviderServer, db: asyncpg.Connection
+) -> None:
+    """Issue 44: `SMRITI_CONTEXT_WINDOWS` entries for models the provider does not list were left
+    out of `context_windows`, though sends to those models use them (SYSTEM.md §9: it "adds or
+    overrides")."""
+    fake_providers.state.listed_models = ["gpt-test", "qwen-local"]
+    windows = {"gpt-test": 8000, "qwen-local": 32_768, "unlisted-model": 4096, "gpt-4o": 64_000}
+    async with make_client(settings, context_windows=windows) as client:
+        listed = {item["name"]: item for item in (await client.get("/v4/providers")).json()["items"]}
+        assert listed["openai"]["context_windows"] == windows
+        assert listed["anthropic"]["context_windows"] == windows
+        assert listed["offline"]["context_windows"] == {}  # its one model has none
+        # And the unlisted entry is the window a send to that model is checked against.
+        space = await create_space(client)
+        session = await create_session(client, space["id"])
+        body = {"session_id": session["id"], "provider": "openai", "model": "unlisted-model"}
+        assert (await client.post("/v4/chat/context", json=body)).json()["context_window"] == 4096
+
+
 async def test_a_send_that_would_overflow_is_refused_before_the_provider_is_called(
     settings: Settings, fake_providers: FakeProviderServer, db: asyncpg.Connection
 ) -> None:

@@ -4,6 +4,7 @@ configured defaults first; a provider that cannot answer leaves the configured l
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from typing import Any
 
 import httpx
@@ -55,7 +56,7 @@ async def test_hostile_names_are_left_out_and_a_slow_or_failing_list_is_not_aske
     registry = ProviderRegistry(settings)
     try:
         listed = _by_name_struct(await registry.describe())
-        assert listed["openai"] == ["gpt-test", "ok-model"]
+        assert listed["openai"] == ["ok-model"]  # the configured gpt-test is not listed: not served
         fake_providers.state.listed_models = None
         fake_providers.state.requests.clear()
         registry._model_lists._entries.clear()  # as if the 10 minutes had passed
@@ -87,3 +88,36 @@ async def test_a_model_list_that_never_ends_is_read_to_a_bound_not_until_the_tim
         await provider.close()
     assert listed == [f"model-{n}" for n in range(20)]
     assert sum(1 for r in fake_providers.state.requests if "/models" in r.path) == 2 * MAX_LISTED_MODELS // 20
+
+
+async def test_a_compatible_server_is_offered_what_it_serves_not_the_configured_defaults(
+    settings: Settings, fake_providers: FakeProviderServer
+) -> None:
+    """Issue 44: the picker for an OpenAI-compatible server offered gpt-5 and the other defaults
+    it does not serve."""
+    openai = dataclasses.replace(settings.openai, models=("gpt-test", "gpt-5", "gpt-4.1", "llama-3"))
+    fake_providers.state.listed_models = ["qwen-local", "llama-3"]
+    registry = ProviderRegistry(dataclasses.replace(settings, openai=openai))
+    try:
+        listed = {item.name: item for item in (await registry.describe()).items}
+    finally:
+        await registry.close()
+    # What the server lists; of the configured models, only the one it serves (first, as configured).
+    assert listed["openai"].models == ["llama-3", "qwen-local"]
+    assert listed["openai"].listed is True
+    assert listed["openai"].default_model == "gpt-test"  # still what a send naming no model uses
+    # Anthropic lists dated ids, not the aliases configured: those stay.
+    assert listed["anthropic"].models == ["claude-test", "llama-3", "qwen-local"]
+
+
+async def test_a_list_with_no_usable_name_keeps_the_configured_models(
+    settings: Settings, fake_providers: FakeProviderServer
+) -> None:
+    fake_providers.state.listed_models = ["x" * 201, "bad\nname"]
+    registry = ProviderRegistry(settings)
+    try:
+        listed = {item.name: item for item in (await registry.describe()).items}
+    finally:
+        await registry.close()
+    assert listed["openai"].models == ["gpt-test"]
+    assert listed["openai"].listed is False

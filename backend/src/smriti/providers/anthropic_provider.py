@@ -37,6 +37,7 @@ class AnthropicProvider:
     label = "Anthropic"
     model_backed = True
     networked = True
+    lists_every_name = False  # it lists dated ids (claude-sonnet-4-5-20250929), not the aliases configured
 
     def __init__(
         self,

@@ -78,6 +78,9 @@ class Provider(Protocol):
     reply_tokens: int
     """The reply limit asked for where the model's window leaves room (`windows.reply_room`):
     `SMRITI_MAX_REPLY_TOKENS`, else the adapter's own."""
+    lists_every_name: bool
+    """Whether its model list (`list_models`) names every model it answers to, so that a
+    configured model it leaves out is not served (`model_lists.picker_models`)."""
     model_backed: bool
     """Whether a model writes the replies. The offline provider's only describe what it received,
     so drafting and review use their rule-based strategies with it."""

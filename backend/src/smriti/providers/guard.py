@@ -123,6 +123,7 @@ class GuardedProvider:
         self.default_model = inner.default_model
         self.models = inner.models
         self.reply_tokens = inner.reply_tokens
+        self.lists_every_name = inner.lists_every_name
         self.model_backed = inner.model_backed
         self.networked = inner.networked
 
@@ -216,7 +217,8 @@ class GuardedProvider:
 
     async def list_models(self) -> list[str] | None:
         """The models the provider lists, as names Smriti can store and send back (at most
-        `MAX_LISTED_MODELS`), or None when it cannot say (no such endpoint, down, a surprise)."""
+        `MAX_LISTED_MODELS`), or None when it cannot say (no such endpoint, down, a surprise, or
+        not one name Smriti can use: the configured list stands then)."""
         try:
             listed = await asyncio.wait_for(self._inner.list_models(), LIST_MODELS_TIMEOUT_S + 1)
         except Exception as exc:  # the configured list stands; a listing failure is no send failure
@@ -227,7 +229,7 @@ class GuardedProvider:
             for name in listed
             if isinstance(name, str) and name.strip() and len(name) <= MAX_MODEL_NAME and not _CONTROL.search(name)
         ]
-        return [storable(name) for name in dict.fromkeys(names)][:MAX_LISTED_MODELS]
+        return [storable(name) for name in dict.fromkeys(names)][:MAX_LISTED_MODELS] or None
 
     async def close(self) -> None:
         await self._inner.close()

@@ -46,8 +46,17 @@ class ModelLists:
             return models
 
 
-def picker_models(configured: tuple[str, ...], default_model: str, listed: list[str] | None) -> list[str]:
+def picker_models(
+    configured: tuple[str, ...], default_model: str, listed: list[str] | None, *, lists_every_name: bool
+) -> list[str]:
     """The configured default first, then the configured models, then what the provider listed
-    besides them (sorted)."""
+    besides them (sorted). A provider whose list names every model it answers to
+    (`Provider.lists_every_name`) gets the configured ones only where it lists them: an
+    OpenAI-compatible server was offered gpt-5 and the other defaults it does not serve. One that
+    cannot say keeps the configured list whole."""
     first = list(dict.fromkeys([default_model, *configured]))
-    return first + sorted(set(listed or ()) - set(first))
+    if listed is None:
+        return first
+    if lists_every_name:
+        first = [model for model in first if model in set(listed)]
+    return first + sorted(set(listed) - set(first))

@@ -54,6 +54,7 @@ class OfflineProvider:
     label = "Offline (built in)"
     default_model = OFFLINE_MODEL
     models: tuple[str, ...] = (OFFLINE_MODEL,)
+    lists_every_name = True  # its one model
     reply_tokens = DEFAULT_REPLY_TOKENS  # its description is not cut to any count
     configured = True
     model_backed = False

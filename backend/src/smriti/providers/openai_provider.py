@@ -66,6 +66,7 @@ class OpenAIProvider:
     label = "OpenAI"
     model_backed = True
     networked = True
+    lists_every_name = True  # a compatible server lists what it loaded; OpenAI every model the key may use
 
     def __init__(
         self,

@@ -27,10 +27,13 @@ class ProviderInfo(msgspec.Struct):
     models: list[str]
     unavailable_reason: str | None
     context_windows: dict[str, int]
-    """Tokens each of `models` takes in, where known (`providers/windows.py`)."""
+    """Tokens each of `models` takes in, where known (`providers/windows.py`), and every entry of
+    `SMRITI_CONTEXT_WINDOWS` (a model-backed provider's sends use them, listed or not)."""
     listed: bool = False
-    """Whether `models` includes the provider's own list (`GET /v1/models`); false: the
-    configured list only (the provider gave none, or is not configured)."""
+    """Whether `models` comes from the provider's own list (`GET /v1/models`): OpenAI's (and a
+    compatible server's) is what it lists, the configured models only where it lists them;
+    Anthropic's adds what it lists to the configured ones. False: the configured list, unchecked
+    (the provider could not say, or is not configured)."""
 
 
 class ProviderList(msgspec.Struct):
@@ -62,7 +65,8 @@ class ProviderRegistry:
             for p in providers
         }
         self.default_name = self._pick_default(settings.default_provider)
-        self._windows = {**KNOWN_CONTEXT_WINDOWS, **settings.context_windows}
+        self._configured_windows = dict(settings.context_windows)
+        self._windows = {**KNOWN_CONTEXT_WINDOWS, **self._configured_windows}
         self._model_lists = ModelLists()
 
     def context_window(self, model: str) -> int | None:
@@ -134,7 +138,10 @@ class ProviderRegistry:
         listed = {p.name: found for p, found in zip(configured, lists, strict=True)}
         items = []
         for p in self:
-            models = picker_models(p.models, p.default_model, listed.get(p.name))
+            models = picker_models(p.models, p.default_model, listed.get(p.name), lists_every_name=p.lists_every_name)
+            windows = {m: self._windows[m] for m in models if m in self._windows}
+            if p.model_backed:  # SMRITI_CONTEXT_WINDOWS applies to any model named in a send (SYSTEM.md §9)
+                windows |= self._configured_windows
             items.append(
                 ProviderInfo(
                     name=p.name,
@@ -144,7 +151,7 @@ class ProviderRegistry:
                     default_model=p.default_model,
                     models=models,
                     unavailable_reason=p.unavailable_reason,
-                    context_windows={m: self._windows[m] for m in models if m in self._windows},
+                    context_windows=windows,
                     listed=listed.get(p.name) is not None,
                 )
             )
