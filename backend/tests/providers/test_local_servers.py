@@ -184,3 +184,25 @@ async def test_a_provider_that_says_the_context_is_too_long_is_answered_with_the
     fake_providers.state.mode = "error_surrogate"
     response = await client.post("/v4/chat/send", json={"session_id": session["id"], "content": "hi"})
     assert "SMRITI_CONTEXT_WINDOWS" not in response.json()["detail"]
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+async def test_a_draft_stopped_at_the_reply_limit_says_so_and_names_the_setting(
+    client: httpx.AsyncClient, fake_providers: FakeProviderServer, db: asyncpg.Connection, provider: str
+) -> None:
+    """With a limit on every reply, a long answer can end there: a chat reply is stored as
+    answered, but JSON cut there is no draft, and "not usable" alone did not say why."""
+    session = await _session(client, provider)
+    fake_providers.state.at_limit = True
+    sent = await client.post("/v4/chat/send", json={"session_id": session["id"], "content": "We use PostgreSQL."})
+    assert sent.status_code == 201, sent.text
+    fake_providers.state.reply = json.dumps(DRAFT)[:40]
+    response = await client.post("/v5/checkpoints/draft", json={"session_id": session["id"]})
+    assert response.status_code == 502, response.text
+    detail = response.json()["detail"]
+    limit = "1,024" if provider == "openai" else "4,096"
+    assert f"stopped at its limit of {limit} tokens" in detail, detail
+    assert "SMRITI_MAX_REPLY_TOKENS" in detail
+    # A JSON reply that is complete though the provider says it hit the limit is used.
+    fake_providers.state.reply = json.dumps(DRAFT)
+    assert (await client.post("/v5/checkpoints/draft", json={"session_id": session["id"]})).status_code == 200

@@ -95,6 +95,7 @@ async def test_a_compatible_server_is_offered_what_it_serves_not_the_configured_
 ) -> None:
     """Issue 44: the picker for an OpenAI-compatible server offered gpt-5 and the other defaults
     it does not serve."""
+    fake_providers.state.reset()  # no `db` fixture here to do it
     openai = dataclasses.replace(settings.openai, models=("gpt-test", "gpt-5", "gpt-4.1", "llama-3"))
     fake_providers.state.listed_models = ["qwen-local", "llama-3"]
     registry = ProviderRegistry(dataclasses.replace(settings, openai=openai))
@@ -113,6 +114,7 @@ async def test_a_compatible_server_is_offered_what_it_serves_not_the_configured_
 async def test_a_list_with_no_usable_name_keeps_the_configured_models(
     settings: Settings, fake_providers: FakeProviderServer
 ) -> None:
+    fake_providers.state.reset()
     fake_providers.state.listed_models = ["x" * 201, "bad\nname"]
     registry = ProviderRegistry(settings)
     try:

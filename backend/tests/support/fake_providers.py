@@ -58,6 +58,8 @@ class FakeProviderState:
     refuse_formats: tuple[str, ...] = ()
     """OpenAI `response_format` types refused, as llama.cpp's servers do."""
     refuse_status: int = 400
+    at_limit: bool = False
+    """Streamed: the reply ends at its token limit (`finish_reason: length`, `stop_reason: max_tokens`)."""
     pieces: int = 3
     """A streamed reply is sent in this many pieces (or fewer, for a short reply)."""
     piece_delay_seconds: float = 0.0
@@ -89,6 +91,7 @@ class FakeProviderState:
             self.reply_fields = {}
             self.refuse_formats = ()
             self.refuse_status = 400
+            self.at_limit = False
             self.pieces = 3
             self.piece_delay_seconds = 0.0
             self.fail_after_pieces = None
@@ -135,7 +138,9 @@ def split_reply(text: str, count: int) -> list[str]:
     return [text[i : i + size] for i in range(0, len(text), size)]
 
 
-def _openai_chunks(model: Any, pieces: list[str], usage: dict[str, Any] | None) -> list[dict[str, Any]]:
+def _openai_chunks(
+    model: Any, pieces: list[str], usage: dict[str, Any] | None, finish: str = "stop"
+) -> list[dict[str, Any]]:
     def chunk(delta: dict[str, Any], finish: str | None) -> dict[str, Any]:
         choice = {"index": 0, "delta": delta, "finish_reason": finish}
         return {
@@ -147,14 +152,16 @@ def _openai_chunks(model: Any, pieces: list[str], usage: dict[str, Any] | None) 
         }
 
     chunks = [chunk({"role": "assistant", "content": piece}, None) for piece in pieces]
-    chunks.append(chunk({}, "stop"))
+    chunks.append(chunk({}, finish))
     if usage is not None:
         chunks.append({"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 0, "model": model,
                        "choices": [], "usage": usage})  # fmt: skip
     return chunks
 
 
-def _anthropic_events(model: Any, pieces: list[str], usage: dict[str, Any], tool: str | None) -> list[dict[str, Any]]:
+def _anthropic_events(
+    model: Any, pieces: list[str], usage: dict[str, Any], tool: str | None, stop: str = "end_turn"
+) -> list[dict[str, Any]]:
     message: dict[str, Any] = {"id": "msg_fake", "type": "message", "role": "assistant", "model": model, "content": [],
                "stop_reason": None, "stop_sequence": None,
                "usage": {"input_tokens": usage.get("input_tokens"), "output_tokens": 1}}  # fmt: skip
@@ -169,7 +176,7 @@ def _anthropic_events(model: Any, pieces: list[str], usage: dict[str, Any], tool
         {"type": "content_block_stop", "index": 0},
         {
             "type": "message_delta",
-            "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+            "delta": {"stop_reason": stop, "stop_sequence": None},
             "usage": {"output_tokens": usage.get("output_tokens")},
         },
         {"type": "message_stop"},
@@ -208,12 +215,14 @@ def make_handler(state: FakeProviderState) -> type[BaseHTTPRequestHandler]:
                 with_usage = state.stream_usage and (body.get("stream_options") or {}).get("include_usage")
                 usage = state.reply_fields.get("usage", _openai_reply(model, reply)["usage"]) if with_usage else None
                 answered = state.reply_fields.get("model", model)
-                events = [(None, chunk) for chunk in _openai_chunks(answered, pieces, usage)]
+                finish = "length" if state.at_limit else "stop"
+                events = [(None, chunk) for chunk in _openai_chunks(answered, pieces, usage, finish)]
             else:
                 usage = state.reply_fields.get("usage", _anthropic_reply(model, reply)["usage"])
                 tool = (body.get("tool_choice") or {}).get("name")
                 answered = state.reply_fields.get("model", model)
-                events = [(e["type"], e) for e in _anthropic_events(answered, pieces, usage, tool)]
+                stop = "max_tokens" if state.at_limit else "end_turn"
+                events = [(e["type"], e) for e in _anthropic_events(answered, pieces, usage, tool, stop)]
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
             self.send_header("Cache-Control", "no-cache")

@@ -260,6 +260,7 @@ async def receive(
         model=end.model or request.model,
         input_tokens=end.input_tokens,
         output_tokens=end.output_tokens,
+        at_limit=end.at_limit,
     )
     return reply, False
 

@@ -95,7 +95,7 @@ class DraftService:
         try:
             return cleaned(decode_answer(reply.content, DraftFields)), reply.model
         except UnusableOutput as exc:
-            raise unusable(choice, "the draft is not a usable Checkpoint", exc) from None
+            raise unusable(choice, "the draft is not a usable Checkpoint", exc, reply, request.max_tokens) from None
 
 
 def by_rules(turns: Sequence[SourceTurn]) -> DraftFields:

@@ -120,6 +120,7 @@ class AnthropicProvider:
             model=getattr(message, "model", None) or request.model,
             input_tokens=getattr(usage, "input_tokens", None),
             output_tokens=getattr(usage, "output_tokens", None),
+            at_limit=getattr(message, "stop_reason", None) == "max_tokens",
         )
 
     def _describe(self, exc: anthropic.APIError) -> str:

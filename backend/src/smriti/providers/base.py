@@ -53,6 +53,8 @@ class ProviderReply(msgspec.Struct, frozen=True, kw_only=True):
     model: str
     input_tokens: int | None = None
     output_tokens: int | None = None
+    at_limit: bool = False
+    """The provider stopped it at the request's `max_tokens` (`ReplyEnd.at_limit`)."""
 
 
 class ReplyEnd(msgspec.Struct, frozen=True, kw_only=True):
@@ -61,6 +63,9 @@ class ReplyEnd(msgspec.Struct, frozen=True, kw_only=True):
     model: str | None
     input_tokens: int | None = None
     output_tokens: int | None = None
+    at_limit: bool = False
+    """The provider said it stopped at the reply's limit (OpenAI `finish_reason: length`,
+    Anthropic `stop_reason: max_tokens`), not because the answer was done."""
 
 
 ReplyPiece = str | ReplyEnd

@@ -98,6 +98,7 @@ def normalised_end(end: ReplyEnd, request: ProviderRequest, *, provider: str) ->
         model=model_name(end.model, request.model, provider=provider),
         input_tokens=token_count(end.input_tokens, provider=provider, what="input_tokens"),
         output_tokens=token_count(end.output_tokens, provider=provider, what="output_tokens"),
+        at_limit=end.at_limit is True,
     )
 
 
@@ -154,6 +155,7 @@ class GuardedProvider:
                 model=end.model or request.model,
                 input_tokens=end.input_tokens,
                 output_tokens=end.output_tokens,
+                at_limit=end.at_limit,
             )
         raise AssertionError("unreachable: a guarded stream ends with a ReplyEnd or raises")
 

@@ -201,6 +201,7 @@ class OpenAIProvider:
         usage: Any = None
         finished = False  # a finish_reason: the SDK ends a stream cut short as quietly as a whole one
         silent = True  # not one event: how llama-cpp-python answers a context past its window
+        at_limit = False
         try:
             async with chunks:
                 async for chunk in chunks:  # JSON as sent: anything a server writes
@@ -214,6 +215,7 @@ class OpenAIProvider:
                         if not isinstance(choice, dict):
                             continue
                         finished = finished or choice.get("finish_reason") is not None
+                        at_limit = at_limit or choice.get("finish_reason") == "length"
                         delta = choice.get("delta")
                         text = delta.get("content") if isinstance(delta, dict) else None
                         if isinstance(text, str) and text:
@@ -233,6 +235,7 @@ class OpenAIProvider:
             model=model or request.model,
             input_tokens=counts.get("prompt_tokens"),
             output_tokens=counts.get("completion_tokens"),
+            at_limit=at_limit,
         )
 
     def _failure(self, exc: openai.APIStatusError, model: str) -> Exception:

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from smriti.providers.base import ChatMessage, ProviderRequest, upstream_error
+from smriti.providers.base import ChatMessage, ProviderReply, ProviderRequest, upstream_error
 from smriti.providers.registry import ProviderChoice
 from smriti.providers.windows import refuse_overflow, reply_room, request_texts
 
@@ -123,6 +123,13 @@ async def json_request(
     return request
 
 
-def unusable(choice: ProviderChoice, what: str, exc: UnusableOutput) -> Exception:
-    """The provider failure for an answer that is not the JSON asked for."""
+def unusable(choice: ProviderChoice, what: str, exc: UnusableOutput, reply: ProviderReply, limit: int) -> Exception:
+    """The provider failure for an answer that is not the JSON asked for; when the provider
+    stopped it at its `limit`, that is the likelier cause, and what sets the limit is named."""
+    if reply.at_limit:
+        return upstream_error(
+            choice.provider.name,
+            f"{what}: the reply stopped at its limit of {limit:,} tokens before the JSON was complete "
+            "(SMRITI_MAX_REPLY_TOKENS sets it, up to a quarter of the model's window).",
+        )
     return upstream_error(choice.provider.name, f"{what} ({exc})")

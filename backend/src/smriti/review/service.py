@@ -121,7 +121,7 @@ class ReviewService:
         try:
             parsed = decode_answer(reply.content, _ModelReview)
         except UnusableOutput as exc:
-            raise unusable(choice, "the review is not usable", exc) from None
+            raise unusable(choice, "the review is not usable", exc, reply, request.max_tokens) from None
         kept = []
         for finding in parsed.findings:
             refs = list(dict.fromkeys(finding.refs))
