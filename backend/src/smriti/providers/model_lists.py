@@ -57,6 +57,7 @@ def picker_models(
     first = list(dict.fromkeys([default_model, *configured]))
     if listed is None:
         return first
+    served = set(listed)
     if lists_every_name:
-        first = [model for model in first if model in set(listed)]
-    return first + sorted(set(listed) - set(first))
+        first = [model for model in first if model in served]
+    return first + sorted(served - set(first))
