@@ -10,57 +10,62 @@ every hash are the source's. Any failure rolls the whole import back.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import IO, Any
 from uuid import UUID
 
 import asyncpg
+import msgspec
 
 from smriti.bundles.check import Plan
-from smriti.bundles.format import TURN_FIELDS, BranchLine, CheckpointLine, SessionLine, TurnLine, decode_record
+from smriti.bundles.format import BranchLine, CheckpointLine, SessionLine, TurnLine, decode_record
 from smriti.checkpoints.commit_sql import PARENT_CHAIN
 from smriti.checkpoints.hashing import CONTENT_FIELDS, encode_content
 from smriti.core.cpu import holding_a_connection
 from smriti.core.text import line_key
+from smriti.db.models import CommitModel
 
 _BATCH_ROWS = 2000
 _BATCH_BYTES = 1 << 20
 
-_COMMIT_COLUMNS = (
-    "id",
-    "repo_id",
-    "parent_commit_id",
-    "merge_parent_id",
-    "commit_hash",
-    "depth",
-    "jump_commit_id",
-    "jump_depth",
-    "first_parent_merges",
-    *CONTENT_FIELDS,
-    "created_at",
-)
-_SESSION_COLUMNS = (
-    "id",
-    "repo_id",
-    "title",
-    "provider",
-    "model",
-    "last_seq",
-    "base_commit_id",
-    "forked_from_session_id",
-    "forked_from_seq",
-    "input_tokens",
-    "output_tokens",
-    "uncounted_replies",
-    "created_at",
-    "updated_at",
-)
-_TURN_COLUMNS = TURN_FIELDS
-_COLUMNS = {"commits": _COMMIT_COLUMNS, "sessions": _SESSION_COLUMNS, "turns": _TURN_COLUMNS}
+_LEFT_TO_THE_DATABASE: dict[str, frozenset[str]] = {
+    # The search vectors are the tables' triggers' (migrations 0012, 0013, 0018). A Checkpoint's
+    # line (0016) is known for sure only when it was saved; a bundle does not say it.
+    "commits": frozenset({"branch_id", "search_vector", "items_vector", "artifacts_vector"}),
+    "sessions": frozenset(),
+    "turns": frozenset({"search_vector"}),
+    # A Space's HEAD is set once its Checkpoints are in (`_SET_HEAD`).
+    "repos": frozenset({"head_commit_id", "head_commit_hash"}),
+    "branches": frozenset(),
+}
+"""Per table, the columns the bulk load leaves to the database. Every other column of the model is
+written: a column a migration adds fails the check below until the load writes it or names it here."""
+
+
+def _model_columns(table: str) -> tuple[str, ...]:
+    return tuple(column.name for column in CommitModel.metadata.tables[table].columns)
+
+
+def _written(table: str, named: Iterable[str] | None = None) -> tuple[str, ...]:
+    """The columns of `table` the load writes: every column but those left to the database, in the
+    model's order; or, for a statement that names its own (`named`), those in its order, checked
+    to be the same columns."""
+    left = _LEFT_TO_THE_DATABASE[table]
+    columns = tuple(name for name in _model_columns(table) if name not in left)
+    if named is not None and set(named) != set(columns):
+        missing, unknown = sorted(set(columns) - set(named)), sorted(set(named) - set(columns))
+        raise RuntimeError(
+            f"the bundle load's {table} columns differ from the model: missing {missing}, unknown {unknown}"
+        )
+    return tuple(named) if named is not None else columns
+
+
+_COLUMNS = {table: _written(table) for table in ("commits", "sessions", "turns")}
 
 # The insert's trigger gives every new Space a default line (migration 0004); a bundle brings its
 # own, so that one goes, and HEAD is set once the Checkpoints are in.
-_INSERT_SPACE = "INSERT INTO repos (id, name, description, created_at, updated_at) VALUES ($1, $2, $3, $4, $5)"
+_SPACE_COLUMNS = _written("repos", ("id", "name", "description", "created_at", "updated_at"))
+_INSERT_SPACE = f"INSERT INTO repos ({', '.join(_SPACE_COLUMNS)}) VALUES ($1, $2, $3, $4, $5)"
 _DROP_MADE_LINE = "DELETE FROM branches WHERE repo_id = $1"
 _SET_HEAD = "UPDATE repos SET head_commit_id = $2, head_commit_hash = $3 WHERE id = $1"
 # A bundle does not say which line each Checkpoint was written to (`commits.branch_id`, derived):
@@ -71,9 +76,15 @@ _HEADS_WENT_TO_THEIR_LINES = (
 )
 
 # A line keeps its HEAD's chain of jump links, looked up as a new line's is (`lines/store.py`).
+_LINE_COLUMNS = _written(
+    "branches",
+    (
+        "id", "repo_id", "name", "name_key", "is_default", "head_commit_id", "head_commit_hash", "head_depth",
+        "head_jumps", "head_jump_depths", "head_merges", "commit_count", "created_at", "updated_at",
+    ),
+)  # fmt: skip
 _INSERT_LINE = f"""
-INSERT INTO branches (id, repo_id, name, name_key, is_default, head_commit_id, head_commit_hash, head_depth,
-                      head_jumps, head_jump_depths, head_merges, commit_count, created_at, updated_at)
+INSERT INTO branches ({", ".join(_LINE_COLUMNS)})
 SELECT $1, $2, $3, $9, $4, p.id, p.commit_hash, p.depth, CASE WHEN p.id IS NOT NULL THEN chain.ids END,
        CASE WHEN p.id IS NOT NULL THEN chain.depths END, p.first_parent_merges, $6, $7, $8
 FROM (SELECT 1) one LEFT JOIN commits p ON p.id = $5::uuid CROSS JOIN LATERAL ({PARENT_CHAIN}) chain"""
@@ -150,44 +161,47 @@ def _rows(plan: Plan, spool: IO[bytes]) -> Iterator[tuple[str, Row, int]]:
         elif isinstance(record, SessionLine):
             yield "sessions", _session_row(record, plan, repo_id), len(line)
         elif isinstance(record, TurnLine):
-            yield "turns", tuple(getattr(record, name) for name in _TURN_COLUMNS), len(line)
+            yield "turns", _ordered("turns", msgspec.structs.asdict(record)), len(line)
+
+
+def _ordered(table: str, values: dict[str, Any]) -> Row:
+    """`values` in the order of the table's written columns (a `KeyError` names one not given)."""
+    return tuple(values[name] for name in _COLUMNS[table])
 
 
 def _commit_row(line: CheckpointLine, plan: Plan, repo_id: UUID) -> Row:
     derived = plan.commits[line.id]
     # The canonical encoding a commit stores, so verify recomputes the hash from what is stored.
     fields = encode_content(line).fields
-    content = [line.message, line.summary, *(fields[name] for name in CONTENT_FIELDS[2:])]
-    return (
-        line.id,
-        repo_id,
-        line.parent_commit_id,
-        line.merge_parent_id,
-        line.commit_hash,
-        derived.depth,
-        derived.jump_id,
-        derived.jump_depth,
-        derived.merges,
-        *content,
-        line.created_at,
+    return _ordered(
+        "commits",
+        {
+            "id": line.id,
+            "repo_id": repo_id,
+            "parent_commit_id": line.parent_commit_id,
+            "merge_parent_id": line.merge_parent_id,
+            "commit_hash": line.commit_hash,
+            "depth": derived.depth,
+            "jump_commit_id": derived.jump_id,
+            "jump_depth": derived.jump_depth,
+            "first_parent_merges": derived.merges,
+            "message": line.message,
+            "summary": line.summary,
+            **{name: fields[name] for name in CONTENT_FIELDS[2:]},
+            "created_at": line.created_at,
+        },
     )
 
 
 def _session_row(line: SessionLine, plan: Plan, repo_id: UUID) -> Row:
     usage = plan.usage[line.id]
-    return (
-        line.id,
-        repo_id,
-        line.title,
-        line.provider,
-        line.model,
-        line.last_seq,
-        line.base_commit_id,
-        line.forked_from_session_id,
-        line.forked_from_seq,
-        usage.input_tokens,
-        usage.output_tokens,
-        usage.uncounted_replies,
-        line.created_at,
-        line.updated_at,
+    return _ordered(
+        "sessions",
+        {
+            **msgspec.structs.asdict(line),
+            "repo_id": repo_id,
+            "input_tokens": usage.input_tokens,
+            "output_tokens": usage.output_tokens,
+            "uncounted_replies": usage.uncounted_replies,
+        },
     )
