@@ -65,7 +65,7 @@ def _wire_names(kind: type[msgspec.Struct]) -> set[str]:
         (wire.ItemRemovals, carry.ItemRemovals),
         (wire.RestoreRequest, verbs.RestoreRequest),
         (wire.MergePreview, merges.MergePreview),
-        (wire.MergeConflict, merges.Conflict),
+        (wire.MergeConflict, merges.ConflictingItem),
         (wire.MergeState, three_way.MergeState),
     ],
 )

@@ -17,7 +17,7 @@ from smriti.checkpoints.schemas import Artifact, Entity, Task
 from smriti.client.errors import InvalidInput, OpenConflicts
 from smriti.client.resolution import Resolution, chosen_state, resolution_from, settle, to_resolve
 from smriti.client.wire import MergePreview, MergeState
-from smriti.merges.schemas import Conflict
+from smriti.merges.schemas import ConflictingItem
 from smriti.merges.three_way import MERGE_FIELDS, merge_states
 from smriti.merges.three_way import MergeState as ServerState
 from tests.merges.test_three_way import triples
@@ -35,7 +35,7 @@ def preview_of(base: ServerState, ours: ServerState, theirs: ServerState) -> Mer
         "theirs_commit_id": uuid4(),
         "relation": "diverged",
         "merged": outcome.merged,
-        "conflicts": [Conflict.of(conflict) for conflict in outcome.conflicts],
+        "conflicts": [ConflictingItem.of(conflict) for conflict in outcome.conflicts],
         "clean": not outcome.conflicts,
     }
     return msgspec.json.decode(msgspec.json.encode(wire), type=MergePreview)

@@ -748,8 +748,8 @@ export interface components {
             summary?: string;
             tasks?: components["schemas"]["Task"][];
         };
-        /** Conflict */
-        Conflict: {
+        /** ConflictingItem */
+        ConflictingItem: {
             base: string | {
                 [key: string]: unknown;
             } | null;
@@ -1018,7 +1018,7 @@ export interface components {
             base_candidates: string[];
             base_commit_id: string | null;
             clean: boolean;
-            conflicts: components["schemas"]["Conflict"][];
+            conflicts: components["schemas"]["ConflictingItem"][];
             limits?: string[];
             merged: components["schemas"]["MergeState"];
             /** Format: uuid */

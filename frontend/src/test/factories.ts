@@ -3,7 +3,7 @@ import type { components } from "@/api/schema";
 import type { CheckpointDiff } from "@/api/v5";
 
 type MergePreview = components["schemas"]["MergePreview"];
-type MergeConflict = components["schemas"]["Conflict"];
+type MergeConflict = components["schemas"]["ConflictingItem"];
 
 /** Turns 1..count of one Session, alternating user and assistant, like a real Session. */
 export function makeTurns(count: number, start = 1, extra: Partial<Turn> = {}): Turn[] {

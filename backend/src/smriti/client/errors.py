@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-EXIT_OK = 0
 EXIT_FAILED = 1
 """`smriti verify` found a problem in the history (the command itself worked)."""
 EXIT_USAGE = 2

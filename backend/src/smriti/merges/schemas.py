@@ -15,7 +15,7 @@ ConflictValue = str | dict[str, Any] | None
 object; null where that side does not have it."""
 
 
-class Conflict(msgspec.Struct, kw_only=True):
+class ConflictingItem(msgspec.Struct, kw_only=True):
     """An item both sides changed, differently (or one removed and the other changed)."""
 
     field: str
@@ -29,7 +29,7 @@ class Conflict(msgspec.Struct, kw_only=True):
     theirs: ConflictValue
 
     @classmethod
-    def of(cls, conflict: MergeConflict) -> Conflict:
+    def of(cls, conflict: MergeConflict) -> ConflictingItem:
         plain = msgspec.to_builtins
         return cls(
             field=conflict.field,
@@ -60,7 +60,7 @@ class MergePreview(msgspec.Struct, kw_only=True):
     is in theirs' history (merged is theirs); `diverged`: both changed since the base."""
     merged: MergeState
     """The merged state; for a conflict it holds ours' value until the person chooses."""
-    conflicts: list[Conflict]
+    conflicts: list[ConflictingItem]
     clean: bool
     """No conflicts: `merged` can be committed as it is."""
     rivals: list[RivalChoice]

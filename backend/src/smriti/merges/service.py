@@ -18,7 +18,7 @@ from smriti.core.schemas import line_lookup_key
 from smriti.db.pool import Pool
 from smriti.merges.base import merge_base
 from smriti.merges.rivals import merge_rivals
-from smriti.merges.schemas import Conflict, MergePreview, Relation
+from smriti.merges.schemas import ConflictingItem, MergePreview, Relation
 from smriti.merges.three_way import merge_states, state_of
 
 _LINE_HEAD_SQL = """
@@ -85,7 +85,7 @@ class MergeService:
             theirs_commit_id=theirs_id,
             relation=relation,
             merged=outcome.merged,
-            conflicts=[Conflict.of(conflict) for conflict in outcome.conflicts],
+            conflicts=[ConflictingItem.of(conflict) for conflict in outcome.conflicts],
             clean=not outcome.conflicts,
             rivals=rivals,
             limits=limits,

@@ -7,7 +7,7 @@ type Schemas = components["schemas"];
 /** GET /v5/repos/{repo_id}/merge: theirs merged into ours, nothing saved. */
 export type MergePreview = Schemas["MergePreview"];
 /** One item both lines changed differently (or one removed and the other changed). */
-export type MergeConflict = Schemas["Conflict"];
+export type MergeConflict = Schemas["ConflictingItem"];
 export type MergeReviewRequest = Schemas["MergeReviewRequest"];
 export type MergeReview = Schemas["MergeReview"];
 export type MergeFinding = Schemas["MergeFinding"];
