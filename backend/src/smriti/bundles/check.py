@@ -79,7 +79,7 @@ class Plan:
 
 
 def _unique_names(number: int, line: bytes) -> None:
-    """A name twice in one object is refused, as in every request (SYSTEM.md §11): msgspec would
+    """A name twice in one object is refused, as in every request (docs/api.md, "Conventions"): msgspec would
     keep the last without a word, and whoever wrote both meant one of them."""
     try:
         key = duplicate_key(line)

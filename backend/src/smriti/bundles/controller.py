@@ -1,4 +1,4 @@
-"""Export and import a Space as a bundle (SYSTEM.md §10, docs/bundles.md)."""
+"""Export and import a Space as a bundle (docs/bundles.md)."""
 
 from __future__ import annotations
 

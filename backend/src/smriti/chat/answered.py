@@ -1,4 +1,5 @@
-"""The context a past reply was answered from, rebuilt, with its receipt checked (SYSTEM.md §9).
+"""The context a past reply was answered from, rebuilt, with its receipt checked (docs/api.md,
+"Sending and the exact context").
 
 A reply's context is fixed by what its pair recorded: the Checkpoint in context, the mount's
 boundary and the Session's last Turn when the context was read (on the user Turn), and the

@@ -1,4 +1,4 @@
-"""A receipt for every reply (SYSTEM.md §9): what the provider was sent, as one hash.
+"""A receipt for every reply (docs/api.md, "Sending and the exact context"): what the provider was sent, as one hash.
 
 `context_sha256` is the SHA-256 (hex) of the RFC 8785 canonical JSON of `{provider, model,
 system, messages}`: the provider's name, the model the message was sent to, the system text (the

@@ -1,4 +1,4 @@
-"""A send whose reply reaches the client as it arrives: Server-Sent Events (SYSTEM.md §9).
+"""A send whose reply reaches the client as it arrives: Server-Sent Events (docs/api.md, "Streaming a reply").
 
 The send is the plain one (`ChatService.send`: the same claims, refusals, context and write),
 run in a task of its own that reports into a `ReplyStream`; the response only reads frames out

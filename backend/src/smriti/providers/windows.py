@@ -1,4 +1,4 @@
-"""How many tokens each known model takes in: its context window (SYSTEM.md §9).
+"""How many tokens each known model takes in: its context window (docs/api.md, "Sending and the exact context").
 
 One table, kept current for the default models (`core/config.py`); `SMRITI_CONTEXT_WINDOWS`
 (`model=tokens,…`, read by `core/config.py`) adds or overrides entries. A model with no entry has an unknown window:

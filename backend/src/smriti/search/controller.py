@@ -1,4 +1,4 @@
-"""`GET /v5/search` (SYSTEM.md §10)."""
+"""`GET /v5/search` (docs/api.md, "Search")."""
 
 from __future__ import annotations
 

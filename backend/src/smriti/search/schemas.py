@@ -1,4 +1,4 @@
-"""What `GET /v5/search` answers (SYSTEM.md §10)."""
+"""What `GET /v5/search` answers (docs/api.md, "Search")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Search over every Checkpoint and Turn, or one Space's (SYSTEM.md §10).
+"""Search over every Checkpoint and Turn, or one Space's (docs/api.md, "Search").
 
 Two round trips: the ranked page of hits, then the snippets of that page alone (ts_headline
 reads the text again, which is worth doing for twenty hits and not for ten thousand). A deleted

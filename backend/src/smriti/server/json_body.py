@@ -1,4 +1,4 @@
-"""Request bodies are JSON, decoded strictly into the handler's type (SYSTEM.md §11).
+"""Request bodies are JSON, decoded strictly into the handler's type (docs/api.md, "Conventions").
 
 Litestar decodes a body to plain values and then converts them into the handler's type with
 msgspec's lax rules, so `"4"` became an integer and `"true"` a boolean. Here the body is decoded

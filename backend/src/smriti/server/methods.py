@@ -1,4 +1,4 @@
-"""`HEAD` and `OPTIONS` on every route (SYSTEM.md §11).
+"""`HEAD` and `OPTIONS` on every route (docs/api.md, "Conventions").
 
 Litestar answers neither the way HTTP says: a `HEAD` on a GET route is a 405, and the `OPTIONS`
 answer it adds to a path can list only some of its methods (`OPTIONS /v4/repos/{id}` said

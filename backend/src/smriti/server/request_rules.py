@@ -1,4 +1,4 @@
-"""Two rules every request follows before any handler runs (SYSTEM.md §11).
+"""Two rules every request follows before any handler runs (docs/api.md, "Conventions").
 
 - **Host.** With `SMRITI_ALLOWED_HOSTS`, only those host names are answered (matched without
   the port; `*.example.com` matches its subdomains, `*` anything). Without it, only names no DNS
@@ -6,7 +6,7 @@
   is re-pointed at this machine, or at its LAN address), so it then reaches nothing, whatever
   address the server listens on (a container's included). Which names:
   - a request that reached the server on a loopback address (ASGI's `scope["server"]`): loopback
-    names only, as SYSTEM.md §11 says: `localhost`, names under `.localhost`, `127.x.y.z` and
+    names only, as docs/api.md, "Conventions" says: `localhost`, names under `.localhost`, `127.x.y.z` and
     `[::1]`. Another IP address, or no Host at all (HTTP/1.0), is refused: no browser sends either
     to a loopback socket, so only something that forges its request does;
   - on any other address: `localhost`, names under `.localhost` and IP addresses (`192.168.1.10`:
@@ -38,7 +38,7 @@ from smriti.core.errors import PROBLEM_JSON, FieldError, problem
 
 _WITH_BODY = frozenset({"POST", "PUT", "PATCH"})
 _OWN_CONTENT_RULES = b"/mcp"
-# A Space bundle is ndjson (SYSTEM.md §10); not a type a browser sends across sites unasked.
+# A Space bundle is ndjson (docs/bundles.md); not a type a browser sends across sites unasked.
 _NDJSON_PATHS = frozenset({b"/v5/repos/import"})
 _NDJSON = "application/x-ndjson"
 # A conversation import (`/v5/repos/{id}/import/conversations`) tells what it was sent by its

@@ -1,4 +1,5 @@
-"""What a Session's reads add to its row: where its next save starts, and its lineage (SYSTEM.md §12).
+"""What a Session's reads add to its row: where its next save starts, and its lineage (docs/api.md,
+"A Session's context lives on the server").
 
 - `last_saved`: the newest Checkpoint of its Space whose `metadata.source.session_id` names it
   (`ix_commits_source_session`, one index lookup), with the line that Checkpoint went to

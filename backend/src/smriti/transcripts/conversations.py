@@ -1,4 +1,4 @@
-"""Conversations brought in from elsewhere, read as Sessions (SYSTEM.md §10): the formats, and
+"""Conversations brought in from elsewhere, read as Sessions (docs/api.md, "Importing conversations"): the formats, and
 what every conversation of any of them is read into.
 
 - ChatGPT's data export (Settings → Data controls → Export): `conversations.json`, a JSON list of

@@ -4,7 +4,7 @@ import type { Turn } from "@/api/models";
  * The v4 per-request mount: a Checkpoint and a boundary (`history_base_seq`) sent with a message,
  * so the model receives that Checkpoint plus only the Turns above the boundary. This app no
  * longer mounts that way: mounting starts a Session based on the Checkpoint, which is server
- * state, the same in every browser (SYSTEM.md §12). Agents still may, and a Turn sent so records
+ * state, the same in every browser (docs/api.md, "A Session's context lives on the server"). Agents still may, and a Turn sent so records
  * its mount: this file reads it back, to draw it and to ask that exchange again as it was asked.
  */
 

@@ -1,6 +1,6 @@
 """Full-text search: `search_vector` on Checkpoints and Turns, kept by a trigger, with GIN indexes.
 
-SYSTEM.md §10. A `GENERATED ALWAYS AS (…) STORED` column would say the same thing more plainly,
+docs/api.md, "Search". A `GENERATED ALWAYS AS (…) STORED` column would say the same thing more plainly,
 but adding one rewrites the whole table under an ACCESS EXCLUSIVE lock: on a Space history of a
 million Turns that stops every send for as long as the rewrite takes. So, step by step, none of
 which holds a lock that stops writes for long:

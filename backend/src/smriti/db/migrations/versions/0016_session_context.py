@@ -1,4 +1,5 @@
-"""What a Session's next save starts from, and the Sessions continued from it (SYSTEM.md §12).
+"""What a Session's next save starts from, and the Sessions continued from it (docs/api.md, "A
+Session's context lives on the server").
 
 `GET /v4/sessions/{id}` answers `last_saved: {commit_id, branch}`, the newest Checkpoint whose
 `metadata.source.session_id` names the Session and the line it went to, and `continued_in`, the
