@@ -1,8 +1,9 @@
 """`smriti sessions`, `smriti session show|delete`, `smriti mount` and `smriti fork`.
 
 What a Session's next message receives is server state (docs/api.md, "A Session's context lives
-on the server"): its base Checkpoint, if any, plus all of its Turns. Mounting a Checkpoint starts a new Session based on it (from an
-existing Session: a fork, linked both ways), so every client, the web app included, sees the same.
+on the server"): its base Checkpoint, if any, plus all of its Turns. Mounting a Checkpoint starts
+a new Session based on it (from an existing Session: a fork, linked both ways), so every client,
+the web app included, sees the same.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """MCP tools for Sessions: list, read and delete them; mount a Checkpoint; fork one.
 
-What a Session's next message receives is server state (docs/api.md, "A Session's context lives
-on the server"): its base Checkpoint, if any, plus all of its Turns. Mounting a Checkpoint starts a new Session based on it, the same for
-every client; from an existing Session it is a fork, linked both ways.
+What a Session's next message receives is server state (docs/api.md, "A Session's context lives on
+the server"): its base Checkpoint, if any, plus all of its Turns. Mounting a Checkpoint starts a new
+Session based on it, the same for every client; from an existing Session it is a fork, linked both
+ways.
 """
 
 from __future__ import annotations
