@@ -1,4 +1,4 @@
-"""Errors are RFC 9457 problem details (SYSTEM.md §11; issue 21, item 16)."""
+"""Errors are RFC 9457 problem details (docs/api.md, "Conventions"; issue 21, item 16)."""
 
 from __future__ import annotations
 
@@ -71,3 +71,39 @@ async def test_a_missing_query_parameter_is_named_as_one(client: httpx.AsyncClie
     missing = _problem(await client.get(f"/v5/repos/{space['id']}/merge", params={"ours": "main"}), 400)
     assert missing["errors"] == [{"field": "theirs", "message": "Missing required query parameter", "source": "query"}]
     assert missing["detail"] == "Invalid request. theirs: Missing required query parameter"
+
+
+async def test_an_unknown_space_in_the_path_is_named_as_a_path_parameter(client: httpx.AsyncClient) -> None:
+    """A 404 for a Space the address names says so: `repo_id`, from the path (it said "body", or
+    named nothing, on these routes; issue 44)."""
+    nowhere = uuid.uuid4()
+    requests = [
+        client.get(f"/v4/repos/{nowhere}"),
+        client.patch(f"/v4/repos/{nowhere}", json={"description": "x"}),
+        client.get(f"/v4/repos/{nowhere}/head"),
+        client.get(f"/v4/repos/{nowhere}/commits"),
+        client.get(f"/v4/repos/{nowhere}/verify"),
+        client.get(f"/v4/repos/{nowhere}/branches"),
+        client.get(f"/v4/repos/{nowhere}/sessions"),
+        client.post(f"/v4/repos/{nowhere}/sessions", json={}),
+        client.get(f"/v5/repos/{nowhere}/export"),
+        client.post(
+            f"/v5/repos/{nowhere}/import/conversations",
+            json=[{"title": "t", "mapping": {}, "current_node": None}],
+        ),
+    ]
+    for pending in requests:
+        response = await pending
+        body = _problem(response, 404)
+        errors = body.get("errors", [])
+        assert isinstance(errors, list) and len(errors) == 1, (response.request.url, body)
+        assert (errors[0]["field"], errors[0]["source"]) == ("repo_id", "path"), (response.request.url, body)
+    for pending in (
+        client.get(f"/v4/sessions/{nowhere}"),
+        client.get(f"/v4/sessions/{nowhere}/turns"),
+        client.patch(f"/v4/sessions/{nowhere}", json={"title": "x"}),
+        client.delete(f"/v4/sessions/{nowhere}"),
+    ):
+        response = await pending
+        errors = _problem(response, 404).get("errors", [])
+        assert errors == [{"field": "session_id", "message": errors[0]["message"], "source": "path"}], response.url

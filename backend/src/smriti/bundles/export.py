@@ -67,7 +67,7 @@ async def space_exists(pool: Pool, repo_id: UUID) -> str:
     """The Space's name (for the file name), or 404 before any byte of the bundle is sent."""
     name: str | None = await pool.fetchval("SELECT name FROM repos WHERE id = $1", repo_id)
     if name is None:
-        raise NotFound(f"No Space with id {repo_id}.")
+        raise NotFound(f"No Space with id {repo_id}.", field="repo_id", source="path")
     return name
 
 

@@ -165,7 +165,7 @@ class CheckpointStore:
         else:
             row = await self._pool.fetchrow(_LINE_HEAD_SQL, repo_id, _lookup(branch))
         if row is None:
-            raise NotFound(f"No Space with id {repo_id}.")
+            raise NotFound(f"No Space with id {repo_id}.", field="repo_id", source="path")
         if branch is not None and row["line_id"] is None:
             raise _no_line_in_query(branch)
         if row["body"] is None:
@@ -239,13 +239,13 @@ class CheckpointStore:
         """
         total = await self._pool.fetchval(f"{_SPACE_TOTAL_SQL} FROM repos r WHERE r.id = $1", repo_id)
         if total is None:
-            raise NotFound(f"No Space with id {repo_id}.")
+            raise NotFound(f"No Space with id {repo_id}.", field="repo_id", source="path")
         key = (repo_id, total, limit, offset)
         page = self._pages.get(key)
         if page is None:
             row = await self._pool.fetchrow(_LOG_SQL, repo_id, limit, offset)
             if row is None:
-                raise NotFound(f"No Space with id {repo_id}.")
+                raise NotFound(f"No Space with id {repo_id}.", field="repo_id", source="path")
             page = _page_json(row["items"], row["total"], limit, offset)
             if row["total"] == total:  # a commit landed between the two reads: do not keep it
                 self._pages.put(key, page)
@@ -258,7 +258,7 @@ class CheckpointStore:
         cached by HEAD, and its total is HEAD's depth + 1: no walk beyond the page."""
         tip = await self._pool.fetchrow(_LINE_TIP_SQL, repo_id, _lookup(branch))
         if tip is None:
-            raise NotFound(f"No Space with id {repo_id}.")
+            raise NotFound(f"No Space with id {repo_id}.", field="repo_id", source="path")
         if tip["line_id"] is None:
             raise _no_line_in_query(branch)
         head, total = tip["head_commit_id"], tip["total"]

@@ -39,7 +39,7 @@ async def verify_space(pool: Pool, repo_id: UUID, anchors: Sequence[str] = ()) -
     async with pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
         space = await conn.fetchrow("SELECT head_commit_id, head_commit_hash FROM repos WHERE id = $1", repo_id)
         if space is None:
-            raise NotFound(f"No Space with id {repo_id}.")
+            raise NotFound(f"No Space with id {repo_id}.", field="repo_id", source="path")
         lines = await conn.fetch(
             "SELECT name, is_default, head_commit_id, head_commit_hash, head_depth, head_jumps, head_jump_depths, "
             "head_merges, commit_count FROM branches "

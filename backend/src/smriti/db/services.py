@@ -22,11 +22,13 @@ class EntityService(SQLAlchemyAsyncRepositoryService[M]):
     """An advanced-alchemy service whose rows are called `noun` in what a person reads."""
 
     noun: ClassVar[str]
+    id_parameter: ClassVar[str]
+    """The path parameter that names one (`repo_id`, `session_id`): a 404 names it."""
 
     async def fetch(self, entity_id: UUID) -> M:
         model = await self.get_one_or_none(self.repository.model_type.id == entity_id)
         if model is None:
-            raise NotFound(f"No {self.noun} with id {entity_id}.")
+            raise NotFound(f"No {self.noun} with id {entity_id}.", field=self.id_parameter, source="path")
         return model
 
     async def page_of(self, page: PageParams, to_item: Callable[[M], T], *where: Any, order_by: Any) -> Page[T]:

@@ -80,7 +80,7 @@ class LineStore:
                 "SELECT (SELECT count(*) FROM branches b WHERE b.repo_id = r.id) FROM repos r WHERE r.id = $1", repo_id
             )
             if total is None:
-                raise NotFound(f"No Space with id {repo_id}.")
+                raise NotFound(f"No Space with id {repo_id}.", field="repo_id", source="path")
             rows = await conn.fetch(
                 f"SELECT {LINE_COLUMNS} FROM branches WHERE repo_id = $1 {_ORDER} LIMIT $2 OFFSET $3",
                 repo_id,
@@ -166,7 +166,7 @@ class LineStore:
 
     async def _space_exists(self, repo_id: UUID) -> None:
         if await self._pool.fetchval("SELECT 1 FROM repos WHERE id = $1", repo_id) is None:
-            raise NotFound(f"No Space with id {repo_id}.")
+            raise NotFound(f"No Space with id {repo_id}.", field="repo_id", source="path")
 
     async def _changing(self, repo_id: UUID, change: Callable[[asyncpg.Connection, asyncpg.Record], Awaitable[T]]) -> T:
         """`change(conn, default_line)` in a transaction holding the Space's row share-locked and its
@@ -189,7 +189,7 @@ async def _fetch_line(conn: asyncpg.Connection, repo_id: UUID, name: str, *, loc
         )
     if row is None:
         if await conn.fetchval("SELECT 1 FROM repos WHERE id = $1", repo_id) is None:
-            raise NotFound(f"No Space with id {repo_id}.")
+            raise NotFound(f"No Space with id {repo_id}.", field="repo_id", source="path")
         raise _no_line(name)
     return row
 

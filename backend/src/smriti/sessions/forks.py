@@ -46,9 +46,9 @@ class SessionForks:
         try:
             row = await self._pool.fetchrow(_FORK_SQL, session_id, data.checkpoint_id, uuid7(), title)
         except asyncpg.ForeignKeyViolationError:  # the Space was deleted meanwhile
-            raise NotFound(f"No Session with id {session_id}.") from None
+            raise NotFound(f"No Session with id {session_id}.", field="session_id", source="path") from None
         if row is None or not row["origin_found"]:
-            raise NotFound(f"No Session with id {session_id}.")
+            raise NotFound(f"No Session with id {session_id}.", field="session_id", source="path")
         # A 400 either way: the Checkpoint is named in the body, and the Session in the path exists.
         if not row["base_found"]:
             raise BadRequest(f"checkpoint_id: no Checkpoint with id {data.checkpoint_id}.", field="checkpoint_id")

@@ -27,11 +27,12 @@ class SessionService(EntityService[SessionModel]):
 
     repository_type = Repository
     noun = "Session"
+    id_parameter = "session_id"
 
     async def add(self, repo_id: UUID, data: SessionCreate, *, model: str | None) -> Session:
         if data.base_commit_id is not None:
             if await self.repository.session.get(RepoModel, repo_id) is None:
-                raise NotFound(f"No Space with id {repo_id}.")
+                raise NotFound(f"No Space with id {repo_id}.", field="repo_id", source="path")
             await self._check_base(repo_id, data.base_commit_id, field="base_commit_id")
         try:
             created = await self.create(
@@ -47,7 +48,7 @@ class SessionService(EntityService[SessionModel]):
         except IntegrityError as exc:
             if not caused_by(exc, asyncpg.ForeignKeyViolationError):
                 raise
-            raise NotFound(f"No Space with id {repo_id}.") from None
+            raise NotFound(f"No Space with id {repo_id}.", field="repo_id", source="path") from None
         return session_of(created)
 
     async def rename(self, session_id: UUID, data: SessionUpdate) -> Session:
@@ -60,7 +61,7 @@ class SessionService(EntityService[SessionModel]):
         )
         renamed = await self.repository.session.scalar(statement)
         if renamed is None:
-            raise NotFound(f"No Session with id {session_id}.")
+            raise NotFound(f"No Session with id {session_id}.", field="session_id", source="path")
         await self.repository.session.commit()
         return (await sessions_with_context(self.repository.session, [renamed]))[0]
 
@@ -75,7 +76,7 @@ class SessionService(EntityService[SessionModel]):
         statement = delete(SessionModel).where(SessionModel.id == session_id).returning(SessionModel.id)
         deleted = await self.repository.session.scalar(statement)
         if deleted is None:
-            raise NotFound(f"No Session with id {session_id}.")
+            raise NotFound(f"No Session with id {session_id}.", field="session_id", source="path")
         await self.repository.session.commit()
 
     async def _check_base(self, repo_id: UUID, commit_id: UUID, *, field: str) -> None:
@@ -95,7 +96,7 @@ class SessionService(EntityService[SessionModel]):
         (ignoring case); with `forked_from`, only the Sessions continued from that one."""
         session = self.repository.session
         if await session.get(RepoModel, repo_id) is None:
-            raise NotFound(f"No Space with id {repo_id}.")
+            raise NotFound(f"No Space with id {repo_id}.", field="repo_id", source="path")
         where = [SessionModel.repo_id == repo_id]
         if title:
             # strpos, not LIKE: a `%` or `_` in what a person typed is a character, not a pattern.

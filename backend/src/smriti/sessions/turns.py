@@ -258,7 +258,7 @@ class TurnStore:
         async with self._pool.acquire() as conn:
             last_seq = await conn.fetchval("SELECT last_seq FROM sessions WHERE id = $1", session_id)
             if last_seq is None:
-                raise NotFound(f"No Session with id {session_id}.")
+                raise NotFound(f"No Session with id {session_id}.", field="session_id", source="path")
             rows = await conn.fetch(
                 f"SELECT {TURN_COLUMNS} FROM turns WHERE session_id = $1 AND sequence_number > $2 "
                 f"ORDER BY sequence_number LIMIT $3 OFFSET $4",
@@ -303,15 +303,22 @@ class TurnStore:
 
     @asynccontextmanager
     async def importing(
-        self, repo_id: UUID, provider: str, *, source: str | None = None, copies: bool = False
+        self,
+        repo_id: UUID,
+        provider: str,
+        *,
+        source: str | None = None,
+        copies: bool = False,
+        repo_id_in: str = "body",
     ) -> AsyncIterator[SessionImport]:
         """New Sessions of a Space, added batch by batch in one transaction (all of them are
         stored, or none). The Space is locked against deletion first, so one deleted meanwhile is
         a 404 rather than a broken foreign key. With a `source`, conversations are known by their
-        own ids (`SessionImport`)."""
+        own ids (`SessionImport`). `repo_id_in` says where the request named the Space (its 404
+        says so: `body` for a transcript, `path` for a conversation import)."""
         async with self._pool.acquire() as conn, conn.transaction():
             if not await conn.fetchval("SELECT EXISTS (SELECT 1 FROM repos WHERE id = $1 FOR KEY SHARE)", repo_id):
-                raise NotFound(f"No Space with id {repo_id}.", field="repo_id")
+                raise NotFound(f"No Space with id {repo_id}.", field="repo_id", source=repo_id_in)
             yield SessionImport(conn, repo_id, provider, source, copies)
 
     async def write_exchange(self, session_id: UUID, exchange: Exchange) -> tuple[Turn, Turn]:

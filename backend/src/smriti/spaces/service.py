@@ -42,6 +42,7 @@ class SpaceService(EntityService[RepoModel]):
 
     repository_type = Repository
     noun = "Space"
+    id_parameter = "repo_id"
 
     async def page(self, page: PageParams) -> Page[Space]:
         return await self.page_of(page, to_space, order_by=(RepoModel.updated_at.desc(), RepoModel.id))
@@ -79,7 +80,7 @@ class SpaceService(EntityService[RepoModel]):
                     raise
                 raise Conflict(f"A Space named {changes['name']!r} already exists.", field="name") from None
             if updated is None:
-                raise NotFound(f"No Space with id {space_id}.")
+                raise NotFound(f"No Space with id {space_id}.", field="repo_id", source="path")
         return to_space(await self.fetch(space_id))
 
     async def remove(self, space_id: UUID) -> None:

@@ -145,7 +145,9 @@ class TranscriptService:
         answer = ImportAnswer(export.format)
         try:
             # Opened before the first batch: an unknown Space is a 404 whatever the file holds.
-            async with self.turns.importing(repo_id, IMPORT_PROVIDER, source=export.format, copies=copies) as sessions:
+            async with self.turns.importing(
+                repo_id, IMPORT_PROVIDER, source=export.format, copies=copies, repo_id_in="path"
+            ) as sessions:
                 batches = export.batches()
                 while batch := await holding_a_connection(lambda: next(batches, None)):
                     read = [c for c in batch if isinstance(c, Conversation)]
