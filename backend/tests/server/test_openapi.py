@@ -48,6 +48,28 @@ async def test_every_schema_keeps_its_own_name(client: httpx.AsyncClient) -> Non
     assert prefixed == []
 
 
+async def test_path_parameters_and_line_names_carry_the_limits_the_server_holds(client: httpx.AsyncClient) -> None:
+    """The document says what the handlers enforce (issue 44): a ref is at most 64 characters, a
+    Turn's number a positive int4, a line's name 100 characters (as stored)."""
+    schema = (await client.get("/schema/openapi.json")).json()
+
+    def parameter(path: str, method: str, name: str) -> dict[str, object]:
+        [found] = [p for p in schema["paths"][path][method]["parameters"] if p["name"] == name]
+        return found["schema"]  # type: ignore[no-any-return]
+
+    for path, method, name in [
+        ("/v4/commits/{ref}", "get", "ref"),
+        ("/v5/commits/{from_ref}/diff/{to_ref}", "get", "to_ref"),
+        ("/v5/commits/{ref}/restore", "post", "ref"),
+    ]:
+        assert parameter(path, method, name)["maxLength"] == 64, path
+    turn = parameter("/v4/sessions/{session_id}/turns/{sequence_number}/context", "get", "sequence_number")
+    assert (turn["type"], turn["minimum"], turn["maximum"]) == ("integer", 1, 2_147_483_647)
+    assert parameter("/v4/repos/{repo_id}/branches/{name}", "get", "name")["maxLength"] == 100
+    for shape in ("LineCreate", "LineUpdate"):
+        assert schema["components"]["schemas"][shape]["properties"]["name"]["maxLength"] == 100, shape
+
+
 async def test_error_responses_use_the_one_error_shape(client: httpx.AsyncClient) -> None:
     schema = (await client.get("/schema/openapi.json")).json()
     error = schema["components"]["schemas"]["ErrorResponse"]

@@ -982,6 +982,7 @@ export interface components {
         /** LineCreate */
         LineCreate: {
             from_ref?: string | null;
+            /** @description 1–100 characters once the spaces around it are trimmed. */
             name: string;
         };
         /** LinePage */
@@ -994,6 +995,7 @@ export interface components {
         /** LineUpdate */
         LineUpdate: {
             is_default?: boolean;
+            /** @description 1–100 characters once the spaces around it are trimmed. */
             name?: string;
         };
         /** ListChange */
@@ -1650,6 +1652,7 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
+                /** @description A Checkpoint's id, its full hash, or a unique prefix of the hash (at least 7 hex digits). */
                 ref: string;
             };
             cookie?: never;
@@ -2058,6 +2061,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A line's name, matched whatever its case, Unicode form or spacing (a name may hold `/`; no line has a longer one, so a longer name is a 404). */
                 name: string;
                 repo_id: string;
             };
@@ -2099,6 +2103,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A line's name, matched whatever its case, Unicode form or spacing (a name may hold `/`; no line has a longer one, so a longer name is a 404). */
                 name: string;
                 repo_id: string;
             };
@@ -2147,6 +2152,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A line's name, matched whatever its case, Unicode form or spacing (a name may hold `/`; no line has a longer one, so a longer name is a 404). */
                 name: string;
                 repo_id: string;
             };
@@ -2620,7 +2626,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                sequence_number: string;
+                /** @description A Turn's sequence number in its Session. */
+                sequence_number: number;
                 session_id: string;
             };
             cookie?: never;
@@ -2888,7 +2895,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A Checkpoint's id, its full hash, or a unique prefix of the hash (at least 7 hex digits). */
                 from_ref: string;
+                /** @description A Checkpoint's id, its full hash, or a unique prefix of the hash (at least 7 hex digits). */
                 to_ref: string;
             };
             cookie?: never;
@@ -2929,6 +2938,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A Checkpoint's id, its full hash, or a unique prefix of the hash (at least 7 hex digits). */
                 ref: string;
             };
             cookie?: never;

@@ -15,6 +15,7 @@ from smriti.chat.schemas import AnsweredContext, ContextPreview, ContextRequest,
 from smriti.chat.streaming import StopReason
 from smriti.core.error_docs import error_responses
 from smriti.core.pagination import query_int
+from smriti.core.path_params import SequenceNumberPath
 from smriti.core.responses import EncodedJSON
 from smriti.core.schemas import MAX_INT4
 
@@ -102,7 +103,7 @@ class AnsweredContextController(Controller):
         responses=error_responses(404),
     )
     async def answered_context(
-        self, session_id: FromPath[UUID], sequence_number: FromPath[str], chat: NamedDependency[ChatService]
+        self, session_id: FromPath[UUID], sequence_number: SequenceNumberPath, chat: NamedDependency[ChatService]
     ) -> AnsweredContext:
         seq = query_int("sequence_number", sequence_number, minimum=1, maximum=MAX_INT4, source="path")
         return await chat.answered(session_id, seq)

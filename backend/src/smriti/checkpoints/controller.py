@@ -14,6 +14,7 @@ from smriti.checkpoints.store import CheckpointStore
 from smriti.core.error_docs import error_responses
 from smriti.core.errors import BadRequest
 from smriti.core.pagination import PageParams
+from smriti.core.path_params import CheckpointRefPath
 from smriti.core.responses import EncodedJSON, checkpoint_location, encoded_or_not_modified
 from smriti.core.schemas import Page
 
@@ -72,7 +73,7 @@ class CheckpointController(Controller):
         responses=error_responses(404),
     )
     async def get_checkpoint(
-        self, ref: FromPath[str], checkpoints: NamedDependency[CheckpointStore], scope: Scope
+        self, ref: CheckpointRefPath, checkpoints: NamedDependency[CheckpointStore], scope: Scope
     ) -> Response[Checkpoint]:
         body, commit_hash = await checkpoints.get_json(ref)
         # From the raw headers: a header parameter would have Litestar parse every header of

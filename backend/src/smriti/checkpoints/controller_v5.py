@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from litestar import Response, get, post
 from litestar.di import NamedDependency
-from litestar.params import FromPath, JSONBody
+from litestar.params import JSONBody
 
 from smriti.checkpoints.carry import ApplyRequest
 from smriti.checkpoints.diff import CheckpointDiff, diff_checkpoints
@@ -13,6 +13,7 @@ from smriti.checkpoints.store import CheckpointStore
 from smriti.checkpoints.verbs import CheckpointVerbs, RestoreRequest
 from smriti.core.error_docs import error_responses
 from smriti.core.errors import BadRequest
+from smriti.core.path_params import CheckpointRefPath
 from smriti.core.responses import EncodedJSON, checkpoint_location
 
 
@@ -25,7 +26,7 @@ from smriti.core.responses import EncodedJSON, checkpoint_location
     responses=error_responses(404),
 )
 async def diff_checkpoints_handler(
-    from_ref: FromPath[str], to_ref: FromPath[str], checkpoints: NamedDependency[CheckpointStore]
+    from_ref: CheckpointRefPath, to_ref: CheckpointRefPath, checkpoints: NamedDependency[CheckpointStore]
 ) -> CheckpointDiff:
     before, after = await checkpoints.get(from_ref), await checkpoints.get(to_ref)
     if before.repo_id != after.repo_id:
@@ -68,7 +69,7 @@ async def apply_changes_handler(
     responses=error_responses(404, 409, 413),
 )
 async def restore_checkpoint(
-    ref: FromPath[str], data: JSONBody[RestoreRequest], verbs: NamedDependency[CheckpointVerbs]
+    ref: CheckpointRefPath, data: JSONBody[RestoreRequest], verbs: NamedDependency[CheckpointVerbs]
 ) -> Response[Checkpoint]:
     saved = await verbs.restore(ref, data)
     return EncodedJSON(saved, headers=(checkpoint_location(saved),))

@@ -33,12 +33,25 @@ DocumentedNonEmptyText = Annotated[str, msgspec.Meta(extra_json_schema={"extra":
 ShortName = Annotated[str, msgspec.Meta(min_length=1, max_length=200, pattern=_NON_EMPTY)]
 """A name, 1–200 characters, not only white space."""
 
-LineRef = Annotated[str, msgspec.Meta(min_length=1, max_length=200, pattern=_NON_EMPTY)]
+MAX_LINE_REF = 200
+"""A line's name as a request gives it: the stored name (`MAX_LINE_NAME`) and the spacing around it."""
+LineRef = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_LINE_REF, pattern=_NON_EMPTY)]
 """The name of a line of Checkpoints, matched as `core.text.line_key` compares names (ignoring
 case, Unicode normal forms and the kind and number of spaces)."""
 
 MAX_LINE_NAME = 100
 """A line's name as stored (`smriti.lines.schemas.line_name` says what else it must be)."""
+NewLineName = Annotated[
+    str,
+    msgspec.Meta(
+        min_length=1,
+        max_length=MAX_LINE_REF,
+        pattern=_NON_EMPTY,
+        description=f"1–{MAX_LINE_NAME} characters once the spaces around it are trimmed.",
+        extra_json_schema={"extra": {"maxLength": MAX_LINE_NAME}},
+    ),
+]
+"""A new name for a line: the API documents the stored name's limit, which `line_name` holds it to."""
 
 
 def line_lookup_key(value: str) -> str | None:

@@ -9,6 +9,7 @@ from litestar.params import FromPath, JSONBody
 
 from smriti.core.error_docs import error_responses
 from smriti.core.pagination import PageParams
+from smriti.core.path_params import LineNamePath
 from smriti.core.schemas import Page
 from smriti.lines.schemas import Line, LineCreate, LineUpdate
 from smriti.lines.store import LineStore
@@ -55,7 +56,7 @@ class LineController(Controller):
         return Response(line, headers={"Location": f"/v4/repos/{repo_id}/branches/{quote(line.name, safe='/')}"})
 
     @get("/{name:path}", operation_id="getLine", summary="One line of the Space", responses=error_responses(404))
-    async def get_line(self, repo_id: FromPath[UUID], name: FromPath[str], lines: NamedDependency[LineStore]) -> Line:
+    async def get_line(self, repo_id: FromPath[UUID], name: LineNamePath, lines: NamedDependency[LineStore]) -> Line:
         return await lines.get(repo_id, name.lstrip("/"))
 
     @patch(
@@ -68,7 +69,7 @@ class LineController(Controller):
     async def update_line(
         self,
         repo_id: FromPath[UUID],
-        name: FromPath[str],
+        name: LineNamePath,
         data: JSONBody[LineUpdate],
         lines: NamedDependency[LineStore],
     ) -> Line:
@@ -81,7 +82,5 @@ class LineController(Controller):
         description="The default line cannot be deleted (409).",
         responses=error_responses(404, 409),
     )
-    async def delete_line(
-        self, repo_id: FromPath[UUID], name: FromPath[str], lines: NamedDependency[LineStore]
-    ) -> None:
+    async def delete_line(self, repo_id: FromPath[UUID], name: LineNamePath, lines: NamedDependency[LineStore]) -> None:
         await lines.delete(repo_id, name.lstrip("/"))

@@ -10,7 +10,7 @@ import msgspec
 
 from smriti.core.errors import BadRequest
 from smriti.core.ids import could_be_checkpoint_ref
-from smriti.core.schemas import MAX_LINE_NAME, LineRef, Request
+from smriti.core.schemas import MAX_LINE_NAME, LineRef, NewLineName, Request
 from smriti.core.text import INVISIBLE
 
 
@@ -30,14 +30,14 @@ class LineCreate(Request, kw_only=True):
     """`POST /v4/repos/{repo_id}/branches`: a new line whose HEAD is `from_ref` (a Checkpoint id,
     full hash or unique prefix of this Space; default: the Space's HEAD)."""
 
-    name: LineRef
+    name: NewLineName
     from_ref: LineRef | None = None
 
 
 class LineUpdate(Request, kw_only=True):
     """`PATCH …/branches/{name}`: rename the line, or make it the default (`true` only)."""
 
-    name: LineRef | msgspec.UnsetType = msgspec.UNSET
+    name: NewLineName | msgspec.UnsetType = msgspec.UNSET
     is_default: bool | msgspec.UnsetType = msgspec.UNSET
 
 
