@@ -13,7 +13,7 @@ export function useAnsweredContext(sessionId: string, sequenceNumber: number | n
     queryFn: () =>
       unwrap(
         api.GET("/v4/sessions/{session_id}/turns/{sequence_number}/context", {
-          params: { path: { session_id: sessionId, sequence_number: String(sequenceNumber) } },
+          params: { path: { session_id: sessionId, sequence_number: sequenceNumber ?? 0 } },
         }),
       ),
     enabled: sequenceNumber !== null,
