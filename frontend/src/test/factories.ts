@@ -82,7 +82,13 @@ export function makeLine(name: string, head: string | null, patch: Partial<Line>
     name,
     head_commit_id: head,
     // A hash made from the id's hex digits: stable, and different for different heads.
-    head_commit_hash: head === null ? null : head.replace(/[^0-9a-f]/g, "").padEnd(64, "0").slice(0, 64),
+    head_commit_hash:
+      head === null
+        ? null
+        : head
+            .replace(/[^0-9a-f]/g, "")
+            .padEnd(64, "0")
+            .slice(0, 64),
     is_default: false,
     created_at: "2026-01-01T00:00:00Z",
     updated_at: "2026-01-01T00:00:00Z",
