@@ -130,9 +130,13 @@ for (const vp of viewports) {
       await expect(turn(page, 15)).toContainText("retry of #13");
       await expect(turn(page, 15)).toContainText("And the budget?");
       await expect(page.getByRole("button", { name: "Retry: ask Turn 15 again" })).toBeVisible();
-      await list.evaluate((el) => {
-        el.scrollTop = el.scrollHeight - el.clientHeight - 900;
-      });
+      // Up, a screen at a time, until Turn 13 is on screen (only the rows on screen are in the DOM).
+      await expect(async () => {
+        await list.evaluate((el) => {
+          el.scrollTop -= el.clientHeight / 2;
+        });
+        await expect(turn(page, 13)).toBeInViewport({ timeout: 200 });
+      }).toPass();
       await expect(turn(page, 13)).toHaveAttribute(
         "aria-label",
         "Turn 13, retried: not in the context",

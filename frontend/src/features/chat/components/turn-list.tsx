@@ -132,7 +132,7 @@ export function TurnList({
     getScrollElement: () => scroller.current,
     estimateSize: () => 120,
     getItemKey: (index) => rows[index]?.key ?? index,
-    overscan: 6,
+    overscan: 2,
   });
   // Computed in render from this render's measurements, so the canvas never shrinks under the
   // scroll position for a frame (the browser would clamp it, and the sent message would move).
