@@ -84,8 +84,8 @@ class OpenAIProvider:
         self._settings = settings
         self._timeout_s = timeout_s
         self._attempts = 1 + max_retries
-        self._json_modes: dict[str, JsonMode] = {}
         # The structured-output way that last worked, per model.
+        self._json_modes: dict[str, JsonMode] = {}
         self._usage_option = True  # False once the server refused stream_options
         self._client: openai.AsyncOpenAI | None = None
         if self.configured:
