@@ -17,7 +17,7 @@ export function SidePanel() {
   const { spaceId, checkpoints, lines, headId, panel, setPanel } = useWorkspace();
   const [restoreFrom, setRestoreFrom] = useState<Checkpoint | null>(null);
   return (
-    <aside className="ws-panel" aria-label="Checkpoints and context">
+    <aside className="ws-panel" aria-label="Checkpoints and context" data-tab={panel.tab}>
       <div className="panel-tabs" role="tablist">
         {tabs.map((tab) => (
           <button
@@ -25,7 +25,7 @@ export function SidePanel() {
             type="button"
             role="tab"
             aria-selected={panel.tab === tab.id}
-            className={panel.tab === tab.id ? "panel-tab active" : "panel-tab"}
+            className={`panel-tab panel-tab-${tab.id}${panel.tab === tab.id ? " active" : ""}`}
             onClick={() => setPanel({ tab: tab.id })}
           >
             {tab.label}

@@ -15,11 +15,14 @@ import { WorkspaceProvider } from "./workspace-context";
 
 type MobileView = "sessions" | "chat" | "panel";
 
-const viewLabels: Record<MobileView, string> = {
-  sessions: "Sessions",
-  chat: "Chat",
-  panel: "Checkpoints",
-};
+/** On a phone the three columns are views; the panel is two of them, so that the context is not
+ * hidden under a "Checkpoints" tab. */
+const mobileTabs: { label: string; view: MobileView; panelTab?: "checkpoints" | "context" }[] = [
+  { label: "Sessions", view: "sessions" },
+  { label: "Chat", view: "chat" },
+  { label: "Checkpoints", view: "panel", panelTab: "checkpoints" },
+  { label: "Context", view: "panel", panelTab: "context" },
+];
 
 /** One Space: its Sessions, the open Session's chat, and the Checkpoint / context panel. */
 export function SpaceWorkspace({
@@ -86,17 +89,28 @@ export function SpaceWorkspace({
         )}
       </TopBar>
       <nav className="mobile-tabs" aria-label="Views">
-        {(["sessions", "chat", "panel"] as const).map((view) => (
-          <button
-            key={view}
-            type="button"
-            className={mobileView === view ? "active" : ""}
-            aria-pressed={mobileView === view}
-            onClick={() => setMobileView(view)}
-          >
-            {viewLabels[view]}
-          </button>
-        ))}
+        {mobileTabs.map(({ label, view, panelTab }) => {
+          const active =
+            mobileView === view &&
+            (panelTab === undefined || (panelTab === "context") === (panel.tab === "context"));
+          return (
+            <button
+              key={label}
+              type="button"
+              className={active ? "active" : ""}
+              aria-pressed={active}
+              onClick={() => {
+                setMobileView(view);
+                // Checkpoints keeps Compare if that was open; Context is one view of its own.
+                if (panelTab === "context") setPanel({ tab: "context" });
+                else if (panelTab === "checkpoints" && panel.tab === "context")
+                  setPanel({ tab: "checkpoints" });
+              }}
+            >
+              {label}
+            </button>
+          );
+        })}
       </nav>
       <div className="workspace" data-view={mobileView}>
         <aside className="ws-sidebar">
