@@ -130,6 +130,7 @@ DAMAGE: dict[str, Callable[[Lines], int]] = {
     "a Turn with a lone surrogate": _set("turn", 1, content="a<SURROGATE>b"),
     "a reused request id": _set("turn", 2, request_id="req-1"),
     "a stopped message": _set("turn", 0, stopped=True),
+    "a message at the reply limit": _set("turn", 0, at_limit=True),
     "an unknown field": _set("turn", 0, colour="red"),
     "a name twice in one object": _set("turn", 0, content="<TWICE>"),
     "a wrong type": _set("turn", 0, sequence_number="1"),

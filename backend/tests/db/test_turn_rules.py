@@ -73,6 +73,17 @@ async def test_a_turn_that_breaks_a_rule_is_refused_under_the_rules_name(
     assert await db.fetchval("SELECT count(*) FROM turns") == 0
 
 
+async def test_only_a_reply_ends_at_the_reply_limit(db: asyncpg.Connection) -> None:
+    """Migration 0019's rule, in the same trigger."""
+    session = await _session(db)
+    insert = "INSERT INTO turns (session_id, sequence_number, role, content, at_limit) VALUES ($1, $2, $3, 'x', true)"
+    with pytest.raises(asyncpg.CheckViolationError) as refused:
+        await db.execute(insert, session, 1, "user")
+    assert refused.value.constraint_name == "ck_turns_at_limit"
+    await db.execute(insert, session, 2, "assistant")
+    assert await db.fetchval("SELECT count(*) FROM turns WHERE at_limit") == 1
+
+
 async def test_turns_that_keep_the_rules_are_stored(db: asyncpg.Connection) -> None:
     session = await _session(db)
     rows = [

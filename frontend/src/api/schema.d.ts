@@ -1282,6 +1282,8 @@ export interface components {
         };
         /** Turn */
         Turn: {
+            /** @default false */
+            at_limit?: boolean;
             checkpoint_id: string | null;
             content: string;
             context_sha256?: string | null;

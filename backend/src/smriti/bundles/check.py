@@ -291,6 +291,8 @@ def _turn_rules(number: int, turn: TurnLine, commits: dict[UUID, Derived]) -> No
         raise BundleError(number, "retry_of is on a user Turn and names a Turn before it.")
     if turn.stopped and user:
         raise BundleError(number, "only a reply (an assistant Turn) can be stopped.")
+    if turn.at_limit and user:
+        raise BundleError(number, "only a reply (an assistant Turn) can end at the reply limit.")
     if turn.context_sha256 is not None and user:
         raise BundleError(number, "context_sha256 is on a reply (an assistant Turn).")
     if turn.context_through_seq is not None and not (user and turn.context_through_seq < seq):

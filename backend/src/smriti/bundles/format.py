@@ -96,6 +96,7 @@ class TurnLine(msgspec.Struct, tag_field="type", tag="turn", forbid_unknown_fiel
     stopped: bool = False
     context_sha256: Digest | None = None
     context_through_seq: Count | None = None
+    at_limit: bool = False
 
 
 class EndLine(msgspec.Struct, tag_field="type", tag="end", forbid_unknown_fields=True, kw_only=True):

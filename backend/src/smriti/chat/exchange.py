@@ -180,6 +180,7 @@ class ChatService:
                 asked_model=choice.model,
                 context_sha256=receipt,
                 context_through_seq=context.last_seq,
+                at_limit=reply.at_limit,
             ),
         )
         return user, assistant, used

@@ -292,6 +292,8 @@ class TurnModel(DefaultBase):
     search_vector: Mapped[str | None] = mapped_column(TSVECTOR, default=None, deferred=True)
     # On a message: the Session's last Turn when its context was read (0011, chat/answered.py).
     context_through_seq: Mapped[int | None] = mapped_column(Integer, default=None)
+    # A reply the provider ended at its length limit, so maybe cut off mid-answer (0019).
+    at_limit: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class ImportedConversationModel(DefaultBase):

@@ -130,6 +130,11 @@ class Turn(msgspec.Struct, kw_only=True):
     """On a user Turn: the Session's last Turn when this message's context was read; its
     context held the Turns up to it (after the boundary, less the retried pairs). A send
     answered at the same time as another in the Session does not see that one's pair."""
+    at_limit: bool = False
+    """On an assistant Turn: the provider ended the reply at its length limit (OpenAI
+    `finish_reason: length`, Anthropic `stop_reason: max_tokens`), so it may be cut off
+    mid-answer. The limit is `SMRITI_MAX_REPLY_TOKENS` (else the provider's default), at most a
+    quarter of a known window."""
 
 
 def session_location(session_id: UUID) -> str:

@@ -208,6 +208,8 @@ class Exchange:
     """The reply's receipt (`Turn.context_sha256`)."""
     context_through_seq: int | None = None
     """The Session's last Turn when the message's context was read (`Turn.context_through_seq`)."""
+    at_limit: bool = False
+    """The provider ended the reply at its length limit (`Turn.at_limit`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,7 +227,8 @@ class TurnsInScope:
 # only while the pair it retries is still the last: another exchange stored in the meantime was
 # answered with that pair in its context, so replacing the pair now would leave it stranded. The
 # user Turn records the model the message was sent to ($13, else the one that answered, $3) and
-# the last Turn its context was read up to ($15); the reply its receipt ($14).
+# the last Turn its context was read up to ($15); the reply its receipt ($14) and whether the
+# provider ended it at its length limit ($16).
 def _write_sql(*, release_claim: bool) -> str:
     release = (
         "released AS (DELETE FROM send_claims WHERE session_id = $1 AND request_id = $7), " if release_claim else ""
@@ -238,10 +241,11 @@ def _write_sql(*, release_claim: bool) -> str:
         f"RETURNING last_seq) "
         f"INSERT INTO turns ({TURN_COLUMNS}) "
         f"SELECT $1, s.last_seq - 1, 'user', $4::text, $2::text, coalesce($13::text, $3::text), $5::uuid, "
-        f"$6::int, NULL::int, NULL::int, $7::text, clock_timestamp(), $11::int, false, NULL::text, $15::int FROM s "
+        f"$6::int, NULL::int, NULL::int, $7::text, clock_timestamp(), $11::int, false, NULL::text, $15::int, "
+        f"false FROM s "
         f"UNION ALL "
         f"SELECT $1, s.last_seq, 'assistant', $8::text, $2, $3, $5, $6, $9::int, $10::int, $7, "
-        f"clock_timestamp(), NULL::int, $12::bool, $14::text, NULL::int FROM s "
+        f"clock_timestamp(), NULL::int, $12::bool, $14::text, NULL::int, $16::bool FROM s "
         f"RETURNING sequence_number, created_at"
     )
 
@@ -346,6 +350,7 @@ class TurnStore:
                 exchange.asked_model,
                 exchange.context_sha256,
                 exchange.context_through_seq,
+                exchange.at_limit,
             )
         except asyncpg.UniqueViolationError:
             if exchange.request_id is None:
@@ -421,4 +426,5 @@ def _stored(session_id: UUID, exchange: Exchange, row: asyncpg.Record, *, user: 
         stopped=False if user else exchange.stopped,
         context_sha256=None if user else exchange.context_sha256,
         context_through_seq=exchange.context_through_seq if user else None,
+        at_limit=False if user else exchange.at_limit,
     )

@@ -170,3 +170,15 @@ describe("retrying the last exchange", () => {
     );
   });
 });
+
+describe("a reply ended at its length limit", () => {
+  it("says it was cut, and a whole reply says nothing", () => {
+    const turns = makeTurns(4).map((t) => (t.sequence_number === 4 ? { ...t, at_limit: true } : t));
+    render(<TurnList turns={turns} mount={null} mounted={null} pending={null} sessionId="s" />);
+    const [cut, ...others] = ["4", "2"].map(
+      (seq) => screen.getAllByTestId("turn").find((t) => t.dataset.seq === seq) as HTMLElement,
+    );
+    expect(cut).toHaveTextContent("cut at the reply limit");
+    for (const turn of others) expect(turn).not.toHaveTextContent("cut at the reply limit");
+  });
+});

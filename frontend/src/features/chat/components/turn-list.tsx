@@ -358,6 +358,14 @@ const TurnView = memo(function TurnView({
           </span>
         )}
         {turn.stopped && <StoppedBadge />}
+        {turn.at_limit && (
+          <span
+            className="badge muted-badge"
+            title="The provider ended this reply at its length limit (SMRITI_MAX_REPLY_TOKENS): it may stop mid-answer"
+          >
+            cut at the reply limit
+          </span>
+        )}
         {turn.retry_of != null && (
           <span className="badge muted-badge" title={`Asks Turn ${turn.retry_of} again`}>
             retry of #{turn.retry_of}
