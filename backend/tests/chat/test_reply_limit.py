@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from typing import Any
 
 import asyncpg
 import httpx
@@ -15,7 +16,7 @@ from tests.support.events import EVENT_STREAM
 from tests.support.fake_providers import FakeProviderServer
 
 
-def _done_event(body: str) -> dict[str, object]:
+def _done_event(body: str) -> dict[str, Any]:
     """The `done` event's data in a whole event stream."""
     for block in body.split("\n\n"):
         lines = block.splitlines()
