@@ -18,6 +18,7 @@ import asyncpg
 from smriti.core.errors import BadRequest, NotFound
 from smriti.db.pool import Pool
 from smriti.search import sql
+from smriti.search.grouping import grouped
 from smriti.search.schemas import HitKind, SearchHit, SearchPage
 from smriti.search.snippets import plain_snippet
 
@@ -25,7 +26,8 @@ MAX_QUERY_CHARS = 500
 
 # A hit's identity: (kind, Checkpoint id or Session id, Turn number or 0).
 HitKey = tuple[str, UUID, int]
-Snippet = tuple[str, str, list[tuple[int, int]]]
+# Where it matched, the snippet, its highlights, and the hit's name: a Checkpoint's hash, a Session's title.
+Snippet = tuple[str, str, list[tuple[int, int]], str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +81,9 @@ class SearchService:
         checkpoints, turns = (counts["checkpoints"], counts["turns"]) if counts is not None else (0, 0)
         return SearchPage(
             # A hit whose snippet is gone was deleted (its Space) between the two statements.
-            items=[_hit(row, snippets[key]) for row in rows if (key := _key(row)) in snippets],
+            items=grouped(
+                [(_hit(row, snippets[key]), row["created_at"]) for row in rows if (key := _key(row)) in snippets]
+            ),
             total=min(checkpoints, sql.MAX_RANKED) + min(turns, sql.MAX_RANKED),
             total_is_exact=max(checkpoints, turns) <= sql.MAX_RANKED,
             limit=query.limit,
@@ -102,17 +106,21 @@ async def _refuse_empty(conn: asyncpg.Connection, query: SearchQuery) -> None:
 
 
 def _hit(row: asyncpg.Record, snippet: Snippet) -> SearchHit:
-    field, text, highlights = snippet
+    field, text, highlights, label = snippet
+    checkpoint = row["kind"] == "checkpoint"
     return SearchHit(
         kind=row["kind"],
         repo_id=row["repo_id"],
         commit_id=row["commit_id"],
+        commit_hash=label if checkpoint else None,
         session_id=row["session_id"],
+        session_title=None if checkpoint else label,
         sequence_number=row["sequence_number"],
         field=field,
         snippet=text,
         highlights=highlights,
         rank=round(float(row["rank"]), 6),
+        earlier=[],
     )
 
 
@@ -123,7 +131,11 @@ async def _snippets(conn: asyncpg.Connection, text: str, rows: list[asyncpg.Reco
     runs = not text.isascii()
     if commits:
         for part in await conn.fetch(sql.CHECKPOINT_SNIPPETS[runs], commits, text, sql.HEADLINE_OPTIONS):
-            found[("checkpoint", part["id"], 0)] = (part["field"], *plain_snippet(part["headline"], part["runs"]))
+            found[("checkpoint", part["id"], 0)] = (
+                part["field"],
+                *plain_snippet(part["headline"], part["runs"]),
+                part["label"],
+            )
     if turns:
         sessions, numbers = zip(*turns, strict=True)
         for part in await conn.fetch(
@@ -132,5 +144,6 @@ async def _snippets(conn: asyncpg.Connection, text: str, rows: list[asyncpg.Reco
             found[("turn", part["session_id"], part["sequence_number"])] = (
                 part["field"],
                 *plain_snippet(part["headline"], part["runs"]),
+                part["label"],
             )
     return found

@@ -56,7 +56,7 @@ def hits_sql(kind: HitKind | None, in_space: bool) -> str:
     return f"""
 WITH q AS (SELECT {_query("$1")} AS query),
 hits AS ({union})
-SELECT kind, repo_id, commit_id, session_id, sequence_number,
+SELECT kind, repo_id, commit_id, session_id, sequence_number, created_at,
        ts_rank(vector, (SELECT query FROM q), 1) AS rank,
        count(*) FILTER (WHERE kind = 'checkpoint') OVER () AS checkpoints,
        count(*) FILTER (WHERE kind = 'turn') OVER () AS turns
@@ -165,10 +165,11 @@ PART_CHARS = 100_000
 def _checkpoint_snippets(runs: bool) -> str:
     picked = "q.runs, q.run_chars" if runs else "'{}'::text[] AS runs"
     return f"""
-SELECT pick.id, pick.fields[pick.n] AS field, pick.runs,
+SELECT pick.id, pick.commit_hash AS label, pick.fields[pick.n] AS field, pick.runs,
        {_headline("$3", runs, "pick")} AS headline
 FROM (
-  SELECT c.id, q.query, {picked}, parts.fields, parts.bodies, smriti_first_match(parts.bodies, q.query) AS n
+  SELECT c.id, c.commit_hash, q.query, {picked}, parts.fields, parts.bodies,
+         smriti_first_match(parts.bodies, q.query) AS n
   FROM commits c
   CROSS JOIN {_terms("$2", runs)}
   CROSS JOIN LATERAL (
@@ -186,9 +187,11 @@ FROM (
 
 def _turn_snippets(runs: bool) -> str:
     return f"""
-SELECT t.session_id, t.sequence_number, 'content' AS field, {"q.runs" if runs else "'{}'::text[] AS runs"},
+SELECT t.session_id, t.sequence_number, s.title AS label, 'content' AS field,
+       {"q.runs" if runs else "'{}'::text[] AS runs"},
        {_headline("$4", runs)} AS headline
 FROM turns t
+JOIN sessions s ON s.id = t.session_id
 CROSS JOIN {_terms("$3", runs)}
 {_shown("left(t.content, 200000)", runs)}
 WHERE (t.session_id, t.sequence_number) IN (SELECT * FROM unnest($1::uuid[], $2::integer[]))
@@ -198,11 +201,12 @@ WHERE (t.session_id, t.sequence_number) IN (SELECT * FROM unnest($1::uuid[], $2:
 # By whether the query may have runs (it is not all ASCII): an ASCII query has none, and its
 # statements leave out what finds them and cuts a long text around them, a cost on every hit.
 CHECKPOINT_SNIPPETS = {runs: _checkpoint_snippets(runs) for runs in (False, True)}
-"""$1 the page's Checkpoints, $2 the query, $3 HEADLINE_OPTIONS. The snippet comes from the first
-part that matches by itself (`smriti_first_match`, which tries them in order and stops there);
-the message stands in when none does (a phrase that runs from one part into the next).
-`OFFSET 0` keeps the pick a step of its own, so ts_headline reads one part per Checkpoint."""
+"""$1 the page's Checkpoints, $2 the query, $3 HEADLINE_OPTIONS; each row's `label` is its hash.
+The snippet comes from the first part that matches by itself (`smriti_first_match`, which tries
+them in order and stops there); the message stands in when none does (a phrase that runs from one
+part into the next). `OFFSET 0` keeps the pick a step of its own, so ts_headline reads one part
+per Checkpoint."""
 
 TURN_SNIPPETS = {runs: _turn_snippets(runs) for runs in (False, True)}
-"""$1 and $2 the page's Turns (Session, number), $3 the query, $4 HEADLINE_OPTIONS. The text is
-cut where its vector was (migration 0012)."""
+"""$1 and $2 the page's Turns (Session, number), $3 the query, $4 HEADLINE_OPTIONS; each row's
+`label` is its Session's title. The text is cut where its vector was (migration 0012)."""
