@@ -83,7 +83,8 @@ async def test_search_shows_where_each_match_is_and_marks_the_words(server: Live
     found = smriti("search", "ferry", "--space", "Searched by the CLI", url=server.url)
     assert found.code == 0, found.stderr
     assert "Matches 1-1 of 1 for 'ferry':" in found.stdout
-    assert f"Searched by the CLI: Checkpoint {saved.json()['id']}, message" in found.stdout
+    # Named by its short hash, as `smriti log` names it.
+    assert f"Searched by the CLI: Checkpoint {saved.json()['commit_hash'][:7]}, message\n" in found.stdout
     assert "[Ferries]" in found.stdout
     as_json = smriti("search", "harbour ferries", "--kind", "checkpoint", "--json", url=server.url)
     assert as_json.code == 0, as_json.stderr
@@ -93,6 +94,30 @@ async def test_search_shows_where_each_match_is_and_marks_the_words(server: Live
     refused = smriti("search", "the", url=server.url)
     assert refused.code != 0
     assert "no words to search for" in refused.error_line()
+
+
+async def test_search_shows_an_item_carried_forward_once_and_a_turn_with_its_session(server: LiveServer) -> None:
+    async with httpx.AsyncClient(base_url=server.url) as client:
+        space = (await client.post("/v4/repos", json={"name": "Carried by the CLI"})).json()
+        saved = []
+        for n in range(3):
+            body = {"repo_id": space["id"], "message": f"Step {n}", "decisions": ["Ride the funicular", *["x"] * n]}
+            saved.append((await client.post("/v4/chat/commit", json=body)).json())
+        chat = (await client.post(f"/v4/repos/{space['id']}/sessions", json={"title": "Hill transport"})).json()
+        sent = await client.post("/v4/chat/send", json={"session_id": chat["id"], "content": "funicular times?"})
+        assert sent.status_code == 201, sent.text
+
+    found = smriti("search", "funicular", "--space", "Carried by the CLI", url=server.url)
+
+    assert found.code == 0, found.stderr
+    newest, second, first = (c["commit_hash"][:7] for c in reversed(saved))
+    blocks = found.stdout.splitlines()
+    assert (
+        blocks.count(f"Carried by the CLI: Checkpoint {newest}, decisions[0] (and 2 earlier: {second}, {first})") == 1
+    ), found.stdout
+    assert f"Carried by the CLI: Turn 1 of Session “Hill transport” ({chat['id']})" in blocks
+    assert not any(c["id"] in found.stdout for c in saved)
+    assert blocks[0].startswith("Matches 1-"), blocks[0]
 
 
 async def test_import_conversations_lists_the_sessions_and_what_was_skipped(server: LiveServer) -> None:

@@ -63,8 +63,24 @@ def test_a_search_hit_with_highlights_validates_under_both_drafts() -> None:
         "snippet": "the storage engine",
         "highlights": [[4, 11]],
         "rank": 0.5,
+        "commit_hash": None,
+        "session_title": "Storage",
+        "earlier": [],
     }
-    page = {"items": [hit], "total": 1, "total_is_exact": True, "limit": 10, "offset": 0}
+    carried = {
+        **hit,
+        "kind": "checkpoint",
+        "commit_id": "00000000-0000-0000-0000-000000000003",
+        "commit_hash": "ab" * 32,
+        "session_id": None,
+        "session_title": None,
+        "sequence_number": None,
+        "field": "decisions[0]",
+        "earlier": [
+            {"commit_id": "00000000-0000-0000-0000-000000000004", "commit_hash": "cd" * 32, "field": "decisions[1]"}
+        ],
+    }
+    page = {"items": [hit, carried], "total": 3, "total_is_exact": True, "limit": 10, "offset": 0}
     for validator in (jsonschema.Draft202012Validator, jsonschema.Draft7Validator):
         assert [error.message for error in validator(schema).iter_errors(page)] == []
         # The pairs' length and element type are still checked.

@@ -28,8 +28,21 @@ async def test_search_finds_checkpoints_in_one_space_or_all(server: LiveServer, 
         inside = await ok(client, "search", {"query": word, "space": space["name"], "kind": "checkpoint"})
         [hit] = inside["items"]
         assert (hit["commit_id"], hit["field"]) == (saved["id"], "decisions[0]")
+        assert (hit["commit_hash"], hit["earlier"]) == (saved["commit_hash"], [])
         start, end = hit["highlights"][0]
         assert hit["snippet"][start:end] == f"{word}s"
+
+        # Carried forward into a second Checkpoint, the decision is one hit naming both.
+        again = await ok(
+            client,
+            "commit_checkpoint",
+            {"space": space["id"], "message": "Next"},
+        )
+        [carried] = (await ok(client, "search", {"query": word, "space": space["name"], "kind": "checkpoint"}))["items"]
+        assert (carried["commit_hash"], carried["earlier"][0]["commit_hash"]) == (
+            again["commit_hash"],
+            saved["commit_hash"],
+        )
 
         assert "q" in await fails(client, "search", {"query": "the"})
         assert "Not found" in await fails(client, "search", {"query": word, "space": unique("nowhere")})

@@ -28,6 +28,11 @@ def one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+def titled(title: str) -> str:
+    """A Session's title in quotes, as every listing shows it."""
+    return f"“{one_line(title)}”" if title.strip() else "(untitled)"
+
+
 def indented(text: str, prefix: str = "  ") -> str:
     return "\n".join(prefix + line for line in text.strip().splitlines())
 
@@ -259,21 +264,26 @@ def imported(space: Space) -> str:
 
 
 def search_hits(page: SearchPage, query: str, names: Mapping[UUID, str]) -> str:
-    """One block per hit: where it is (Space, Checkpoint or Turn, field), then its snippet with
-    the matched words in [brackets]."""
+    """One block per hit: where it is (Space, Checkpoint by its short hash as the log shows it, and
+    the field, or Turn and its Session), then its snippet with the matched words in [brackets]. An
+    item carried forward is one block, its earlier Checkpoints listed after it."""
     if not page.items:
         return f"Nothing matches {one_line(query)!r}." if page.total == 0 else "No more matches."
-    shown = f"{page.offset + 1}-{page.offset + len(page.items)}"
+    # Paging counts matches, each Checkpoint of a carried-forward item once.
+    shown = f"{page.offset + 1}-{page.offset + sum(1 + len(hit.earlier) for hit in page.items)}"
     counted = f"{page.total}" if page.total_is_exact else f"more than {page.total}"
     blocks = [f"Matches {shown} of {counted} for {one_line(query)!r}:"]
     for hit in page.items:
         space = one_line(names.get(hit.repo_id, str(hit.repo_id)))
-        where = (
-            f"Checkpoint {hit.commit_id}"
-            if hit.kind == "checkpoint"
-            else f"Turn {hit.sequence_number} of Session {hit.session_id}"
-        )
-        blocks.append(f"{space}: {where}, {hit.field}\n  {one_line(marked(hit.snippet, hit.highlights))}")
+        if hit.kind == "checkpoint":
+            where = f"Checkpoint {short(hit.commit_hash or '')}, {hit.field}"
+            if hit.earlier:
+                hashes = ", ".join(short(older.commit_hash) for older in hit.earlier)
+                where += f" (and {len(hit.earlier)} earlier: {hashes})"
+        else:
+            # A Session has no hash: its id is what `smriti session show` takes.
+            where = f"Turn {hit.sequence_number} of Session {titled(hit.session_title or '')} ({hit.session_id})"
+        blocks.append(f"{space}: {where}\n  {one_line(marked(hit.snippet, hit.highlights))}")
     return "\n".join(blocks)
 
 

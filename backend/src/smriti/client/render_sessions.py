@@ -5,14 +5,14 @@ The shared text helpers are `render.py`'s; this module keeps that one under its 
 from __future__ import annotations
 
 from smriti.client.brief import when
-from smriti.client.render import aligned, counted, one_line
+from smriti.client.render import aligned, counted, one_line, titled
 from smriti.core.schemas import Page
 from smriti.sessions.schemas import Session
 from smriti.spaces.schemas import Space
 
 
 def _title(session: Session) -> str:
-    return f"“{one_line(session.title)}”" if session.title.strip() else "(untitled)"
+    return titled(session.title)
 
 
 def _origin(session: Session) -> str:
