@@ -855,6 +855,13 @@ export interface components {
             session_id: string;
             to_seq: number;
         };
+        /** EarlierHit */
+        EarlierHit: {
+            commit_hash: string;
+            /** Format: uuid */
+            commit_id: string;
+            field: string;
+        };
         /** Entity */
         Entity: {
             description?: string | null;
@@ -1114,7 +1121,9 @@ export interface components {
         };
         /** SearchHit */
         SearchHit: {
+            commit_hash: string | null;
             commit_id: string | null;
+            earlier: components["schemas"]["EarlierHit"][];
             field: string;
             highlights: [
                 number,
@@ -1127,6 +1136,7 @@ export interface components {
             repo_id: string;
             sequence_number: number | null;
             session_id: string | null;
+            session_title: string | null;
             snippet: string;
         };
         /** SearchPage */
