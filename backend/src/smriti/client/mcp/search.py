@@ -38,8 +38,10 @@ SEARCH_TOOL = ToolSpec(
     "Search Checkpoints and Turns",
     "Full-text search over every Checkpoint (message, summary, decisions, assumptions, tasks, open questions, "
     "entities, artifacts) and every Turn said, or one Space's; best match first. Each hit names its Space, the "
-    "Checkpoint (open it with get_checkpoint) or the Session and Turn number, the field that matched, and a "
-    "plain-text snippet with `highlights` ([start, end) offsets of the matched words).",
+    "Checkpoint (`commit_id`, open it with get_checkpoint; `commit_hash`) or the Session (`session_id`, "
+    "`session_title`) and Turn number, the field that matched, and a plain-text snippet with `highlights` "
+    "([start, end) offsets of the matched words). An item carried forward across Checkpoints is one hit, its "
+    "newest Checkpoint, with the older ones of the page in `earlier`; `total`, `limit` and `offset` count matches.",
     SearchArgs,
     SearchPage,
     _search,
