@@ -10,6 +10,7 @@ export {
 export { ComparePanel } from "./components/compare-panel";
 export { DiffSections, DiffView } from "./components/diff-view";
 export { RestoreDialog } from "./components/restore-dialog";
+export { TaskView } from "./components/task-view";
 export { Timeline } from "./components/timeline";
 export { VerifyHistory } from "./components/verify-history";
 export type { DiffLine, DiffSection } from "./lib/diff";

@@ -90,8 +90,10 @@ describe("the Checkpoint detail", () => {
     const items = within(list).getAllByRole("listitem");
     expect(items.map((li) => li.textContent)).toEqual([
       "☐ Book the hotel (open)",
-      "☑ Buy tickets (done)",
+      "☑ Buy tickets ✓ done",
     ]);
+    // Done is a status in words, not strikethrough (which reads as removed: issue 44 item 16).
+    expect(within(items[1] as HTMLElement).getByText("done")).toHaveClass("badge", "task-status");
   });
 
   it("shows metadata as fields, without repeating the header, and the JSON behind a toggle", () => {

@@ -11,6 +11,7 @@ import { ArtifactView } from "./artifact-view";
 import { Section } from "./detail-section";
 import { MetadataView } from "./metadata-view";
 import { FindingNote, ReviewSummary } from "./review-notes";
+import { TaskView } from "./task-view";
 
 interface CheckpointDetailProps {
   checkpoint: Checkpoint;
@@ -227,10 +228,7 @@ export function CheckpointDetail({
             "tasks",
             c.tasks.map((t, i) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: immutable list.
-              <span key={i} className={t.done ? "task done" : "task"}>
-                <span aria-hidden="true">{t.done ? "☑" : "☐"}</span> {t.text}
-                <span className="visually-hidden">{t.done ? " (done)" : " (open)"}</span>
-              </span>
+              <TaskView key={i} task={t} />
             )),
           )}
         </ul>

@@ -83,9 +83,11 @@ describe("the conflict chooser", () => {
       "edit",
     ]);
     expect(screen.getByRole("region", { name: "Theirs (budget)" })).toHaveTextContent("removed");
+    // Done reads as a status (a badge), open as well; neither as strikethrough (issue 44 item 16).
     expect(screen.getByRole("region", { name: "Ours (main)" })).toHaveTextContent(
-      "Book hotel (done)",
+      "Book hotel ✓ done",
     );
+    expect(screen.getByRole("region", { name: "Base" })).toHaveTextContent("Book hotel open");
     await user.click(screen.getByRole("radio", { name: "Theirs (budget)" }));
     expect(screen.getByTestId("conflict-result")).toHaveTextContent("the item goes");
     await user.click(screen.getByRole("radio", { name: "Edit" }));

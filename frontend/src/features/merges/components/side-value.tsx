@@ -1,4 +1,5 @@
 import type { Artifact, Entity, Task } from "@/api/models";
+import { TaskView } from "@/features/checkpoints";
 import { formatBytes } from "@/lib/format";
 import type { MergeField, SideValue } from "../types";
 
@@ -22,11 +23,9 @@ export function SideValueView({
     );
   }
   if (field === "tasks") {
-    const task = value as Task;
     return (
-      <p className={task.done ? "side-text task done" : "side-text task"}>
-        <span aria-hidden="true">{task.done ? "☑" : "☐"}</span> {task.text}
-        <span className="side-note"> {task.done ? "(done)" : "(open)"}</span>
+      <p className="side-text">
+        <TaskView task={value as Task} openBadge />
       </p>
     );
   }
