@@ -14,7 +14,7 @@ export { TaskView } from "./components/task-view";
 export { Timeline } from "./components/timeline";
 export { VerifyHistory } from "./components/verify-history";
 export type { DiffLine, DiffSection } from "./lib/diff";
-export { inheritedMetadata, type SaveSource } from "./lib/form";
+export { AUTHOR_KEY, inheritedMetadata, type SaveSource } from "./lib/form";
 export { entityText, taskText } from "./lib/item-text";
 export { orderLines } from "./lib/lanes";
 export { findingLabels } from "./lib/review";

@@ -12,6 +12,7 @@ import { useDraftCheckpoint } from "../api/draft-checkpoint";
 import { getHead } from "../api/get-head";
 import { rebaseForm } from "../lib/carry";
 import {
+  AUTHOR_KEY,
   type CheckpointFormValues,
   type DraftProvenance,
   emptyForm,
@@ -27,8 +28,6 @@ import { FormFields } from "./form-fields";
 import { ParentDiff } from "./parent-diff";
 import { ProposalList } from "./proposal-list";
 import { SaveWhere, type Where } from "./save-where";
-
-const AUTHOR_KEY = "smriti.author";
 
 export interface DraftScope {
   sessionId: string;

@@ -1,6 +1,9 @@
 import type { Checkpoint, CommitCreate } from "@/api/models";
 import type { CheckpointDraft, DraftedBy, TurnRange } from "@/api/v5";
 
+/** Where the person's name is kept: one name for every Checkpoint they save, merges included. */
+export const AUTHOR_KEY = "smriti.author";
+
 /** The Save checkpoint form: every field of a Checkpoint, lists editable item by item. */
 export interface CheckpointFormValues {
   message: string;

@@ -198,7 +198,8 @@ describe("merging a line", () => {
         },
       }),
     );
-  });
+    // The whole journey: ~5 s alone on 2 busy cores, over vitest's default 5 s under load.
+  }, 20_000);
 
   it("chooses nothing for the person, and will not save until they choose, saying why", async () => {
     const user = userEvent.setup();
@@ -248,6 +249,24 @@ describe("merging a line", () => {
     );
     expect(screen.getByRole("radio", { name: "Theirs (budget)" })).not.toBeChecked();
     expect(screen.getByRole("button", { name: "Save merge into main" })).toBeDisabled();
+  });
+
+  it("keeps a choice the person changed while the merge ran again", async () => {
+    const user = userEvent.setup();
+    previewFn.mockResolvedValueOnce(makeMergePreview());
+    show();
+    await user.click(await screen.findByRole("radio", { name: "Theirs (budget)" }));
+    commitFn.mockRejectedValueOnce(new ApiError(409, "HEAD moved."));
+    let arrive: (preview: MergePreview) => void = () => {};
+    previewFn.mockReturnValueOnce(new Promise((resolve) => (arrive = resolve)));
+    await user.click(screen.getByRole("button", { name: "Save merge into main" }));
+    await screen.findByRole("button", { name: "Running again…" });
+    // The person changes their mind before the new run arrives: the new run keeps that choice.
+    await user.click(screen.getByRole("radio", { name: "Ours (main)" }));
+    arrive(makeMergePreview({ ours_commit_id: "ours2" }));
+    expect(await screen.findByTestId("merge-moved")).toHaveTextContent("1 choice still applies");
+    expect(screen.getByRole("radio", { name: "Ours (main)" })).toBeChecked();
+    expect(screen.getByRole("radio", { name: "Theirs (budget)" })).not.toBeChecked();
   });
 
   it("says when there is nothing to merge", async () => {

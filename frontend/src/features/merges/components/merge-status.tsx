@@ -1,12 +1,9 @@
 import type { Checkpoint } from "@/api/models";
 import { CheckpointName } from "@/components/checkpoint-name";
 import { plural } from "@/lib/format";
-import type { CarriedChoices } from "../lib/resolve";
+import type { Moved } from "../lib/merge-form-state";
 import type { MergePreview } from "../types";
 import { RivalChoices } from "./rival-choices";
-
-/** The line merged into moved: what re-running the merge against its new HEAD kept. */
-export type Moved = CarriedChoices & { relation: MergePreview["relation"] };
 
 /** How the two lines stand: nothing to merge, a fast-forward, clean, or conflicts; and the base. */
 export function MergeStatus({
@@ -71,7 +68,7 @@ export function MovedNotice({
   moved: Moved;
   ours: string;
   theirs: string;
-  head: Checkpoint | undefined;
+  head: Checkpoint | null;
 }) {
   const { kept, dropped, open } = moved;
   return (
