@@ -131,7 +131,8 @@ describe("Save checkpoint form", () => {
       branch: "main",
       metadata: { source: draft.source, drafted_by: draft.drafted_by },
     });
-  });
+    // Long journeys: ~5 s alone on 2 busy cores, over vitest's default 5 s under load.
+  }, 20_000);
 
   it("records no draft source when every proposal was rejected", async () => {
     const user = userEvent.setup();
@@ -180,7 +181,7 @@ describe("Save checkpoint form", () => {
       decisions: ["Fly on Friday"],
       tasks: [{ text: "Book hotel", done: false }],
     });
-  });
+  }, 20_000);
 
   it("goes on from what the Session saved last, on the line it went to, and records the Session", async () => {
     const user = userEvent.setup();
@@ -303,4 +304,30 @@ describe("Draft with AI", () => {
     expect(await screen.findAllByTestId("proposal")).toHaveLength(3);
     expect(draftFn).toHaveBeenCalledTimes(2);
   });
+
+  it("proposes nothing the person accepted while the next draft was on its way", async () => {
+    const user = userEvent.setup();
+    draftFn.mockReset();
+    draftFn.mockResolvedValueOnce(draft);
+    const { dialog } = renderForm(head, [line("main", head.id, true)]);
+    const form = within(dialog);
+    await form.findAllByTestId("proposal");
+    let arrive: (next: CheckpointDraft) => void = () => {};
+    draftFn.mockReturnValueOnce(new Promise((resolve) => (arrive = resolve)));
+    await user.click(form.getByRole("button", { name: "Draft with AI" }));
+    await form.findByRole("button", { name: "Drafting…" });
+    // The first draft's proposals are still there: the person takes one meanwhile.
+    await user.click(form.getByRole("button", { name: "Accept: Add decision Take the train" }));
+    arrive(draft);
+    await form.findByRole("button", { name: "Draft with AI" });
+    expect(form.getAllByTestId("proposal").map((p) => p.textContent)).toEqual([
+      "MessageTrain planAcceptReject",
+      "Add task[x] Book hotelAcceptReject",
+    ]);
+    expect(
+      form
+        .getAllByRole("textbox", { name: /^Decision / })
+        .map((t) => (t as HTMLInputElement).value),
+    ).toEqual(["Fly on Friday", "Car", "Take the train"]);
+  }, 20_000);
 });

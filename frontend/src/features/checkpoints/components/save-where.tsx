@@ -1,8 +1,7 @@
 import type { Checkpoint, Line } from "@/api/models";
 import { CheckpointName } from "@/components/checkpoint-name";
 import { shortHash } from "@/lib/format";
-
-export type Where = "new-line" | "on-head";
+import type { Where } from "../lib/checkpoint-form-state";
 
 interface SaveWhereProps {
   parent: Checkpoint;
