@@ -11,12 +11,16 @@ import { CheckpointFormDialog } from "./checkpoint-form";
 const draftFn = vi.fn<(body: unknown) => Promise<CheckpointDraft>>();
 const commitFn = vi.fn<(body: CommitCreate) => Promise<Checkpoint>>();
 const createLineFn = vi.fn<(body: { name: string; from_ref?: string }) => Promise<Line>>();
+const getHeadFn = vi.fn<(spaceId: string, line?: string | null) => Promise<Checkpoint | null>>();
 
 vi.mock("../api/draft-checkpoint", () => ({
   useDraftCheckpoint: () => useMutation({ mutationFn: (b: unknown) => draftFn(b) }),
 }));
 vi.mock("../api/commit-checkpoint", () => ({
   useCommitCheckpoint: () => useMutation({ mutationFn: (b: CommitCreate) => commitFn(b) }),
+}));
+vi.mock("../api/get-head", () => ({
+  getHead: (spaceId: string, line?: string | null) => getHeadFn(spaceId, line),
 }));
 vi.mock("@/features/lines", () => ({
   useCreateLine: () =>
@@ -181,6 +185,26 @@ describe("Save checkpoint form", () => {
       decisions: ["Fly on Friday"],
       tasks: [{ text: "Book hotel", done: false }],
     });
+  }, 20_000);
+
+  it("keeps what the person typed while the line's HEAD was fetched, moving onto it", async () => {
+    const user = userEvent.setup();
+    let arrive: (checkpoint: Checkpoint) => void = () => {};
+    getHeadFn.mockReturnValueOnce(new Promise((resolve) => (arrive = resolve)));
+    // main's HEAD is not among the Checkpoints loaded: the form fetches it before moving.
+    const { dialog } = renderForm(old, [line("main", head.id, true)], "blank", {
+      checkpoints: [old],
+    });
+    const form = within(dialog);
+    await user.click(form.getByRole("radio", { name: /on top of main's HEAD/ }));
+    expect(getHeadFn).toHaveBeenCalledWith("space", "main");
+    await user.type(form.getByRole("textbox", { name: "Message *" }), "Typed meanwhile");
+    arrive(head);
+    await waitFor(() =>
+      expect(form.getByRole("radio", { name: /on top of main's HEAD/ })).toBeChecked(),
+    );
+    expect(form.getByRole("textbox", { name: "Decision 2" })).toHaveValue("Car");
+    expect(form.getByRole("textbox", { name: "Message *" })).toHaveValue("Typed meanwhile");
   }, 20_000);
 
   it("goes on from what the Session saved last, on the line it went to, and records the Session", async () => {
