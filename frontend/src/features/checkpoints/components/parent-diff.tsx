@@ -24,7 +24,14 @@ export function ParentDiff({ parent, parentValues, values }: ParentDiffProps) {
   return (
     <details className="parent-diff" open data-testid="parent-diff">
       <summary>
-        Changes against {against}: +{stats.added} −{stats.removed} ~{stats.changed}
+        Changes against {against}:{" "}
+        {/* The signs are for the eye; a screen reader hears the words (−1 read "minus one"). */}
+        <span aria-hidden="true">
+          +{stats.added} −{stats.removed} ~{stats.changed}
+        </span>
+        <span className="visually-hidden">
+          {stats.added} added, {stats.removed} removed, {stats.changed} changed
+        </span>
       </summary>
       {sections.length === 0 ? (
         <p className="muted small">No changes to the state yet: it is the parent's, as it was.</p>
