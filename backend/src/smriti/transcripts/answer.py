@@ -17,7 +17,7 @@ from typing import IO
 
 import msgspec
 
-from smriti.sessions.turns import Imported
+from smriti.sessions.imports import Imported
 from smriti.transcripts.conversations import Conversation, ExportFormat, Skipped
 from smriti.transcripts.schemas import ConversationLeftOut, ImportedConversation, SkippedConversation
 

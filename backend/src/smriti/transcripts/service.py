@@ -15,7 +15,8 @@ from smriti.core.errors import BadRequest, TooLarge
 from smriti.core.json_array import ItemTooLarge
 from smriti.core.uploads import within
 from smriti.rules.extract import Extraction, SourceTurn, extract
-from smriti.sessions.turns import ImportedSession, TurnStore
+from smriti.sessions.imports import ImportedSession
+from smriti.sessions.turns import TurnStore
 from smriti.transcripts.answer import ImportAnswer
 from smriti.transcripts.conversations import Conversation, ExportFormat, Skipped
 from smriti.transcripts.export_file import ExportFile
