@@ -22,6 +22,7 @@ from smriti.core.schemas import Page
 from smriti.db.pool import Pool
 from smriti.sessions.imports import ImportedSession, SessionImport
 from smriti.sessions.schemas import Turn
+from smriti.sessions.titles import derived_title
 
 TURN_FIELDS: tuple[str, ...] = Turn.__struct_fields__
 """A Turn's fields, which are also its columns in `turns`."""
@@ -81,7 +82,9 @@ class TurnsInScope:
 # answered with that pair in its context, so replacing the pair now would leave it stranded. The
 # user Turn records the model the message was sent to ($13, else the one that answered, $3) and
 # the last Turn its context was read up to ($15); the reply its receipt ($14) and whether the
-# provider ended it at its length limit ($16).
+# provider ended it at its length limit ($16). A Session that is still untitled when its first
+# exchange is stored takes the title derived from its message ($17, `titles.py`): decided on the
+# row the statement locks, so a rename stored meanwhile is kept.
 def _write_sql(*, release_claim: bool) -> str:
     release = (
         "released AS (DELETE FROM send_claims WHERE session_id = $1 AND request_id = $7), " if release_claim else ""
@@ -90,6 +93,7 @@ def _write_sql(*, release_claim: bool) -> str:
         f"WITH {release}s AS (UPDATE sessions SET last_seq = last_seq + 2, provider = $2, model = $3, "
         f"input_tokens = input_tokens + coalesce($9::int, 0), output_tokens = output_tokens + coalesce($10::int, 0), "
         f"uncounted_replies = uncounted_replies + ($9::int IS NULL OR $10::int IS NULL)::int, "
+        f"title = CASE WHEN last_seq = 0 AND title = '' THEN coalesce($17::text, '') ELSE title END, "
         f"updated_at = clock_timestamp() WHERE id = $1 AND ($11::int IS NULL OR last_seq = $11::int + 1) "
         f"RETURNING last_seq) "
         f"INSERT INTO turns ({TURN_COLUMNS}) "
@@ -204,6 +208,11 @@ class TurnStore:
                 exchange.context_sha256,
                 exchange.context_through_seq,
                 exchange.at_limit,
+                # Only a first exchange can title its Session (a retry never is one): the title is
+                # derived only when the message's context was read from no Turns (or not said).
+                derived_title(exchange.user_content)
+                if exchange.retry_of is None and not exchange.context_through_seq
+                else None,
             )
         except asyncpg.UniqueViolationError:
             if exchange.request_id is None:
