@@ -13,10 +13,12 @@ interface ComposerProps {
 }
 
 /**
- * The message box. Enter sends, Shift+Enter adds a line. While a message is on its way the box is
- * disabled and the send button is Stop (Escape too), which keeps the reply so far; if the send
- * fails the text stays, the error is shown, and Retry sends it again with the same request_id,
- * so a send that did reach the server is not stored twice.
+ * The message box. Enter sends, Shift+Enter adds a line. A message sent empties the box (it shows
+ * as pending in the list); while it is on its way the box is disabled and the send button is Stop
+ * (Escape too), which keeps the reply so far. If nothing was stored (the send failed, or was
+ * stopped before any reply) the text comes back as typed; on a failure the error is shown, and
+ * Retry sends it again with the same request_id, so a send that did reach the server is not
+ * stored twice.
  */
 export function Composer({ send, disabled = false, disabledReason, tools }: ComposerProps) {
   const box = useRef<HTMLTextAreaElement>(null);

@@ -1,7 +1,7 @@
 import { act, renderHook } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { ApiError } from "@/api/client";
-import { type SendInput, useSend } from "./use-send";
+import { type DeliveryProgress, type SendInput, useSend } from "./use-send";
 
 function deferred<T>() {
   let resolve!: (value: T) => void;
@@ -23,7 +23,7 @@ function setup(send: (input: SendInput) => Promise<string>, ids = ["req-1", "req
 }
 
 describe("useSend", () => {
-  it("goes idle → sending → done and clears the draft once the message is stored", async () => {
+  it("goes idle → sending → done, the draft emptied as the message goes (it shows as pending)", async () => {
     const reply = deferred<string>();
     const send = vi.fn((_: SendInput) => reply.promise);
     const { hook, type } = setup(send);
@@ -45,8 +45,8 @@ describe("useSend", () => {
       message: { content: "Plan the trip", requestId: "req-1", retryOf: null, ...via },
     });
     expect(hook.result.current.busy).toBe(true);
-    // The text stays in the box while the message is on its way.
-    expect(hook.result.current.draft).toBe("  Plan the trip  ");
+    // The box is empty while the message is on its way: the pending row shows it instead.
+    expect(hook.result.current.draft).toBe("");
 
     await act(async () => {
       reply.resolve("stored");
@@ -61,7 +61,7 @@ describe("useSend", () => {
     expect(hook.result.current.draft).toBe("");
   });
 
-  it("keeps the draft text after a failed send, and retries it with the same request_id", async () => {
+  it("gives the typed text back after a failed send, and retries it with the same request_id", async () => {
     const error = new ApiError(502, "The provider failed.", [], "openai");
     const send = vi
       .fn<(input: SendInput) => Promise<string>>()
@@ -69,7 +69,7 @@ describe("useSend", () => {
       .mockResolvedValueOnce("stored");
     const { hook, type, createRequestId } = setup(send);
 
-    await type("Plan the trip");
+    await type("Plan the trip\n");
     await act(async () => {
       await hook.result.current.submit();
     });
@@ -78,7 +78,8 @@ describe("useSend", () => {
       message: { content: "Plan the trip", requestId: "req-1", retryOf: null, ...via },
       error,
     });
-    expect(hook.result.current.draft).toBe("Plan the trip");
+    // Exactly as typed, nothing lost.
+    expect(hook.result.current.draft).toBe("Plan the trip\n");
     expect(hook.result.current.busy).toBe(false);
 
     await act(async () => {
@@ -130,8 +131,41 @@ describe("useSend", () => {
       reply.resolve("stored");
       await first;
     });
-    // Only what was sent is cleared: text typed meanwhile stays.
+    // Text typed meanwhile stays.
     expect(hook.result.current.draft).toBe("second");
+  });
+
+  it("gives the text back after a Stop before any reply (nothing stored), not after one with some", async () => {
+    const send = vi.fn(
+      (_: SendInput, progress: DeliveryProgress) =>
+        new Promise<string>((_resolve, reject) => {
+          if (progress.signal.aborted) reject(progress.signal.reason);
+          progress.signal.addEventListener("abort", () => reject(progress.signal.reason));
+        }),
+    );
+    const hook = renderHook(() => useSend({ send, via }));
+    act(() => hook.result.current.setDraft("Plan the trip"));
+    let settled: Promise<void> | null = null;
+    act(() => {
+      settled = hook.result.current.submit();
+    });
+    expect(hook.result.current.draft).toBe("");
+    await act(async () => {
+      hook.result.current.stop();
+      await settled;
+    });
+    expect(hook.result.current.draft).toBe("Plan the trip");
+
+    act(() => {
+      settled = hook.result.current.submit();
+    });
+    act(() => send.mock.calls[1]?.[1].onText("Some of the reply"));
+    await act(async () => {
+      hook.result.current.stop();
+      await settled;
+    });
+    // Stored with what had arrived: the message was sent, the box stays empty.
+    expect(hook.result.current.draft).toBe("");
   });
 
   it("refuses an empty draft and a retry with nothing failed", () => {

@@ -40,7 +40,8 @@ export interface SendController<Reply> {
   state: SendState<Reply>;
   /** True while a message is on its way. */
   busy: boolean;
-  /** The text in the composer: kept when a send fails, cleared when it is stored. */
+  /** The text in the composer: emptied as a message typed in it goes (the message shows as
+   * pending), and given back when nothing was stored (a failure, or a Stop before any reply). */
   draft: string;
   setDraft: (draft: string) => void;
   /** Sends the draft; null when refused (empty, or a message is on its way). Never rejects. */
@@ -101,6 +102,15 @@ export function useSend<Reply>({
       model: via?.model ?? null,
     };
     if (!dispatch({ type: "send", message })) return null;
+    // The box empties as the message goes, if it holds what is sent (a retry of an earlier
+    // exchange, or text edited after a failure, was not sent from it): the message shows as
+    // pending instead, so the box does not look unsent. What was typed is kept to give back.
+    const typed = retryOf === null && draft.trim() === content ? draft : null;
+    if (typed !== null) setDraft("");
+    // Nothing was stored: the text comes back, unless something else was typed meanwhile.
+    const giveBack = () => {
+      if (typed !== null) setDraft((text) => (text === "" ? typed : text));
+    };
     const mine = { requestId, abort: new AbortController(), text: "" };
     delivery.current = mine;
     let cancelFrame: (() => void) | null = null;
@@ -115,21 +125,18 @@ export function useSend<Reply>({
         });
       },
     };
-    // Clear the box only if it still holds what was sent (a retry was not sent from it).
-    const clearDraft = () => {
-      if (retryOf === null)
-        setDraft((text) => (text === content || text.trim() === content ? "" : text));
-    };
     const settle = async () => {
       try {
         const reply = await send({ content, requestId, retryOf }, progress);
         dispatch({ type: "succeed", requestId, reply });
-        clearDraft();
       } catch (error) {
         // A stopped message is stored when some of its reply had arrived: then it is sent.
         if (mine.abort.signal.aborted) {
-          if (mine.text) clearDraft();
-        } else dispatch({ type: "fail", requestId, error });
+          if (!mine.text) giveBack();
+        } else {
+          dispatch({ type: "fail", requestId, error });
+          giveBack();
+        }
       } finally {
         cancelFrame?.();
         if (delivery.current === mine) delivery.current = null;
