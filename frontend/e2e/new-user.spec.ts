@@ -56,9 +56,9 @@ for (const vp of viewports) {
       await expect(page).toHaveURL(/\/sessions\/[0-9a-f-]{36}/);
       const sessionId = page.url().split("/sessions/")[1]?.split("?")[0] ?? "";
 
-      // Item 4: a short readable default name, shown whole, renamed in place.
+      // Item 4: a short readable name until the first message titles it, renamed in place.
       const heading = page.locator(".chat-title h1");
-      await expect(heading).toHaveText("Session 1");
+      await expect(heading).toHaveText("New Session");
       await page.getByRole("button", { name: "Rename Session" }).click();
       const name = page.getByRole("textbox", { name: "Session name" });
       await name.fill("Lisbon trip planning");

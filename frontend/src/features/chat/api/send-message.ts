@@ -92,6 +92,9 @@ function cacheSent(
         }
       : old,
   );
+  // The first exchange of an untitled Session titles it, on the server: read that title back.
+  if (queryClient.getQueryData<Session>(keys.session(sessionId))?.title.trim() === "")
+    void queryClient.invalidateQueries({ queryKey: keys.session(sessionId) });
   void queryClient.invalidateQueries({ queryKey: keys.sessions(spaceId) });
   void queryClient.invalidateQueries({ queryKey: keys.context(sessionId) });
 }

@@ -6,7 +6,7 @@ import { findById } from "@/lib/find-by-id";
 import { formatUsage, plural, shortHash, timeAgo, USAGE_NOTE } from "@/lib/format";
 import { useCreateSession } from "../api/create-session";
 import { useSessions } from "../api/list-sessions";
-import { defaultSessionTitle, sessionTitle } from "../lib/title";
+import { sessionTitle } from "../lib/title";
 import { ImportConversations } from "./import-conversations";
 
 interface SessionSidebarProps {
@@ -27,16 +27,14 @@ export function SessionSidebar({
   const [filter, setFilter] = useState("");
   // Typing is not held up by the list: the query follows the text a moment later.
   const sessions = useSessions(spaceId, useDeferredValue(filter));
-  // Every Session, to name a new one; the same query as the list's when nothing is filtered.
-  const all = useSessions(spaceId);
   const create = useCreateSession(spaceId);
   const filtering = filter.trim() !== "";
   const [, navigate] = useLocation();
 
   const start = () =>
     create.mutate(
-      // Named among every Session, not only those the filter shows.
-      { title: defaultSessionTitle(all.data?.items ?? []) },
+      // Untitled: the server titles it from its first message (a person may rename it anytime).
+      {},
       {
         onSuccess: (session) => {
           navigate(`/spaces/${spaceId}/sessions/${session.id}`);

@@ -14,23 +14,20 @@ function shortDate(iso: string, now: Date): string {
   return date.getFullYear() === now.getFullYear() ? sameYear.format(date) : otherYear.format(date);
 }
 
-/** A Session's name; an untitled one (older Sessions, or renamed to "") is named by its date. */
+/**
+ * A Session's name. A new one is untitled until its first message is stored: the server then
+ * titles it with that message's first words (unless someone named it meanwhile). An untitled one
+ * with Turns (older Sessions, or renamed to "") is named by its date.
+ */
 export function sessionTitle(
-  session: Pick<Session, "title" | "created_at">,
+  session: Pick<Session, "title" | "created_at"> & Partial<Pick<Session, "turn_count">>,
   now: Date = new Date(),
 ): string {
-  return session.title.trim() || `Untitled · ${shortDate(session.created_at, now)}`;
-}
-
-/**
- * The name a new Session starts with: "Session 3" — short and readable, unlike the date it used
- * to be named by ("Session of Dec 1, 2026, 6:04 PM", truncated in the sidebar). Rename it anytime.
- */
-export function defaultSessionTitle(existing: readonly Pick<Session, "title">[]): string {
-  const taken = new Set(existing.map((s) => s.title.trim()));
-  let n = existing.length + 1;
-  while (taken.has(`Session ${n}`)) n += 1;
-  return `Session ${n}`;
+  const title = session.title.trim();
+  if (title) return title;
+  return session.turn_count === 0
+    ? "New Session"
+    : `Untitled · ${shortDate(session.created_at, now)}`;
 }
 
 const FORK_SUFFIX = / \(fork from [0-9a-f]{7}\)$/;
