@@ -7,6 +7,7 @@ import { findById } from "@/lib/find-by-id";
 import { useCheckpointDiff } from "../api/diff-checkpoints";
 import { useRestoreCheckpoint } from "../api/restore-checkpoint";
 import { orderLines } from "../lib/lanes";
+import { restoreDiff, restoreMessage } from "../lib/restore";
 import { DiffView } from "./diff-view";
 
 interface RestoreDialogProps {
@@ -38,7 +39,9 @@ function RestoreForm({
 }: RestoreDialogProps & { source: Checkpoint }) {
   const ordered = orderLines(lines);
   const [lineName, setLineName] = useState(ordered[0]?.name ?? "");
-  const [message, setMessage] = useState(`Restore “${source.message}”`);
+  const [typed, setTyped] = useState(() => restoreMessage(source, ""));
+  // One value for the preview and the save: the diff names the message that is sent.
+  const message = restoreMessage(source, typed);
   const restore = useRestoreCheckpoint(spaceId);
   const line = ordered.find((l) => l.name === lineName) ?? null;
   const headId = line?.head_commit_id ?? null;
@@ -51,7 +54,7 @@ function RestoreForm({
         ref: source.id,
         body: {
           ...(line ? { branch: line.name } : {}),
-          ...(message.trim() ? { message: message.trim() } : {}),
+          message,
           expected_head_commit_id: headId,
         },
       },
@@ -85,7 +88,7 @@ function RestoreForm({
       </label>
       <label className="field">
         <span>Message</span>
-        <input value={message} onChange={(e) => setMessage(e.target.value)} />
+        <input value={typed} onChange={(e) => setTyped(e.target.value)} />
       </label>
       <h3 className="small">
         What changes on {lineName || "the line"}
@@ -101,7 +104,7 @@ function RestoreForm({
       ) : diff.isPending ? (
         <Loading what="the changes" />
       ) : diff.data ? (
-        <DiffView diff={diff.data} />
+        <DiffView diff={restoreDiff(diff.data, message)} />
       ) : null}
       <FailureNotice error={restore.error} />
       <div className="dialog-footer">
