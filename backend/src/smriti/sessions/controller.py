@@ -58,7 +58,9 @@ class SessionController(Controller):
         summary="Start a Session in a Space",
         description=(
             "With `base_commit_id` (a Checkpoint of this Space), every message sent in the Session gets "
-            "that Checkpoint's state plus the Session's own Turns: the boundary is the Session itself."
+            "that Checkpoint's state plus the Session's own Turns: the boundary is the Session itself. Without a "
+            "`title`, the Session takes one from its first message when that exchange is stored (its first words, "
+            "at most 6 words and 60 characters); a title given here or by a rename is never replaced."
         ),
         responses=error_responses(404),
     )
