@@ -14,12 +14,7 @@ import httpx
 import msgspec
 import pytest
 
-import smriti.lines.schemas as lines
-from smriti.checkpoints import carry, verbs
 from smriti.checkpoints.schemas import Checkpoint
-from smriti.client import wire
-from smriti.merges import schemas as merges
-from smriti.merges import three_way
 from tests.support.cli import Run, smriti
 from tests.support.live_server import LiveServer, live_server
 
@@ -47,33 +42,6 @@ def new_space(server: LiveServer) -> str:
     name = unique("Lines")
     cli(server, "space", "create", name, "--json").json()
     return name
-
-
-def _wire_names(kind: type[msgspec.Struct]) -> set[str]:
-    return {field.encode_name for field in msgspec.structs.fields(kind)}
-
-
-@pytest.mark.parametrize(
-    ("mirror", "server_struct"),
-    [
-        (wire.Line, lines.Line),
-        (wire.LineCreate, lines.LineCreate),
-        (wire.LineUpdate, lines.LineUpdate),
-        (wire.ApplyRequest, carry.ApplyRequest),
-        (wire.SetFields, carry.SetFields),
-        (wire.ItemAdditions, carry.ItemAdditions),
-        (wire.ItemRemovals, carry.ItemRemovals),
-        (wire.RestoreRequest, verbs.RestoreRequest),
-        (wire.MergePreview, merges.MergePreview),
-        (wire.MergeConflict, merges.ConflictingItem),
-        (wire.MergeState, three_way.MergeState),
-    ],
-)
-def test_the_clients_mirrors_have_the_servers_fields(
-    mirror: type[msgspec.Struct], server_struct: type[msgspec.Struct]
-) -> None:
-    """The agent client keeps its own copies (the server's import Litestar); a renamed field fails here."""
-    assert _wire_names(mirror) == _wire_names(server_struct)
 
 
 def test_commit_starts_from_the_parents_state(server: LiveServer, tmp_path: Path) -> None:

@@ -16,16 +16,15 @@ from hypothesis import given, settings
 from smriti.checkpoints.schemas import Artifact, Entity, Task
 from smriti.client.errors import InvalidInput, OpenConflicts
 from smriti.client.resolution import Resolution, chosen_state, resolution_from, settle, to_resolve
-from smriti.client.wire import MergePreview, MergeState
-from smriti.merges.schemas import ConflictingItem
+from smriti.merges.schemas import MergePreview, MergeState
+from smriti.merges.service import conflicting_item
 from smriti.merges.three_way import MERGE_FIELDS, merge_states
-from smriti.merges.three_way import MergeState as ServerState
 from tests.merges.test_three_way import triples
 
 HOW = "Choose, then run again."
 
 
-def preview_of(base: ServerState, ours: ServerState, theirs: ServerState) -> MergePreview:
+def preview_of(base: MergeState, ours: MergeState, theirs: MergeState) -> MergePreview:
     """The server's preview of these three states, as the client decodes it off the wire."""
     outcome = merge_states(base, ours, theirs)
     wire = {
@@ -35,8 +34,9 @@ def preview_of(base: ServerState, ours: ServerState, theirs: ServerState) -> Mer
         "theirs_commit_id": uuid4(),
         "relation": "diverged",
         "merged": outcome.merged,
-        "conflicts": [ConflictingItem.of(conflict) for conflict in outcome.conflicts],
+        "conflicts": [conflicting_item(conflict) for conflict in outcome.conflicts],
         "clean": not outcome.conflicts,
+        "rivals": [],
     }
     return msgspec.json.decode(msgspec.json.encode(wire), type=MergePreview)
 
@@ -52,19 +52,19 @@ def resolved(preview: MergePreview, *choices: str | None, merged: dict[str, Any]
 
 
 def test_each_side_chosen_lands_where_the_conflict_is() -> None:
-    base = ServerState(
+    base = MergeState(
         summary="A trip.",
         tasks=[Task("Book hotel"), Task("Pack")],
         entities=[Entity("Ana"), Entity("Rui")],
         artifacts=[Artifact("plan.md", "v1")],
     )
-    ours = ServerState(
+    ours = MergeState(
         summary="A long trip.",
         tasks=[Task("Pack", done=True)],  # "Book hotel" removed here, changed there
         entities=[Entity("Ana", kind="guide"), Entity("Rui")],
         artifacts=[Artifact("plan.md", "v2")],
     )
-    theirs = ServerState(
+    theirs = MergeState(
         summary="A cheap trip.",
         tasks=[Task("Book hotel", done=True), Task("Pack")],
         entities=[Entity("Ana", kind="friend"), Entity("Rui"), Entity("Eva")],
@@ -114,9 +114,9 @@ def test_each_side_chosen_lands_where_the_conflict_is() -> None:
 
 
 def test_a_conflict_among_duplicate_texts_resolves_its_own_occurrence() -> None:
-    base = ServerState(tasks=[Task("t"), Task("t")])
-    ours = ServerState(tasks=[Task("t", done=True), Task("t", done=True)])
-    theirs = ServerState(tasks=[Task("t")])  # the second "t" removed here, done there
+    base = MergeState(tasks=[Task("t"), Task("t")])
+    ours = MergeState(tasks=[Task("t", done=True), Task("t", done=True)])
+    theirs = MergeState(tasks=[Task("t")])  # the second "t" removed here, done there
     preview = preview_of(base, ours, theirs)
     assert [(c.key, c.occurrence, c.theirs) for c in preview.conflicts] == [("t", 1, None)]
     assert chosen_state(preview, resolved(preview, "theirs"), how=HOW).tasks == [Task("t", done=True)]
@@ -124,9 +124,9 @@ def test_a_conflict_among_duplicate_texts_resolves_its_own_occurrence() -> None:
 
 
 def test_a_resolution_without_a_choice_for_every_conflict_is_refused_naming_each() -> None:
-    base = ServerState(summary="s", tasks=[Task(f"task {i}") for i in range(25)])
-    ours = ServerState(summary="ours", tasks=[Task(f"task {i}", done=True) for i in range(25)])
-    theirs = ServerState(summary="theirs", tasks=[])
+    base = MergeState(summary="s", tasks=[Task(f"task {i}") for i in range(25)])
+    ours = MergeState(summary="ours", tasks=[Task(f"task {i}", done=True) for i in range(25)])
+    theirs = MergeState(summary="theirs", tasks=[])
     preview = preview_of(base, ours, theirs)
     assert len(preview.conflicts) == 26
 
@@ -147,9 +147,9 @@ def test_a_resolution_without_a_choice_for_every_conflict_is_refused_naming_each
 
 
 def test_a_side_chosen_for_an_item_edited_in_merged_is_refused() -> None:
-    base = ServerState(summary="s", entities=[Entity("Ana")])
-    ours = ServerState(summary="ours", entities=[Entity("Ana", kind="guide")])
-    theirs = ServerState(summary="theirs", entities=[Entity("Ana", kind="friend")])
+    base = MergeState(summary="s", entities=[Entity("Ana")])
+    ours = MergeState(summary="ours", entities=[Entity("Ana", kind="guide")])
+    theirs = MergeState(summary="theirs", entities=[Entity("Ana", kind="friend")])
     preview = preview_of(base, ours, theirs)
     edited_summary = resolved(preview, "theirs", "ours", merged={"summary": "mine"})
     with pytest.raises(InvalidInput, match=r'^summary: "choose" is "theirs", but "merged" was edited there too'):
@@ -165,7 +165,7 @@ def test_a_side_chosen_for_an_item_edited_in_merged_is_refused() -> None:
 @settings(max_examples=400, deadline=None)
 @given(triples())
 def test_choosing_a_side_for_every_conflict_swaps_exactly_those_items(
-    sides: tuple[ServerState, ServerState, ServerState],
+    sides: tuple[MergeState, MergeState, MergeState],
 ) -> None:
     preview = preview_of(*sides)
     count = len(preview.conflicts)
@@ -189,7 +189,7 @@ def _encoded(items: list[Any]) -> list[bytes]:
 
 
 def test_a_choice_for_no_conflict_of_the_merge_or_two_for_one_are_refused() -> None:
-    preview = preview_of(ServerState(summary="s"), ServerState(summary="o"), ServerState(summary="t"))
+    preview = preview_of(MergeState(summary="s"), MergeState(summary="o"), MergeState(summary="t"))
     stray = msgspec.to_builtins(to_resolve(preview))
     stray["conflicts"][0]["choose"] = "ours"
     stray["conflicts"].append({"field": "tasks", "key": "Book hotl", "occurrence": 0, "choose": "theirs"})
@@ -201,11 +201,11 @@ def test_a_choice_for_no_conflict_of_the_merge_or_two_for_one_are_refused() -> N
 
 
 def test_the_preview_handed_out_says_how_to_resolve_it() -> None:
-    conflicted = to_resolve(preview_of(ServerState(summary="s"), ServerState(summary="o"), ServerState(summary="t")))
+    conflicted = to_resolve(preview_of(MergeState(summary="s"), MergeState(summary="o"), MergeState(summary="t")))
     assert 'set "choose" to "ours", "theirs" or' in conflicted.how_to_resolve
     assert [conflict.choose for conflict in conflicted.conflicts] == [None]
     assert list(msgspec.to_builtins(conflicted))[:4] == ["how_to_resolve", "clean", "relation", "conflicts"]
-    clean = to_resolve(preview_of(ServerState(), ServerState(summary="o"), ServerState()))
+    clean = to_resolve(preview_of(MergeState(), MergeState(summary="o"), MergeState()))
     assert clean.how_to_resolve == 'No conflicts: "merged" can be committed as it is.'
     assert isinstance(clean.merged, MergeState)
 
@@ -213,9 +213,9 @@ def test_the_preview_handed_out_says_how_to_resolve_it() -> None:
 async def test_a_large_resolution_is_settled_as_a_small_one_is() -> None:
     """Past 2,000 items `settle` runs off the event loop (MCP over HTTP runs in the API's process);
     the answer is the same."""
-    base = ServerState(tasks=[Task(f"task {i}") for i in range(1_500)])
-    ours = ServerState(tasks=[Task(f"task {i}", done=True) for i in range(1_500)])
-    theirs = ServerState(tasks=[Task(f"task {i}") for i in range(0, 1_500, 2)])
+    base = MergeState(tasks=[Task(f"task {i}") for i in range(1_500)])
+    ours = MergeState(tasks=[Task(f"task {i}", done=True) for i in range(1_500)])
+    theirs = MergeState(tasks=[Task(f"task {i}") for i in range(0, 1_500, 2)])
     preview = preview_of(base, ours, theirs)
     resolution = resolved(preview, *["theirs"] * len(preview.conflicts))
     assert len(preview.conflicts) == 750

@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from smriti.checkpoints.schemas import Artifact, Checkpoint, CheckpointContent, Entity, Task
-from smriti.merges.three_way import MERGE_FIELDS, MergeConflict, MergeOutcome, MergeState, merge_states, state_of
+from smriti.merges.schemas import MergeState
+from smriti.merges.three_way import MERGE_FIELDS, MergeConflict, MergeOutcome, merge_states, state_of
 
 LIST_FIELDS = MERGE_FIELDS[1:]
 TEXT_FIELDS = ("decisions", "assumptions", "open_questions")

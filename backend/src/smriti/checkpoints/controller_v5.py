@@ -6,11 +6,10 @@ from litestar import Response, get, post
 from litestar.di import NamedDependency
 from litestar.params import JSONBody
 
-from smriti.checkpoints.carry import ApplyRequest
 from smriti.checkpoints.diff import CheckpointDiff, diff_checkpoints
-from smriti.checkpoints.schemas import Checkpoint
+from smriti.checkpoints.schemas import ApplyRequest, Checkpoint, RestoreRequest
 from smriti.checkpoints.store import CheckpointStore
-from smriti.checkpoints.verbs import CheckpointVerbs, RestoreRequest
+from smriti.checkpoints.verbs import CheckpointVerbs
 from smriti.core.error_docs import error_responses
 from smriti.core.errors import BadRequest
 from smriti.core.path_params import CheckpointRefPath

@@ -67,6 +67,60 @@ class CommitCreate(CheckpointContent, Request, kw_only=True):
     covers both parents' hashes."""
 
 
+class SetFields(Request, kw_only=True):
+    summary: Text | msgspec.UnsetType = msgspec.UNSET
+
+
+class ItemAdditions(Request, kw_only=True):
+    decisions: list[NonEmptyText] = []
+    assumptions: list[NonEmptyText] = []
+    open_questions: list[NonEmptyText] = []
+    tasks: list[Task] = []
+    entities: list[Entity] = []
+    artifacts: list[Artifact] = []
+
+
+class ItemRemovals(Request, kw_only=True):
+    """Items by text; tasks by their text, entities and artifacts by name."""
+
+    decisions: list[str] = []
+    assumptions: list[str] = []
+    open_questions: list[str] = []
+    tasks: list[str] = []
+    entities: list[str] = []
+    artifacts: list[str] = []
+
+
+class ApplyRequest(Request, kw_only=True):
+    """`POST /v5/checkpoints/apply`: the parent's state (default: the line's HEAD; none: empty)
+    with these changes, committed with the same compare-and-swap rules as a commit."""
+
+    repo_id: UUID
+    message: NonEmptyText
+    branch: LineRef | None = None
+    parent_commit_id: UUID | None = None
+    expected_head_commit_id: UUID | msgspec.UnsetType | None = msgspec.UNSET
+    merge_parent_id: UUID | None = None
+    """Makes the new Checkpoint a merge, as on a commit: the changes describe the merged state."""
+    set_: SetFields = msgspec.field(default_factory=SetFields, name="set")
+    add: ItemAdditions = msgspec.field(default_factory=ItemAdditions)
+    remove: ItemRemovals = msgspec.field(default_factory=ItemRemovals)
+    complete_tasks: list[str] = []
+    """Tasks, by text, to mark done."""
+    metadata: dict[str, Any] = {}
+    """Merged over the parent's metadata (top-level keys replaced), whose provenance keys
+    (`source`, `author`, `drafted_by`, `restored_from`) are not inherited."""
+
+
+class RestoreRequest(Request, kw_only=True):
+    """`POST /v5/commits/{ref}/restore`: a new Checkpoint on the line (default: the default line)
+    whose content equals `ref`'s, with `metadata.restored_from`; its parent is the line's HEAD."""
+
+    branch: LineRef | None = None
+    message: NonEmptyText | None = None
+    expected_head_commit_id: UUID | msgspec.UnsetType | None = msgspec.UNSET
+
+
 class Checkpoint(msgspec.Struct, kw_only=True):
     id: UUID
     repo_id: UUID

@@ -9,24 +9,14 @@ from uuid import UUID
 import asyncpg
 import msgspec
 
-from smriti.checkpoints.carry import ApplyRequest, apply_changes, check_request_text, restored_content
+from smriti.checkpoints.carry import apply_changes, check_request_text, restored_content
 from smriti.checkpoints.commit_sql import COLUMNS
 from smriti.checkpoints.line_locks import holding_line
-from smriti.checkpoints.schemas import CheckpointContent, CommitCreate
+from smriti.checkpoints.schemas import ApplyRequest, CheckpointContent, CommitCreate, RestoreRequest
 from smriti.checkpoints.store import CheckpointStore, to_checkpoint
 from smriti.core.errors import Conflict, NotFound, no_line
-from smriti.core.schemas import DocumentedNonEmptyText as NonEmptyText
-from smriti.core.schemas import LineRef, Request, line_lookup_key
+from smriti.core.schemas import line_lookup_key
 from smriti.db.pool import Pool
-
-
-class RestoreRequest(Request, kw_only=True):
-    """`POST /v5/commits/{ref}/restore`: a new Checkpoint on the line (default: the default line)
-    whose content equals `ref`'s, with `metadata.restored_from`; its parent is the line's HEAD."""
-
-    branch: LineRef | None = None
-    message: NonEmptyText | None = None
-    expected_head_commit_id: UUID | msgspec.UnsetType | None = msgspec.UNSET
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,12 +15,13 @@ from typing import IO, Any
 from uuid import UUID
 
 from smriti.checkpoints.diff import CheckpointDiff
-from smriti.checkpoints.schemas import Checkpoint, CommitCreate, VerifyReport
+from smriti.checkpoints.schemas import ApplyRequest, Checkpoint, CommitCreate, RestoreRequest, VerifyReport
 from smriti.client.errors import InvalidInput, MissingError
 from smriti.client.paths import line_path, ref_segment, segment
 from smriti.client.transport import DEFAULT_TIMEOUT, DEFAULT_URL, ApiTransport, chunks, upload_headers
-from smriti.client.wire import ApplyRequest, Line, LineCreate, LineUpdate, MergePreview, RestoreRequest
 from smriti.core.schemas import Page
+from smriti.lines.schemas import Line, LineCreate, LineUpdate
+from smriti.merges.schemas import MergePreview
 from smriti.review.schemas import ReviewRequest, ReviewResult
 from smriti.search.schemas import HitKind, SearchPage
 from smriti.sessions.schemas import ForkRequest, Session, SessionCreate

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from smriti.checkpoints.schemas import Checkpoint
 from smriti.checkpoints.text import checkbox
-from smriti.client.wire import Line
+from smriti.lines.schemas import Line
 from smriti.spaces.schemas import Space
 
 OTHER_LINES_SHOWN = 10

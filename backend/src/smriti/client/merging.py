@@ -25,7 +25,8 @@ from smriti.client.errors import ConflictError, InvalidInput
 from smriti.client.operations import inherited_metadata, with_author
 from smriti.client.resolution import Resolution, settle
 from smriti.client.verbs import Saved, line_of, saved
-from smriti.client.wire import Line, MergePreview, MergeState
+from smriti.lines.schemas import Line
+from smriti.merges.schemas import MergePreview, MergeState
 from smriti.spaces.schemas import Space
 
 _EXPECTED = "expected_head_commit_id"

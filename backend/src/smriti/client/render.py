@@ -13,8 +13,8 @@ from smriti.checkpoints.diff import CheckpointDiff, ListChange, TextChange
 from smriti.checkpoints.schemas import Checkpoint, VerifyReport
 from smriti.checkpoints.text import checkbox, entity_text
 from smriti.client.brief import author_of, short, when
-from smriti.client.wire import Line
 from smriti.core.schemas import Page
+from smriti.lines.schemas import Line
 from smriti.review.schemas import ReviewResult
 from smriti.search.schemas import SearchPage
 from smriti.spaces.schemas import Space

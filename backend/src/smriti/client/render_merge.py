@@ -14,7 +14,7 @@ from smriti.client.render import aligned, change_lines, counted, named, one_line
 if TYPE_CHECKING:
     from smriti.client.merging import Merge, Sides
     from smriti.client.verbs import Saved
-    from smriti.client.wire import MergeConflict
+    from smriti.merges.schemas import ConflictingItem
 
 
 _FIELD_NAMES = {
@@ -49,7 +49,7 @@ def _side(field: str, value: str | dict[str, object] | None) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _conflict(conflict: MergeConflict, ours: str, theirs: str) -> list[str]:
+def _conflict(conflict: ConflictingItem, ours: str, theirs: str) -> list[str]:
     title = _FIELD_NAMES.get(conflict.field, conflict.field)
     if conflict.key is not None:
         title += f" “{one_line(conflict.key)}”"

@@ -15,7 +15,7 @@ absence) in `merged` where the item is; "edited" takes what the person wrote in 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 from uuid import UUID
 
 import msgspec
@@ -23,14 +23,13 @@ import msgspec
 from smriti.checkpoints.schemas import Artifact, Entity, Task
 from smriti.client.errors import InvalidInput, OpenConflicts
 from smriti.client.operations import describe_invalid
-from smriti.client.wire import MergeConflict, MergePreview, MergeRelation, MergeState
 from smriti.core.cpu import off_loop
+from smriti.merges.schemas import ConflictingItem, ConflictValue, MergePreview, MergeRelation, MergeState
 from smriti.review.schemas import RivalChoice
 
 Side = Literal["ours", "theirs", "base"]
 Choice = Literal[Side, "edited"]
 Item = str | Task | Entity | Artifact
-ConflictValue = str | dict[str, Any] | None
 
 HOW_TO_RESOLVE = (
     'Conflicts are for a person to choose. For each entry of "conflicts", set "choose" to "ours", "theirs" or '
@@ -72,6 +71,27 @@ class ConflictChoice(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     ] = None
 
 
+def _every_field_required(state: type[MergeState]) -> type[msgspec.Struct]:
+    """`state` with no defaults. The server fills a field a merge review leaves out with its empty
+    value, but a resolution is saved as the line's new state, where a field left out would drop
+    everything in it; derived rather than written out, so a field the server adds is required too."""
+    fields = [(field.name, field.type) for field in msgspec.structs.fields(state)]
+    strict = msgspec.defstruct(
+        "ResolvedState", fields, bases=(state,), kw_only=True, forbid_unknown_fields=True, module=__name__
+    )
+    strict.__doc__ = (
+        "The part of a Checkpoint a merge covers (`merged` in a preview). Every field is required here: a "
+        "merged state is a whole state, and a field left out would be dropped from the line."
+    )
+    return strict
+
+
+if TYPE_CHECKING:
+    ResolvedState = MergeState
+else:
+    ResolvedState = _every_field_required(MergeState)
+
+
 class MergeToResolve(msgspec.Struct, kw_only=True):
     """A merge preview as handed to a person to resolve: what to do first, then the conflicts (each
     with `choose`), then the merged state and the Checkpoints it was made from."""
@@ -80,17 +100,13 @@ class MergeToResolve(msgspec.Struct, kw_only=True):
     clean: bool
     relation: MergeRelation
     conflicts: list[ConflictChoice]
-    merged: MergeState
+    merged: ResolvedState
     ours_commit_id: UUID
     theirs_commit_id: UUID
     base_commit_id: UUID | None
     base_candidates: list[UUID]
     rivals: list[RivalChoice] = []
     """Pairs of `merged`'s items that make rival choices and that neither line had together."""
-
-
-class ResolvedState(MergeState, kw_only=True, forbid_unknown_fields=True):
-    """A merged state handed back by a person or an agent: every field, and nothing else."""
 
 
 class Resolution(msgspec.Struct, kw_only=True):
@@ -133,7 +149,7 @@ def resolution_from(data: object, *, source: str) -> Resolution:
         ) from None
 
 
-def conflict_name(conflict: MergeConflict | ConflictChoice) -> str:
+def conflict_name(conflict: ConflictingItem | ConflictChoice) -> str:
     """`summary`, `tasks "Book hotel"`, `tasks "Book hotel" (occurrence 1)`: as the file spells it."""
     if conflict.key is None:
         return conflict.field
@@ -166,8 +182,8 @@ def chosen_state(rerun: MergePreview, resolution: Resolution, *, how: str) -> Me
                 "give one choice for it. Nothing was written."
             )
         given[identity] = (index, entry)
-    picks: list[tuple[MergeConflict, Choice]] = []
-    unchosen: list[MergeConflict] = []
+    picks: list[tuple[ConflictingItem, Choice]] = []
+    unchosen: list[ConflictingItem] = []
     for conflict in rerun.conflicts:
         found = given.pop((conflict.field, conflict.key, conflict.occurrence), None)
         choice = found[1].choose if found is not None else None
@@ -190,15 +206,15 @@ def chosen_state(rerun: MergePreview, resolution: Resolution, *, how: str) -> Me
     return _apply(resolution.merged, rerun.merged, picks)
 
 
-def _names(conflicts: Sequence[MergeConflict]) -> str:
+def _names(conflicts: Sequence[ConflictingItem]) -> str:
     named = ", ".join(conflict_name(conflict) for conflict in conflicts[:_NAMED])
     return named + (f" and {len(conflicts) - _NAMED} more" if len(conflicts) > _NAMED else "")
 
 
-def _apply(given: MergeState, previewed: MergeState, picks: Sequence[tuple[MergeConflict, Choice]]) -> MergeState:
+def _apply(given: MergeState, previewed: MergeState, picks: Sequence[tuple[ConflictingItem, Choice]]) -> MergeState:
     """`given` with each side chosen put in place ("edited" keeps what `given` holds)."""
     fields = msgspec.structs.asdict(given)
-    by_field: dict[str, list[tuple[MergeConflict, Side]]] = {}
+    by_field: dict[str, list[tuple[ConflictingItem, Side]]] = {}
     for conflict, choice in picks:
         if choice != "edited":
             by_field.setdefault(conflict.field, []).append((conflict, choice))
@@ -213,7 +229,7 @@ def _apply(given: MergeState, previewed: MergeState, picks: Sequence[tuple[Merge
     return MergeState(**fields)
 
 
-def _apply_list(items: list[Item], previewed: list[Item], chosen: list[tuple[MergeConflict, Side]]) -> list[Item]:
+def _apply_list(items: list[Item], previewed: list[Item], chosen: list[tuple[ConflictingItem, Side]]) -> list[Item]:
     """One list with its chosen conflicts resolved: the chosen value replaces ours' item in place; an
     item ours did not have goes at the end, as theirs' additions do (the web app does the same)."""
     at, previewed_at = _positions(items), _positions(previewed)
@@ -268,7 +284,7 @@ _ITEM_TYPES: dict[str, type[Task] | type[Entity] | type[Artifact]] = {
 }
 
 
-def _side(conflict: MergeConflict, choice: Side) -> Item | None:
+def _side(conflict: ConflictingItem, choice: Side) -> Item | None:
     """A side's value as an item of its field (null: that side has no such item)."""
     value = {"ours": conflict.ours, "theirs": conflict.theirs, "base": conflict.base}[choice]
     if value is None or isinstance(value, str):
@@ -276,7 +292,7 @@ def _side(conflict: MergeConflict, choice: Side) -> Item | None:
     return msgspec.convert(value, _ITEM_TYPES[conflict.field])
 
 
-def _edited_too(conflict: MergeConflict, choice: Choice) -> InvalidInput:
+def _edited_too(conflict: ConflictingItem, choice: Choice) -> InvalidInput:
     return InvalidInput(
         f'{conflict_name(conflict)}: "choose" is "{choice}", but "merged" was edited there too, so which of the two '
         'is meant cannot be told. Nothing was written. To keep the edit, set "choose" to "edited"; to take '

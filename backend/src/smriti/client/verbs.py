@@ -19,12 +19,20 @@ from uuid import UUID
 import msgspec
 
 from smriti.checkpoints.diff import CheckpointDiff
-from smriti.checkpoints.schemas import Checkpoint, CommitCreate
+from smriti.checkpoints.schemas import (
+    ApplyRequest,
+    Checkpoint,
+    CommitCreate,
+    ItemAdditions,
+    ItemRemovals,
+    RestoreRequest,
+    SetFields,
+)
 from smriti.client.api import SmritiClient
 from smriti.client.brief import Via
 from smriti.client.errors import ConflictError, InvalidInput
 from smriti.client.operations import CommitDraft, expected_head, resolve_commit_id, with_author
-from smriti.client.wire import ApplyRequest, ItemAdditions, ItemRemovals, Line, RestoreRequest, SetFields
+from smriti.lines.schemas import Line
 from smriti.spaces.schemas import Space
 
 _EXPECTED = "expected_head_commit_id"

@@ -15,6 +15,8 @@ from smriti.core.text import INVISIBLE
 
 
 class Line(msgspec.Struct, kw_only=True):
+    """A line of Checkpoints of a Space (internal name: branch), as `GET …/branches` answers it."""
+
     name: str
     head_commit_id: UUID | None
     """The line's HEAD; null for a line of a Space with no Checkpoint yet."""

@@ -10,8 +10,8 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody, QueryParameter
 
 from smriti.core.error_docs import error_responses
-from smriti.merges.review import MergeReview, MergeReviewRequest, MergeReviewService
-from smriti.merges.schemas import MergePreview
+from smriti.merges.review import MergeReviewService
+from smriti.merges.schemas import MergePreview, MergeReview, MergeReviewRequest
 from smriti.merges.service import MergeService
 
 _SIDE = (

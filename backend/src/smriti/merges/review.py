@@ -11,45 +11,14 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
-from typing import Annotated, Any, get_args
+from typing import Any, get_args
 from uuid import UUID
 
-import msgspec
-
 from smriti.checkpoints.schemas import Checkpoint
-from smriti.core.schemas import Request, ShortName
-from smriti.merges.schemas import MergePreview
+from smriti.merges.schemas import MergeFinding, MergePreview, MergeReview, MergeReviewRequest, MergeState
 from smriti.merges.service import MergeService
-from smriti.merges.three_way import MergeState
-from smriti.review.schemas import Finding, RefField, ReviewedBy, ReviewRequest
+from smriti.review.schemas import Finding, RefField, ReviewRequest
 from smriti.review.service import ReviewService
-
-_Side = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
-
-
-class MergeReviewRequest(Request, kw_only=True):
-    """`POST /v5/repos/{repo_id}/merge/review`: the state a person is about to save as the merge
-    of `theirs` into `ours` (both as in the preview), reviewed on demand."""
-
-    ours: _Side
-    theirs: _Side
-    merged: MergeState
-    provider: ShortName | None = None
-    model: ShortName | None = None
-
-
-class MergeFinding(Finding, kw_only=True):
-    from_merge: bool
-    """True when neither line had every item the finding points at: it comes from combining them."""
-
-
-class MergeReview(msgspec.Struct, kw_only=True):
-    base_commit_id: UUID | None
-    ours_commit_id: UUID
-    theirs_commit_id: UUID
-    findings: list[MergeFinding]
-    reviewed_by: ReviewedBy
-    limits: list[str] = []
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ listed, so a person sees them before saving.
 
 from __future__ import annotations
 
-from smriti.merges.three_way import MergeState
+from smriti.merges.schemas import MergeState
 from smriti.review.rivals import ClauseBudget, Ref, rivals
 from smriti.review.schemas import RivalChoice
 

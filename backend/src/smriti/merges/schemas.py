@@ -1,14 +1,29 @@
-"""A merge preview as it travels over the wire (`GET /v5/repos/{repo_id}/merge`)."""
+"""A merge as it travels over the wire: its preview (`GET /v5/repos/{repo_id}/merge`) and its review
+(`POST …/merge/review`)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
 import msgspec
 
-from smriti.merges.three_way import MergeConflict, MergeState
-from smriti.review.schemas import RivalChoice
+from smriti.checkpoints.schemas import Artifact, Entity, Task
+from smriti.core.schemas import Request, ShortName
+from smriti.review.schemas import Finding, ReviewedBy, RivalChoice
+
+
+class MergeState(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """The part of a Checkpoint that is merged."""
+
+    summary: str = ""
+    decisions: list[str] = []
+    assumptions: list[str] = []
+    tasks: list[Task] = []
+    open_questions: list[str] = []
+    entities: list[Entity] = []
+    artifacts: list[Artifact] = []
+
 
 ConflictValue = str | dict[str, Any] | None
 """One side's value of a conflicting item: the summary's text; a task, entity or artifact as its
@@ -28,20 +43,8 @@ class ConflictingItem(msgspec.Struct, kw_only=True):
     ours: ConflictValue
     theirs: ConflictValue
 
-    @classmethod
-    def of(cls, conflict: MergeConflict) -> ConflictingItem:
-        plain = msgspec.to_builtins
-        return cls(
-            field=conflict.field,
-            key=conflict.key,
-            occurrence=conflict.occurrence,
-            base=plain(conflict.base),
-            ours=plain(conflict.ours),
-            theirs=plain(conflict.theirs),
-        )
 
-
-Relation = Literal["diverged", "up_to_date", "fast_forward"]
+MergeRelation = Literal["diverged", "up_to_date", "fast_forward"]
 
 
 class MergePreview(msgspec.Struct, kw_only=True):
@@ -55,7 +58,7 @@ class MergePreview(msgspec.Struct, kw_only=True):
     where the newest was taken."""
     ours_commit_id: UUID
     theirs_commit_id: UUID
-    relation: Relation
+    relation: MergeRelation
     """`up_to_date`: theirs is already in ours' history (nothing comes in); `fast_forward`: ours
     is in theirs' history (merged is theirs); `diverged`: both changed since the base."""
     merged: MergeState
@@ -71,3 +74,31 @@ class MergePreview(msgspec.Struct, kw_only=True):
     fast-forward or when nothing came in."""
     limits: list[str] = []
     """What the search for rival choices did not compare (a very large state), in words."""
+
+
+_Side = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+
+
+class MergeReviewRequest(Request, kw_only=True):
+    """`POST /v5/repos/{repo_id}/merge/review`: the state a person is about to save as the merge
+    of `theirs` into `ours` (both as in the preview), reviewed on demand."""
+
+    ours: _Side
+    theirs: _Side
+    merged: MergeState
+    provider: ShortName | None = None
+    model: ShortName | None = None
+
+
+class MergeFinding(Finding, kw_only=True):
+    from_merge: bool
+    """True when neither line had every item the finding points at: it comes from combining them."""
+
+
+class MergeReview(msgspec.Struct, kw_only=True):
+    base_commit_id: UUID | None
+    ours_commit_id: UUID
+    theirs_commit_id: UUID
+    findings: list[MergeFinding]
+    reviewed_by: ReviewedBy
+    limits: list[str] = []

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from uuid import UUID
 
 import asyncpg
+import msgspec
 
 from smriti.checkpoints.commit_sql import COLUMNS
 from smriti.checkpoints.schemas import Checkpoint
@@ -18,8 +19,8 @@ from smriti.core.schemas import line_lookup_key
 from smriti.db.pool import Pool
 from smriti.merges.base import merge_base
 from smriti.merges.rivals import merge_rivals
-from smriti.merges.schemas import ConflictingItem, MergePreview, Relation
-from smriti.merges.three_way import merge_states, state_of
+from smriti.merges.schemas import ConflictingItem, MergePreview, MergeRelation
+from smriti.merges.three_way import MergeConflict, merge_states, state_of
 
 _LINE_HEAD_SQL = """
 SELECT r.id AS space, b.name, b.id IS NOT NULL AS found, b.head_commit_id
@@ -69,7 +70,7 @@ class MergeService:
             if size <= _ITEMS_ON_LOOP
             else await off_loop(lambda: merge_states(base_state, ours_state, theirs_state))
         )
-        relation: Relation = (
+        relation: MergeRelation = (
             "up_to_date" if base.base_id == theirs_id else "fast_forward" if base.base_id == ours_id else "diverged"
         )
         # Reads every merged decision and assumption, compares them in pairs: off the event loop.
@@ -85,7 +86,7 @@ class MergeService:
             theirs_commit_id=theirs_id,
             relation=relation,
             merged=outcome.merged,
-            conflicts=[ConflictingItem.of(conflict) for conflict in outcome.conflicts],
+            conflicts=[conflicting_item(conflict) for conflict in outcome.conflicts],
             clean=not outcome.conflicts,
             rivals=rivals,
             limits=limits,
@@ -130,4 +131,17 @@ class MergeService:
 def _items(row: asyncpg.Record) -> int:
     return sum(
         len(row[name]) for name in ("decisions", "assumptions", "tasks", "open_questions", "entities", "artifacts")
+    )
+
+
+def conflicting_item(conflict: MergeConflict) -> ConflictingItem:
+    """A conflict as the API sends it: each side's task, entity or artifact as a plain object."""
+    plain = msgspec.to_builtins
+    return ConflictingItem(
+        field=conflict.field,
+        key=conflict.key,
+        occurrence=conflict.occurrence,
+        base=plain(conflict.base),
+        ours=plain(conflict.ours),
+        theirs=plain(conflict.theirs),
     )

@@ -17,6 +17,7 @@ import msgspec
 
 from smriti.checkpoints.hashing import CONTENT_FIELDS
 from smriti.checkpoints.schemas import Artifact, Checkpoint, CheckpointContent, Entity, Task
+from smriti.merges.schemas import MergeState
 
 MERGE_FIELDS: tuple[str, ...] = tuple(name for name in CONTENT_FIELDS if name not in {"message", "metadata"})
 """The fields a merge covers, in the order its conflicts are listed. `message` and `metadata` are
@@ -26,18 +27,6 @@ Item = TypeVar("Item", str, Task, Entity, Artifact)
 V = TypeVar("V")
 Key = tuple[str, int]
 """An item's identity within its list: its text or name, and how many items before it had that."""
-
-
-class MergeState(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    """The part of a Checkpoint that is merged."""
-
-    summary: str = ""
-    decisions: list[str] = []
-    assumptions: list[str] = []
-    tasks: list[Task] = []
-    open_questions: list[str] = []
-    entities: list[Entity] = []
-    artifacts: list[Artifact] = []
 
 
 class MergeConflict(msgspec.Struct, kw_only=True):

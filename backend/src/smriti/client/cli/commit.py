@@ -133,8 +133,8 @@ def commit(conn: Connection, *, space: str, message: str | None, **options: Any)
 
 def _content(options: dict[str, Any], message: str | None) -> tuple[Any, str]:
     """The commit's content from the flags and the JSON: a whole draft with --replace, else changes."""
+    from smriti.checkpoints.schemas import ItemAdditions, ItemRemovals  # noqa: PLC0415
     from smriti.client import operations, verbs  # noqa: PLC0415
-    from smriti.client.wire import ItemAdditions, ItemRemovals  # noqa: PLC0415
 
     data, label, saved_checkpoint = _read_json(options["source"], use_stdin=message is None)
     removals = {field: list(options[parameter]) for parameter, _flag, field in _REMOVALS}

@@ -18,8 +18,8 @@ from smriti.client.cli.base import Connection, agent_command, line_option
 if TYPE_CHECKING:
     from smriti.client.api import SmritiClient
     from smriti.client.verbs import Saved
-    from smriti.client.wire import Line
     from smriti.core.schemas import Page
+    from smriti.lines.schemas import Line
 
 
 @click.group("line")
@@ -71,7 +71,7 @@ def line_create(conn: Connection, space: str, name: str, from_ref: str | None) -
 @click.argument("new")
 def line_rename(conn: Connection, space: str, old: str, new: str) -> None:
     """Rename the line OLD of SPACE to NEW."""
-    from smriti.client.wire import LineUpdate  # noqa: PLC0415
+    from smriti.lines.schemas import LineUpdate  # noqa: PLC0415
 
     async def work(client: SmritiClient) -> tuple[Any, Line]:
         found = await client.resolve_space(space)
@@ -86,7 +86,7 @@ def line_rename(conn: Connection, space: str, old: str, new: str) -> None:
 @click.argument("name")
 def line_default(conn: Connection, space: str, name: str) -> None:
     """Make NAME the default line of SPACE: its HEAD becomes the Space's HEAD."""
-    from smriti.client.wire import LineUpdate  # noqa: PLC0415
+    from smriti.lines.schemas import LineUpdate  # noqa: PLC0415
 
     async def work(client: SmritiClient) -> tuple[Any, Line]:
         found = await client.resolve_space(space)

@@ -13,12 +13,11 @@ from typing import Annotated, Any
 import msgspec
 
 from smriti.checkpoints.diff import CheckpointDiff
-from smriti.checkpoints.schemas import Artifact, Checkpoint, Entity, Task
+from smriti.checkpoints.schemas import Artifact, Checkpoint, Entity, ItemAdditions, ItemRemovals, Task
 from smriti.client import verbs
 from smriti.client.errors import InvalidInput
 from smriti.client.mcp.base import Args, Call, OptionalLine, Ref, SpaceRef, ToolSpec
 from smriti.client.operations import CommitDraft
-from smriti.client.wire import ItemAdditions, ItemRemovals
 
 TaskInput = Annotated[Task | str, msgspec.Meta(description="A task: {text, done}, or just its text for an open task.")]
 EntityInput = Annotated[

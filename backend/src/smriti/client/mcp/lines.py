@@ -25,8 +25,8 @@ from smriti.client.mcp.base import (
     ToolSpec,
 )
 from smriti.client.mcp.commit import SavedCheckpoint, saved_checkpoint
-from smriti.client.wire import Line, LineUpdate
 from smriti.core.schemas import Page
+from smriti.lines.schemas import Line, LineUpdate
 
 
 class ListLinesArgs(Args):
