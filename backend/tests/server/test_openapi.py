@@ -1,6 +1,17 @@
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
+from litestar import Litestar, Router
+from litestar.di import Provide
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from smriti.bundles.controller import BundleController
+from smriti.checkpoints.controller import CheckpointController
+from smriti.server.health import health
+from smriti.server.openapi import refine_openapi
+from smriti.transcripts.controller import import_conversations
 
 EXPECTED_OPERATIONS = {
     ("post", "/v4/repos"): "createSpace",
@@ -156,3 +167,63 @@ async def test_third_party_generators_read_the_document_plainly(client: httpx.As
     create = schema["components"]["schemas"]["SpaceCreate"]["properties"]["description"]
     assert "default" not in create  # openapi-typescript would make it required
     assert 'Default: "".' in create["description"]
+
+
+def _operations(schema: dict[str, Any]) -> dict[str, tuple[str, dict[str, Any]]]:
+    """Each operation by its id, with its path: found by what it is, not where it is."""
+    return {
+        operation["operationId"]: (path, operation)
+        for path, item in schema["paths"].items()
+        for operation in item.values()
+        if isinstance(operation, dict) and "operationId" in operation
+    }
+
+
+def _what_handlers_document_beyond_their_signatures(schema: dict[str, Any]) -> None:
+    """Issue 44, item 22: what five routes document that Litestar cannot derive, which was patched
+    into the document by path and is now declared on each handler."""
+    operations = _operations(schema)
+    _, get_checkpoint = operations["getCheckpoint"]
+    (if_none_match,) = [p for p in get_checkpoint["parameters"] if p["name"] == "If-None-Match"]
+    assert if_none_match["in"] == "header"
+    assert if_none_match["required"] is False
+    assert "304" in get_checkpoint["responses"]
+    assert "content" not in get_checkpoint["responses"]["304"]
+    _, export = operations["exportSpace"]
+    assert export["responses"]["200"]["description"] == "The Space as a bundle, streamed."
+    assert "smriti-space" in export["responses"]["200"]["content"]["application/x-ndjson"]["schema"]["description"]
+    _, imported = operations["importSpace"]
+    assert imported["requestBody"]["required"] is True
+    assert list(imported["requestBody"]["content"]) == ["application/x-ndjson"]
+    assert "application/x-ndjson" in imported["responses"]["415"]["description"]
+    _, conversations = operations["importConversations"]
+    assert conversations["requestBody"]["required"] is True
+    body = conversations["requestBody"]["content"]
+    assert list(body) == ["application/json", "application/zip", "application/x-ndjson"]
+    assert body["application/zip"]["schema"]["format"] == "binary"
+    assert body["application/json"]["schema"]["type"] == "array"
+    _, health = operations["health"]
+    assert health["security"] == [{}]
+
+
+async def test_what_handlers_document_beyond_their_signatures_is_in_the_document(client: httpx.AsyncClient) -> None:
+    _what_handlers_document_beyond_their_signatures((await client.get("/schema/openapi.json")).json())
+
+
+def test_a_route_moved_elsewhere_keeps_its_docs() -> None:
+    """The same handlers under another prefix: the docs follow the handlers, not their paths. Only
+    the document is built here, so the dependencies are placeholders no request reaches."""
+    dependencies = {
+        name: Provide(lambda: None, sync_to_thread=False)
+        for name in ("pool", "checkpoints", "bundles", "transcripts", "page")
+    }
+    moved = Router("/moved", route_handlers=[BundleController, CheckpointController, import_conversations, health])
+    app = Litestar(
+        route_handlers=[moved],
+        dependencies=dependencies,
+        signature_namespace={"AsyncSession": AsyncSession},  # the Spaces service provider's, resolved at start-up
+    )
+    refine_openapi(app)
+    schema = app.openapi_schema.to_schema()
+    assert {path for path, _ in _operations(schema).values()} >= {"/moved/repos/import", "/moved/health"}
+    _what_handlers_document_beyond_their_signatures(schema)

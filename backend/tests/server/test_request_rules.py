@@ -16,9 +16,13 @@ import pytest
 from litestar.enums import ParamType
 from litestar.exceptions import ValidationException
 
+from smriti.bundles.controller import BundleController
 from smriti.core.config import Settings
 from smriti.core.errors import FieldError
 from smriti.server.errors import _validation_errors
+from smriti.server.request_rules import request_rules
+from smriti.spaces.controller import SpaceController
+from smriti.transcripts.controller import import_conversations
 from tests.conftest import make_client
 from tests.support.api import commit, create_session, create_space
 
@@ -296,3 +300,53 @@ async def test_a_32_digit_hash_prefix_is_a_hash_not_an_id(client: httpx.AsyncCli
         assert response.json()["id"] == checkpoint["id"]
     assert (await client.get(f"/v4/commits/{checkpoint['id']}")).status_code == 200
     assert (await client.get(f"/v4/commits/{uuid.UUID(checkpoint['id']).hex}")).status_code == 404
+
+
+def _routed_post(handler: object, content_type: str) -> dict[str, Any]:
+    """The scope of a POST as Litestar has routed it, at a path no route has ever had."""
+    return {
+        "type": "http",
+        "method": "POST",
+        "path": "/moved/somewhere/else",
+        "raw_path": b"/moved/somewhere/else",
+        "headers": [(b"host", b"localhost"), (b"content-type", content_type.encode())],
+        "server": ("127.0.0.1", 8000),
+        "route_handler": handler,
+    }
+
+
+@pytest.mark.parametrize(
+    ("handler", "content_type", "reaches_the_handler"),
+    [
+        (BundleController.import_bundle, "application/x-ndjson", True),
+        (BundleController.import_bundle, "text/plain", False),
+        (import_conversations, "application/zip", True),
+        (import_conversations, "application/x-zip-compressed", True),
+        (import_conversations, "application/x-ndjson", True),
+        (import_conversations, "multipart/form-data; boundary=x", False),
+        (SpaceController.create_space, "application/x-ndjson", False),
+        (SpaceController.create_space, "application/json", True),
+    ],
+)
+async def test_the_body_types_a_route_reads_are_declared_on_its_handler(
+    handler: object, content_type: str, reaches_the_handler: bool
+) -> None:
+    """Issue 44, item 22: which bodies besides JSON a route reads was a list of paths in the
+    middleware, which a renamed route would fall out of; now each handler says so itself."""
+    reached: list[bool] = []
+    sent: list[dict[str, Any]] = []
+
+    async def route(scope: Any, receive: Any, send: Any) -> None:
+        reached.append(True)
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    middleware: Any = request_rules([])(route)  # a scope as Litestar hands it over, typed loosely here
+    await middleware(_routed_post(handler, content_type), receive, send)
+    assert bool(reached) is reaches_the_handler
+    if not reaches_the_handler:
+        assert sent[0]["status"] == 415

@@ -8,18 +8,31 @@ from uuid import UUID
 from advanced_alchemy.extensions.litestar.providers import create_service_provider
 from litestar import Controller, Request, Response, get, post
 from litestar.di import NamedDependency, Provide
+from litestar.openapi.spec import OpenAPIMediaType, OpenAPIResponse, Schema
+from litestar.openapi.spec.enums import OpenAPIType
 from litestar.params import FromPath
 
 from smriti.bundles.export import bundle_filename, export_space, space_exists
 from smriti.bundles.service import BundleService
 from smriti.core.error_docs import error_responses
 from smriti.core.errors import UnsupportedMediaType
+from smriti.core.operation_docs import documented
+from smriti.core.routes import NDJSON, body_types
 from smriti.core.streaming import PacedStream
 from smriti.db.pool import Pool
 from smriti.spaces.schemas import Space
 from smriti.spaces.service import SpaceService, to_space
 
-NDJSON = "application/x-ndjson"
+# Litestar leaves a stream, and a body read as it arrives, undescribed.
+_BUNDLE = {
+    NDJSON: OpenAPIMediaType(
+        schema=Schema(
+            type=OpenAPIType.STRING,
+            description="A Space bundle: one JSON object a line, in the format of docs/bundles.md "
+            "(`smriti-space`, version 1).",
+        )
+    )
+}
 
 
 class BundleController(Controller):
@@ -37,6 +50,9 @@ class BundleController(Controller):
         ),
         media_type=NDJSON,
         responses=error_responses(404, 503),
+        operation_class=documented(
+            responses={"200": OpenAPIResponse(description="The Space as a bundle, streamed.", content=_BUNDLE)}
+        ),
     )
     async def export_bundle(self, repo_id: FromPath[UUID], pool: NamedDependency[Pool]) -> PacedStream:
         name = await space_exists(pool, repo_id)
@@ -59,7 +75,13 @@ class BundleController(Controller):
         ),
         status_code=201,
         request_max_body_size=None,
-        responses=error_responses(409, 413, 415),
+        responses=error_responses(
+            409,
+            413,
+            described={415: f"The body is not declared as a bundle (Content-Type: {NDJSON})."},
+        ),
+        operation_class=documented(request_body=_BUNDLE),
+        opt=body_types(NDJSON),
     )
     async def import_bundle(
         self,

@@ -3,21 +3,25 @@ and each is described by the one error shape (`errors.ErrorResponse`)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from litestar.openapi.datastructures import ResponseSpec
 
 from smriti.core.errors import PROBLEM_JSON, ErrorResponse
 
 
-def error_responses(*status_codes: int) -> dict[int, ResponseSpec]:
-    """OpenAPI entries that describe our error shape truthfully for a handler's error codes."""
+def error_responses(*status_codes: int, described: Mapping[int, str] | None = None) -> dict[int, ResponseSpec]:
+    """OpenAPI entries that describe our error shape truthfully for a handler's error codes;
+    `described` says what one of them means on this route, in place of the general words."""
+    words = {**_DESCRIPTIONS, **(described or {})}
     return {
         code: ResponseSpec(
             data_container=ErrorResponse,
             media_type=PROBLEM_JSON,
-            description=_DESCRIPTIONS.get(code, "Error"),
+            description=words.get(code, "Error"),
             generate_examples=False,
         )
-        for code in sorted({400, *status_codes})
+        for code in sorted({400, *status_codes, *(described or {})})
     }
 
 

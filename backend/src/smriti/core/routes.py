@@ -23,3 +23,19 @@ class Routes:
     def of(self, version: str) -> tuple[ControllerRouterHandler, ...]:
         handlers: tuple[ControllerRouterHandler, ...] = getattr(self, version)
         return handlers
+
+
+NDJSON = "application/x-ndjson"
+"""One JSON object a line: a Space bundle, a Claude Code session's transcript."""
+
+BODY_TYPES = "smriti_body_types"
+"""The `opt` key of a handler that reads a body in other media types than JSON (`body_types`)."""
+ANY_BODY = "*"
+"""For `body_types`: the handler refuses what it cannot read itself (the MCP SDK's transport does)."""
+
+
+def body_types(*media_types: str) -> dict[str, frozenset[str]]:
+    """A handler's `opt=`: the media types besides JSON it reads its body in. Every other POST, PUT
+    or PATCH body not declared as JSON is refused with 415 before it is read (`server/request_rules.py`):
+    a web page may send those across sites without asking first."""
+    return {BODY_TYPES: frozenset(media_types)}

@@ -21,6 +21,7 @@ class Health(msgspec.Struct):
     summary="Liveness and database reachability",
     tags=["Health"],
     responses=error_responses(),  # a refused Host header (request_rules) is a 400
+    security=[{}],  # answered without the token: a load balancer has none
 )
 async def health(pool: NamedDependency[Pool]) -> Response[Health]:
     """Reports only status words: nothing about versions, hosts or configuration."""

@@ -25,6 +25,7 @@ from smriti.client.api import SmritiClient
 from smriti.client.errors import Unreachable
 from smriti.client.hints import MCP_HINTS
 from smriti.client.mcp.server import build_server
+from smriti.core.routes import ANY_BODY, body_types
 from smriti.server.guard import Middleware
 
 if TYPE_CHECKING:
@@ -101,7 +102,14 @@ class McpEndpoint:
     def route_handler(self, protection: list[Middleware]) -> ASGIRouteHandler:
         endpoint = self
 
-        @asgi(self.path, is_mount=True, copy_scope=True, middleware=protection, guards=[self._known_origin])
+        @asgi(
+            self.path,
+            is_mount=True,
+            copy_scope=True,
+            middleware=protection,
+            guards=[self._known_origin],
+            opt=body_types(ANY_BODY),  # the MCP SDK's transport security refuses other bodies itself (400)
+        )
         async def mcp_endpoint(scope: Scope, receive: Receive, send: Send) -> None:
             await endpoint.handle(scope, receive, send)
 

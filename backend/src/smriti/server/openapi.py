@@ -15,6 +15,9 @@ what a client may leave out), and writes a one-branch `oneOf` (an optional field
 It also adds OpenAPI links (a new Space's id feeds its Sessions and Checkpoints, a Session's id
 feeds sends, a Checkpoint's id feeds fetch, review and diff), which tell clients and stateful
 testers how the operations chain together.
+
+Nothing here is keyed by a route's path: what one route documents beyond its signature (a header
+read from the raw scope, a streamed body) is declared on its handler (`core/operation_docs.py`).
 """
 
 from __future__ import annotations
@@ -25,18 +28,14 @@ import re
 from typing import Any
 
 from litestar import Litestar
-from litestar.enums import ParamType
 from litestar.openapi.spec import (
     Link,
-    OpenAPIMediaType,
     OpenAPIResponse,
-    Parameter,
     Reference,
-    RequestBody,
     Schema,
     SecurityScheme,
 )
-from litestar.openapi.spec.enums import OpenAPIFormat, OpenAPIType
+from litestar.openapi.spec.enums import OpenAPIType
 
 from smriti.core.schemas import Request
 
@@ -74,10 +73,6 @@ def refine_openapi(app: Litestar) -> None:
     add_links(app)
     add_media_type_refusals(app)
     name_pages_plainly(app)
-    open_health_check(app)
-    document_if_none_match(app)
-    document_bundles(app)
-    document_conversation_import(app)
     components = app.openapi_schema.components.schemas or {}
     request_names = {cls.__name__ for cls in _subclasses(Request)}
     for schema in components.values():
@@ -188,97 +183,6 @@ def name_pages_plainly(app: Litestar) -> None:
             node.ref = refs[node.ref]
 
     _visit(app.openapi_schema, rename)
-
-
-def document_if_none_match(app: Litestar) -> None:
-    """`getCheckpoint` reads `If-None-Match` from the raw headers (cheaper); say so here."""
-    item = (app.openapi_schema.paths or {}).get("/v4/commits/{ref}")
-    if item is None or item.get is None:
-        return
-    item.get.parameters = [
-        *(item.get.parameters or []),
-        Parameter(
-            name="If-None-Match",
-            param_in=ParamType.HEADER,
-            required=False,
-            schema=Schema(type=OpenAPIType.STRING),
-            description="A Checkpoint's `ETag` (its quoted hash): 304 with no body while it still matches.",
-        ),
-    ]
-    item.get.responses = {
-        **(item.get.responses or {}),
-        "304": OpenAPIResponse(description="Not modified: the Checkpoint is the one whose `ETag` was sent."),
-    }
-
-
-_BUNDLE = {
-    "application/x-ndjson": OpenAPIMediaType(
-        schema=Schema(
-            type=OpenAPIType.STRING,
-            description="A Space bundle: one JSON object a line, in the format of docs/bundles.md "
-            "(`smriti-space`, version 1).",
-        )
-    )
-}
-
-
-def document_bundles(app: Litestar) -> None:
-    """The bundle routes read and write ndjson, which Litestar leaves undescribed (a stream, a
-    body read as it arrives)."""
-    paths = app.openapi_schema.paths or {}
-    export = paths.get("/v5/repos/{repo_id}/export")
-    if export is not None and export.get is not None and export.get.responses:
-        export.get.responses["200"] = OpenAPIResponse(description="The Space as a bundle, streamed.", content=_BUNDLE)
-    imported = paths.get("/v5/repos/import")
-    if imported is not None and imported.post is not None:
-        imported.post.request_body = RequestBody(content=_BUNDLE, required=True)
-        refusal = (imported.post.responses or {}).get("400")
-        if isinstance(refusal, OpenAPIResponse) and imported.post.responses is not None:
-            imported.post.responses["415"] = OpenAPIResponse(
-                description="The body is not declared as a bundle (Content-Type: application/x-ndjson).",
-                content=refusal.content,
-            )
-
-
-def document_conversation_import(app: Litestar) -> None:
-    """The conversation import reads its body as it arrives (past the request limit), so Litestar
-    does not describe it: JSON, a ZIP or JSONL, told apart by the content."""
-    item = (app.openapi_schema.paths or {}).get("/v5/repos/{repo_id}/import/conversations")
-    if item is None or item.post is None:
-        return
-    item.post.request_body = RequestBody(
-        required=True,
-        content={
-            "application/json": OpenAPIMediaType(
-                schema=Schema(
-                    type=OpenAPIType.ARRAY,
-                    items=Schema(type=OpenAPIType.OBJECT),
-                    description="The conversations.json of a ChatGPT or Claude data export, or an Open WebUI "
-                    "chat export.",
-                )
-            ),
-            "application/zip": OpenAPIMediaType(
-                schema=Schema(
-                    type=OpenAPIType.STRING,
-                    format=OpenAPIFormat.BINARY,
-                    description="A data export's ZIP, as it downloads: its conversations.json is read.",
-                )
-            ),
-            "application/x-ndjson": OpenAPIMediaType(
-                schema=Schema(
-                    type=OpenAPIType.STRING,
-                    description="A Claude Code session's transcript (`<sessionId>.jsonl`): one JSON object a line.",
-                )
-            ),
-        },
-    )
-
-
-def open_health_check(app: Litestar) -> None:
-    """The health check answers without the token (a load balancer has none)."""
-    health = (app.openapi_schema.paths or {}).get("/health")
-    if health is not None and health.get is not None:
-        health.get.security = [{}]
 
 
 def _one_branch_as_itself(node: object) -> None:

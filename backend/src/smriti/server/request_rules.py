@@ -14,11 +14,11 @@
 - **Body type.** A POST, PUT or PATCH must say its body is JSON (`application/json` or a
   `+json` type). The media types a browser may send across sites without asking first
   (`text/plain`, forms) are refused with 415, so no web page the user opens can make a write.
-  A Space bundle's import alone reads `application/x-ndjson`, which a browser does not send
-  across sites unasked either; a conversation import reads a ZIP (`application/zip`, or
-  `application/x-zip-compressed` as Windows names it) or a Claude Code session's JSONL
-  (`application/x-ndjson`) as well, and neither is a type a browser sends unasked. `/mcp` is
-  left to the MCP SDK, whose transport security refuses such a body itself (400).
+  A route that reads other types says which on its handler (`core.routes.body_types`), none of
+  them a type a browser sends across sites unasked: a Space bundle's import reads
+  `application/x-ndjson`; a conversation import a ZIP (`application/zip`, or
+  `application/x-zip-compressed` as Windows names it) or a Claude Code session's JSONL as well.
+  `/mcp` is left to the MCP SDK, whose transport security refuses such a body itself (400).
 
 Refusals use the API's error shape.
 """
@@ -35,16 +35,9 @@ from litestar.enums import ScopeType
 from litestar.types import ASGIApp, Receive, Scope
 
 from smriti.core.errors import PROBLEM_JSON, FieldError, problem
+from smriti.core.routes import ANY_BODY, BODY_TYPES
 
 _WITH_BODY = frozenset({"POST", "PUT", "PATCH"})
-_OWN_CONTENT_RULES = b"/mcp"
-# A Space bundle is ndjson (docs/bundles.md); not a type a browser sends across sites unasked.
-_NDJSON_PATHS = frozenset({b"/v5/repos/import"})
-_NDJSON = "application/x-ndjson"
-# A conversation import (`/v5/repos/{id}/import/conversations`) tells what it was sent by its
-# content: an export's ZIP or a Claude Code session's JSONL as well as JSON.
-_CONVERSATIONS = (b"/v5/repos/", b"/import/conversations")
-_CONVERSATION_TYPES = frozenset({_NDJSON, "application/zip", "application/x-zip-compressed"})
 
 
 def host_name(header: str) -> str:
@@ -211,26 +204,17 @@ def _ip_literal(name: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | No
     return address
 
 
-def _is_conversation_import(path: bytes) -> bool:
-    start, end = _CONVERSATIONS
-    if not (path.startswith(start) and path.endswith(end)):
-        return False
-    return b"/" not in path[len(start) : len(path) - len(end)]  # one segment between: the Space's id
-
-
 def _media_type_refusal(scope: Scope) -> list[dict[str, Any]] | None:
     if scope["type"] != ScopeType.HTTP or scope["method"] not in _WITH_BODY:
-        return None
-    # The path as sent: Litestar has already cut a mounted app's prefix from scope["path"].
-    path = scope.get("raw_path") or scope["path"].encode()
-    if path == _OWN_CONTENT_RULES or path.startswith(_OWN_CONTENT_RULES + b"/"):
         return None
     content_type = _header(scope, b"content-type")
     if content_type is not None and is_json_media_type(content_type):
         return None
-    if content_type is not None and path in _NDJSON_PATHS and _media(content_type) == _NDJSON:
-        return None
-    if content_type is not None and _is_conversation_import(path) and _media(content_type) in _CONVERSATION_TYPES:
+    # Which others the route reads, it says itself (`core.routes.body_types`): this middleware runs
+    # once the request is routed, so a route renamed or moved keeps its rule.
+    handler = scope.get("route_handler")
+    reads: frozenset[str] = handler.opt.get(BODY_TYPES, frozenset()) if handler is not None else frozenset()
+    if ANY_BODY in reads or (content_type is not None and _media(content_type) in reads):
         return None
     got = f"got {content_type!r}" if content_type else "none was given"
     return _refusal(

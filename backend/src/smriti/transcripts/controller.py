@@ -6,10 +6,14 @@ from uuid import UUID
 from litestar import Request, Response, post
 from litestar.di import NamedDependency
 from litestar.openapi.datastructures import ResponseSpec
+from litestar.openapi.spec import OpenAPIMediaType, Schema
+from litestar.openapi.spec.enums import OpenAPIFormat, OpenAPIType
 from litestar.params import FromPath, JSONBody, QueryParameter
 from litestar.response import Stream
 
 from smriti.core.error_docs import error_responses
+from smriti.core.operation_docs import documented
+from smriti.core.routes import NDJSON, body_types
 from smriti.sessions.schemas import session_location
 from smriti.transcripts.schemas import ConversationImportResult, TranscriptImport, TranscriptResult
 from smriti.transcripts.service import TranscriptService
@@ -34,6 +38,33 @@ async def ingest_transcript(
     # Without `repo_id` nothing is stored, so there is no new resource to point at.
     headers = {"Location": session_location(result.session_id)} if result.session_id is not None else None
     return Response(result, headers=headers)
+
+
+ZIP = "application/zip"
+ZIP_ALIASES = ("application/x-zip-compressed",)
+"""How Windows names a ZIP."""
+_CONVERSATIONS = {
+    "application/json": OpenAPIMediaType(
+        schema=Schema(
+            type=OpenAPIType.ARRAY,
+            items=Schema(type=OpenAPIType.OBJECT),
+            description="The conversations.json of a ChatGPT or Claude data export, or an Open WebUI chat export.",
+        )
+    ),
+    ZIP: OpenAPIMediaType(
+        schema=Schema(
+            type=OpenAPIType.STRING,
+            format=OpenAPIFormat.BINARY,
+            description="A data export's ZIP, as it downloads: its conversations.json is read.",
+        )
+    ),
+    NDJSON: OpenAPIMediaType(
+        schema=Schema(
+            type=OpenAPIType.STRING,
+            description="A Claude Code session's transcript (`<sessionId>.jsonl`): one JSON object a line.",
+        )
+    ),
+}
 
 
 @post(
@@ -64,6 +95,9 @@ async def ingest_transcript(
         ),
         **error_responses(404, 409, 413, 415),
     },
+    # The body is read as it arrives (past the request limit), so Litestar does not describe it.
+    operation_class=documented(request_body=_CONVERSATIONS),
+    opt=body_types(NDJSON, ZIP, *ZIP_ALIASES),
 )
 async def import_conversations(
     repo_id: FromPath[UUID],
