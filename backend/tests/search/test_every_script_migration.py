@@ -9,6 +9,7 @@ import importlib.util
 import json
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 import asyncpg
 import httpx
@@ -16,7 +17,7 @@ import httpx
 from smriti.core.config import Settings
 from smriti.db.migrate import MIGRATIONS_DIR, alembic_commands, upgrade
 from tests.conftest import make_client
-from tests.support.api import commit, create_session, create_space, send
+from tests.support.api import commit, create_session, create_space
 from tests.support.databases import database_at
 
 
@@ -58,6 +59,7 @@ INSERT INTO commits (id, repo_id, parent_commit_id, depth, jump_commit_id, jump_
 VALUES ($1::uuid, $2, $3::uuid, 0, $1::uuid, 0, 0, md5($1::text) || md5($1::text), $4, $5, $6::jsonb, '[]',
         '[]', '[]', '[]', $7::jsonb, '{}', now())
 """
+_MESSAGE = "我们明天去北京看长城。"
 _PARENT, _CHILD = "ffffffff-0000-4000-8000-000000000000", "00000000-0000-4000-8000-000000000000"
 
 _STALE_TURNS = "SELECT count(*) FROM turns t WHERE t.search_vector IS DISTINCT FROM smriti_turn_vector(t.content)"
@@ -86,9 +88,19 @@ async def test_stored_text_in_every_script_becomes_findable_and_the_downgrade_un
             await commit(client, space["id"], "Booked the train", **STATE)
             await commit(client, space["id"], "English only", summary="ferries every hour")
             session = await create_session(client, space["id"])
-            await send(client, session["id"], "我们明天去北京看长城。")
         conn = await asyncpg.connect(url)
         try:
+            # A message and a reply quoting it, written in as a send stored them before 0018 (a send
+            # through today's code writes columns later migrations added).
+            for seq, role, content in ((1, "user", _MESSAGE), (2, "assistant", f"You said: {_MESSAGE}")):
+                await conn.execute(
+                    "INSERT INTO turns (session_id, sequence_number, role, content) VALUES ($1, $2, $3, $4)",
+                    UUID(session["id"]),
+                    seq,
+                    role,
+                    content,
+                )
+            await conn.execute("UPDATE sessions SET last_seq = 2 WHERE id = $1", UUID(session["id"]))
             decisions, artifacts = json.dumps(STATE["decisions"]), json.dumps(STATE["artifacts"])
             for checkpoint, parent in ((_PARENT, None), (_CHILD, _PARENT)):
                 await conn.execute(
