@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import httpx
@@ -12,6 +13,7 @@ from smriti.checkpoints.controller import CheckpointController
 from smriti.server.health import health
 from smriti.server.openapi import refine_openapi
 from smriti.transcripts.controller import import_conversations
+from tests.support.api import commit, create_session, create_space
 
 EXPECTED_OPERATIONS = {
     ("post", "/v4/repos"): "createSpace",
@@ -79,6 +81,57 @@ async def test_path_parameters_and_line_names_carry_the_limits_the_server_holds(
     assert parameter("/v4/repos/{repo_id}/branches/{name}", "get", "name")["maxLength"] == 100
     for shape in ("LineCreate", "LineUpdate"):
         assert schema["components"]["schemas"][shape]["properties"]["name"]["maxLength"] == 100, shape
+
+
+def _bounded_integers(node: Any, where: str = "") -> list[tuple[str, dict[str, Any]]]:
+    """Every schema in the document that states a `maximum`, with where it is."""
+    found: list[tuple[str, dict[str, Any]]] = []
+    if isinstance(node, dict):
+        if "maximum" in node:
+            found.append((where, node))
+        for key, value in node.items():
+            found += _bounded_integers(value, f"{where}/{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            found += _bounded_integers(value, f"{where}/{index}")
+    return found
+
+
+async def test_every_bounded_number_states_its_minimum(client: httpx.AsyncClient) -> None:
+    """Litestar dropped a falsy bound (`ge=0`) from an optional field, so `history_base_seq` said
+    only its maximum (issue 44 item 12): no number in the document may have a ceiling and no floor."""
+    schema = (await client.get("/schema/openapi.json")).json()
+    bounded = _bounded_integers(schema)
+    assert bounded
+    assert [where for where, node in bounded if "minimum" not in node and "exclusiveMinimum" not in node] == []
+    for shape in ("ContextRequest", "SendRequest", "DraftRequest"):
+        assert schema["components"]["schemas"][shape]["properties"]["history_base_seq"]["minimum"] == 0, shape
+
+
+async def test_history_base_seq_is_held_to_the_minimum_the_document_states(client: httpx.AsyncClient) -> None:
+    space = await create_space(client)
+    session = await create_session(client, space["id"])
+    checkpoint = await commit(client, space["id"])
+    mount = {"session_id": session["id"], "checkpoint_id": checkpoint["id"]}
+    below = await client.post("/v4/chat/context", json={**mount, "history_base_seq": -1})
+    assert below.status_code == 400, below.text
+    assert below.json()["errors"][0]["field"] == "history_base_seq"
+    at_floor = await client.post("/v4/chat/context", json={**mount, "history_base_seq": 0})
+    assert at_floor.status_code == 200, at_floor.text
+
+
+async def test_anchor_is_documented_as_the_hash_the_handler_accepts(client: httpx.AsyncClient) -> None:
+    schema = (await client.get("/schema/openapi.json")).json()
+    [anchor] = [p for p in schema["paths"]["/v4/repos/{repo_id}/verify"]["get"]["parameters"] if p["name"] == "anchor"]
+    pattern = re.compile(anchor["schema"]["items"]["pattern"])
+    space = await create_space(client)
+    checkpoint = await commit(client, space["id"])
+    written = f" {checkpoint['commit_hash'].upper()} "
+    for value, status in [(written, 200), (checkpoint["commit_hash"][:63], 400), ("g" * 64, 400)]:
+        assert bool(pattern.search(value)) == (status == 200), value
+        answer = await client.get(f"/v4/repos/{space['id']}/verify", params={"anchor": value})
+        assert answer.status_code == status, (value, answer.text)
+    assert (await client.get(f"/v4/repos/{space['id']}/verify", params={"anchor": written})).json()["ok"]
 
 
 async def test_error_responses_use_the_one_error_shape(client: httpx.AsyncClient) -> None:

@@ -23,6 +23,9 @@ from smriti.core.responses import EncodedJSON, checkpoint_location, encoded_or_n
 from smriti.core.schemas import Page
 
 _FULL_HASH = re.compile(r"[0-9a-f]{64}")
+ANCHOR_PATTERN = r"^\s*[0-9A-Fa-f]{64}\s*$"
+"""What `anchor` accepts, as the OpenAPI document says it: the handler trims and lowercases it
+before holding it to `_FULL_HASH`."""
 _LINE_QUERY = Annotated[
     str | None,
     QueryParameter(
@@ -141,7 +144,10 @@ class CheckpointController(Controller):
         checkpoints: NamedDependency[CheckpointStore],
         anchor: Annotated[
             list[str] | None,
-            QueryParameter(description="A full Checkpoint hash (64 hex digits) kept elsewhere; repeatable."),
+            QueryParameter(
+                description="A full Checkpoint hash (64 hex digits) kept elsewhere; repeatable.",
+                schema_extra={"items": Schema(type=OpenAPIType.STRING, pattern=ANCHOR_PATTERN)},
+            ),
         ] = None,
     ) -> VerifyReport:
         anchors = [value.strip().lower() for value in anchor or []]

@@ -88,7 +88,11 @@ def say_patterns(message: str) -> str:
 MAX_INT4 = 2_147_483_647
 """Sequence numbers and offsets are PostgreSQL integers; anything larger is refused at the door."""
 
-SequenceNumber = Annotated[int, msgspec.Meta(ge=0, le=MAX_INT4)]
+SequenceNumber = Annotated[int, msgspec.Meta(ge=0, le=MAX_INT4, extra_json_schema={"extra": {"minimum": 0}})]
+"""A Turn's number, or 0 for "before the first Turn". The minimum is also given as schema extra
+because Litestar (2.25, `SchemaCreator._apply_kwarg_definition_metadata`) copies a constraint onto
+an optional field's schema only when it is truthy, so `ge=0` alone vanished from the OpenAPI
+document wherever the field may be null (`history_base_seq`); extras are copied as they are."""
 
 
 class Usage(msgspec.Struct, kw_only=True):
