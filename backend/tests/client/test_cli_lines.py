@@ -242,7 +242,8 @@ def test_a_parent_that_is_not_the_lines_head_is_refused_with_the_way_to_a_new_li
     refused = cli(server, "commit", name, "--parent", ref, "-m", "From the old state", "--decision", "C")
     assert refused.code == 4
     line = refused.error_line()
-    assert f"{ref} is not the HEAD of line 'main' (its HEAD is {new['id']})" in line
+    assert f"{ref} is not the HEAD of line 'main' (its HEAD is {new['commit_hash'][:7]})" in line
+    assert new["id"] not in line  # named by its short hash, as `log` names it (issue 44 item 11)
     suggested = f"smriti line create {shlex.quote(name)} NAME --from {ref}"
     assert f"`{suggested}`" in line
     assert "--line NAME" in line
@@ -309,12 +310,14 @@ def test_fork_a_session_from_a_checkpoint(server: LiveServer) -> None:
     ).json()
     assert forked["id"] != origin["id"]
     assert (forked["repo_id"], forked["title"], forked["turn_count"]) == (space_id, "Try B", 0)
-    assert forked["base_commit_id"] == checkpoint["id"]
+    assert (forked["base_commit_id"], forked["base_commit_hash"]) == (checkpoint["id"], checkpoint["commit_hash"])
     assert forked["forked_from"] == {"session_id": origin["id"], "sequence_number": 0, "deleted": False}
     human = cli(server, "fork", origin["id"], "--checkpoint", checkpoint["id"])
     assert human.code == 0, human.stderr
     assert human.stdout.startswith("Forked Session ")
-    assert f"from Turn 0 of Session {origin['id']}, based on Checkpoint {checkpoint['id']}" in human.stdout
+    assert (
+        f"from Turn 0 of Session {origin['id']}, based on Checkpoint {checkpoint['commit_hash'][:7]}:" in human.stdout
+    )
 
     not_an_id = cli(server, "fork", "chat-1", "--checkpoint", checkpoint["id"])
     assert not_an_id.code == 2

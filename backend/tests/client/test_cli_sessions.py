@@ -49,7 +49,10 @@ def test_mount_starts_a_based_session_and_sessions_lists_it_with_its_lineage(ser
     # From the Space alone: a Session of its own, based on HEAD~1.
     alone = cli(server, "mount", name, "HEAD~1", "--json").json()
     assert (alone["repo_id"], alone["base_commit_id"], alone["forked_from"]) == (space["id"], plan["id"], None)
+    assert alone["base_commit_hash"] == plan["commit_hash"]
     assert alone["title"] == "From “Plan”"
+    # The CLI names the base by its short hash, as `log` does (issue 44 item 11).
+    short = plan["commit_hash"][:7]
     # What its next message receives is on the server: the base, in any client.
     preview = httpx.post(f"{server.url}/v4/chat/context", json={"session_id": alone["id"]}, timeout=30).json()
     assert (preview["checkpoint_id"], preview["checkpoint_from"]) == (plan["id"], "base")
@@ -62,10 +65,20 @@ def test_mount_starts_a_based_session_and_sessions_lists_it_with_its_lineage(ser
     shown = cli(server, "session", "show", alone["id"], "--json").json()
     assert shown["continued_count"] == 1
     assert shown["continued_in"][0]["session_id"] == continued["id"]
+    assert shown["continued_in"][0]["base_commit_hash"] == plan["commit_hash"]
+    httpx.post(
+        f"{server.url}/v4/chat/commit",
+        json={"repo_id": space["id"], "message": "Saved from it", "metadata": {"source": {"session_id": alone["id"]}}},
+        timeout=30,
+    ).raise_for_status()
+    last = cli(server, "session", "show", alone["id"], "--json").json()["last_saved"]
     human = cli(server, "session", "show", alone["id"])
     assert human.code == 0, human.stderr
-    assert f"Next message receives: Checkpoint {plan['id']} (its base) plus all of its Turns." in human.stdout
-    assert f"Continued in 1 Session:\n  {continued['id']} based on {plan['id']}" in human.stdout
+    assert f"Next message receives: Checkpoint {short} (its base) plus all of its Turns." in human.stdout
+    assert f"Next save starts from: Checkpoint {last['commit_hash'][:7]}, saved from it last" in human.stdout
+    assert f"Continued in 1 Session:\n  {continued['id']} based on {short}, " in human.stdout
+    assert plan["id"] not in human.stdout
+    assert last["commit_id"] not in human.stdout
 
     listed = cli(server, "sessions", name, "--json").json()
     assert [s["id"] for s in listed["items"]] == [continued["id"], alone["id"]]
@@ -84,11 +97,18 @@ def test_mount_starts_a_based_session_and_sessions_lists_it_with_its_lineage(ser
         "UPDATED",
     ]
     assert alone["id"] in table.stdout
+    assert short in table.stdout
+    assert plan["id"] not in table.stdout
     assert "(2 Sessions)" in table.stdout
     by_title = cli(server, "sessions", name, "--title", "FORK FROM", "--json").json()
     assert [s["id"] for s in by_title["items"]] == [continued["id"]]
     forks = cli(server, "sessions", name, "--forked-from", alone["id"], "--json").json()
     assert [s["id"] for s in forks["items"]] == [continued["id"]]
+    # `mount` names the base by its short hash too (the listing above had two Sessions: this is a third).
+    mounted = cli(server, "mount", name, "HEAD~2")
+    assert mounted.code == 0, mounted.stderr
+    assert f"based on Checkpoint {short}: each message" in mounted.stdout
+    assert plan["id"] not in mounted.stdout
 
     # Mistakes: exit codes as the other commands have them.
     assert cli(server, "mount", name, "deadbeef00").code == 3

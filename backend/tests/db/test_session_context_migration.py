@@ -115,7 +115,8 @@ async def test_migration_0016_records_the_lines_it_knows_and_finds_what_a_sessio
             # The server on the upgraded database: the last save, on the line it went to.
             async with make_client(dataclasses.replace(settings, database_url=url)) as client:
                 answer = (await client.get(f"/v4/sessions/{session}")).json()
-            assert answer["last_saved"] == {"commit_id": str(saved), "branch": "main"}
+            saved_hash = await conn.fetchval("SELECT commit_hash FROM commits WHERE id = $1", saved)
+            assert answer["last_saved"] == {"commit_id": str(saved), "commit_hash": saved_hash, "branch": "main"}
 
             await asyncio.to_thread(lambda: alembic_commands(url).downgrade("0015"))
             columns = await conn.fetch(

@@ -47,14 +47,26 @@ async def test_last_saved_is_the_newest_checkpoint_saved_from_the_session_and_th
     first = await commit(client, space["id"], "first save", branch="from-base", metadata=_source(session))
     elsewhere = await commit(client, space["id"], "someone else on main", metadata=_source(other))
     answer = await _get(client, session["id"])
-    assert answer["last_saved"] == {"commit_id": first["id"], "branch": "from-base"}
+    assert answer["last_saved"] == {
+        "commit_id": first["id"],
+        "commit_hash": first["commit_hash"],
+        "branch": "from-base",
+    }
     assert answer["base_commit_id"] == base["id"]  # the base never changes
 
     # The next save from it, spelled in capitals by some client, on the default line: the newest wins.
     second = await commit(client, space["id"], "second save", metadata=_source(session, spelled=session["id"].upper()))
-    assert (await _get(client, session["id"]))["last_saved"] == {"commit_id": second["id"], "branch": "main"}
+    assert (await _get(client, session["id"]))["last_saved"] == {
+        "commit_id": second["id"],
+        "commit_hash": second["commit_hash"],
+        "branch": "main",
+    }
     # The other Session's last save is its own.
-    assert (await _get(client, other["id"]))["last_saved"] == {"commit_id": elsewhere["id"], "branch": "main"}
+    assert (await _get(client, other["id"]))["last_saved"] == {
+        "commit_id": elsewhere["id"],
+        "commit_hash": elsewhere["commit_hash"],
+        "branch": "main",
+    }
 
 
 async def test_the_line_is_named_as_it_is_now_and_null_once_it_is_deleted(client: httpx.AsyncClient) -> None:
@@ -67,11 +79,19 @@ async def test_the_line_is_named_as_it_is_now_and_null_once_it_is_deleted(client
     await commit(client, space["id"], "later", branch="draft")
     renamed = await client.patch(f"/v4/repos/{space['id']}/branches/draft", json={"name": "Plan B"})
     assert renamed.status_code == 200, renamed.text
-    assert (await _get(client, session["id"]))["last_saved"] == {"commit_id": saved["id"], "branch": "Plan B"}
+    assert (await _get(client, session["id"]))["last_saved"] == {
+        "commit_id": saved["id"],
+        "commit_hash": saved["commit_hash"],
+        "branch": "Plan B",
+    }
     # A line of the same name made again is another line.
     assert (await client.delete(f"/v4/repos/{space['id']}/branches/Plan%20B")).status_code == 204
     await _line(client, space["id"], "Plan B", base["id"])
-    assert (await _get(client, session["id"]))["last_saved"] == {"commit_id": saved["id"], "branch": None}
+    assert (await _get(client, session["id"]))["last_saved"] == {
+        "commit_id": saved["id"],
+        "commit_hash": saved["commit_hash"],
+        "branch": None,
+    }
 
 
 async def test_apply_restore_and_merges_record_their_line_too(
@@ -152,4 +172,8 @@ async def test_an_imported_space_knows_the_line_of_each_head(client: httpx.Async
     imported = await client.post("/v5/repos/import", content=bundle, headers={"Content-Type": "application/x-ndjson"})
     assert imported.status_code == 201, imported.text
     # A bundle does not carry the line each Checkpoint went to; a HEAD younger than its line did.
-    assert (await _get(client, session["id"]))["last_saved"] == {"commit_id": on_side["id"], "branch": "side"}
+    assert (await _get(client, session["id"]))["last_saved"] == {
+        "commit_id": on_side["id"],
+        "commit_hash": on_side["commit_hash"],
+        "branch": "side",
+    }

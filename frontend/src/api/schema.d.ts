@@ -812,6 +812,7 @@ export interface components {
         };
         /** Continuation */
         Continuation: {
+            base_commit_hash: string | null;
             base_commit_id: string | null;
             /** Format: date-time */
             created_at: string;
@@ -967,6 +968,7 @@ export interface components {
         /** LastSaved */
         LastSaved: {
             branch: string | null;
+            commit_hash: string;
             /** Format: uuid */
             commit_id: string;
         };
@@ -1167,6 +1169,7 @@ export interface components {
         };
         /** Session */
         Session: {
+            base_commit_hash: string | null;
             base_commit_id: string | null;
             continued_count: number;
             continued_in: components["schemas"]["Continuation"][];

@@ -147,6 +147,7 @@ export function makeSession(id: string, patch: Partial<Session> = {}): Session {
     repo_id: "space",
     title: "Trip",
     base_commit_id: null,
+    base_commit_hash: null,
     forked_from: null,
     last_saved: null,
     continued_in: [],

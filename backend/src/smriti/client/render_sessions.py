@@ -4,7 +4,7 @@ The shared text helpers are `render.py`'s; this module keeps that one under its 
 
 from __future__ import annotations
 
-from smriti.client.brief import when
+from smriti.client.brief import short, when
 from smriti.client.render import aligned, counted, one_line, titled
 from smriti.core.schemas import Page
 from smriti.sessions.schemas import Session
@@ -13,6 +13,11 @@ from smriti.spaces.schemas import Space
 
 def _title(session: Session) -> str:
     return titled(session.title)
+
+
+def _checkpoint(commit_hash: str | None) -> str:
+    """A Checkpoint by its short hash, as `log` names Checkpoints; `-` for none."""
+    return short(commit_hash) if commit_hash else "-"
 
 
 def _origin(session: Session) -> str:
@@ -35,7 +40,7 @@ def sessions(page: Page[Session], space: Space, *, title: str | None = None) -> 
                 str(session.id),
                 _title(session),
                 str(session.turn_count),
-                str(session.base_commit_id) if session.base_commit_id else "-",
+                _checkpoint(session.base_commit_hash),
                 _origin(session),
                 str(session.continued_count) if session.continued_count else "-",
                 when(session.updated_at),
@@ -51,13 +56,15 @@ def sessions(page: Page[Session], space: Space, *, title: str | None = None) -> 
 def session(s: Session) -> str:
     """One Session: what its next message receives, where its next save starts, its lineage."""
     out = [f"Session {s.id} {_title(s)}: {counted(s.turn_count, 'Turn')}, updated {when(s.updated_at)}."]
-    if s.base_commit_id:
-        out.append(f"Next message receives: Checkpoint {s.base_commit_id} (its base) plus all of its Turns.")
+    if s.base_commit_hash:
+        out.append(
+            f"Next message receives: Checkpoint {_checkpoint(s.base_commit_hash)} (its base) plus all of its Turns."
+        )
     else:
         out.append("Next message receives: all of its Turns, no Checkpoint (mount one: `smriti mount`).")
     if s.last_saved:
         line = f"on line {one_line(s.last_saved.branch)}" if s.last_saved.branch else "on a line that is gone"
-        out.append(f"Next save starts from: Checkpoint {s.last_saved.commit_id}, saved from it last, {line}.")
+        out.append(f"Next save starts from: Checkpoint {short(s.last_saved.commit_hash)}, saved from it last, {line}.")
     else:
         out.append("Next save starts from: its base, else the line's HEAD (nothing was saved from it yet).")
     if s.forked_from:
@@ -67,7 +74,9 @@ def session(s: Session) -> str:
         )
     if s.continued_count:
         out.append(f"Continued in {counted(s.continued_count, 'Session')}:")
-        out += [f"  {c.session_id} based on {c.base_commit_id}, {when(c.created_at)}" for c in s.continued_in]
+        out += [
+            f"  {c.session_id} based on {_checkpoint(c.base_commit_hash)}, {when(c.created_at)}" for c in s.continued_in
+        ]
         if s.continued_count > len(s.continued_in):
             out.append(
                 f"  … and {s.continued_count - len(s.continued_in)} more (`smriti sessions SPACE --forked-from ID`)."
@@ -80,7 +89,7 @@ def forked(s: Session) -> str:
     where = f" from Turn {origin.sequence_number} of Session {origin.session_id}" if origin else ""
     return (
         f"Forked Session {s.id} “{one_line(s.title)}”{where}, based on Checkpoint "
-        f"{s.base_commit_id}: each message sent in it gets that Checkpoint's state plus its own Turns."
+        f"{_checkpoint(s.base_commit_hash)}: each message sent in it gets that Checkpoint's state plus its own Turns."
     )
 
 
@@ -88,8 +97,8 @@ def mounted(s: Session) -> str:
     if s.forked_from:
         return forked(s)
     return (
-        f"Started Session {s.id} {_title(s)} based on Checkpoint {s.base_commit_id}: each message sent in it "
-        "gets that Checkpoint's state plus its own Turns."
+        f"Started Session {s.id} {_title(s)} based on Checkpoint {_checkpoint(s.base_commit_hash)}: each message "
+        "sent in it gets that Checkpoint's state plus its own Turns."
     )
 
 

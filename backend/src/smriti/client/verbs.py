@@ -29,7 +29,7 @@ from smriti.checkpoints.schemas import (
     SetFields,
 )
 from smriti.client.api import SmritiClient
-from smriti.client.brief import Via
+from smriti.client.brief import Via, short
 from smriti.client.errors import ConflictError, InvalidInput
 from smriti.client.operations import CommitDraft, expected_head, resolve_commit_id, with_author
 from smriti.lines.schemas import Line
@@ -102,7 +102,7 @@ async def saved(client: SmritiClient, space: Space, checkpoint: Checkpoint, line
 def _check_parent_is_head(space: Space, line: Line, parent_id: UUID, parent_ref: str, via: Via) -> None:
     if line.head_commit_id == parent_id:
         return
-    where = f"its HEAD is {line.head_commit_id}" if line.head_commit_id else "it has no Checkpoint yet"
+    where = f"its HEAD is {short(line.head_commit_hash)}" if line.head_commit_hash else "it has no Checkpoint yet"
     raise ConflictError(
         f"{parent_ref} is not the HEAD of line {line.name!r} ({where}); saving on it would leave that HEAD "
         f"behind, so nothing was written. {new_line_hint(space, parent_ref, via)}",

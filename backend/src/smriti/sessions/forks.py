@@ -32,7 +32,8 @@ made AS (
     RETURNING id, repo_id, title, provider, model, base_commit_id, forked_from_session_id, forked_from_seq,
               created_at, updated_at
 )
-SELECT EXISTS (SELECT 1 FROM origin) AS origin_found, EXISTS (SELECT 1 FROM base) AS base_found, made.*
+SELECT EXISTS (SELECT 1 FROM origin) AS origin_found, EXISTS (SELECT 1 FROM base) AS base_found,
+       (SELECT commit_hash FROM base) AS base_commit_hash, made.*
 FROM (SELECT 1) AS one LEFT JOIN made ON true
 """
 
@@ -62,6 +63,7 @@ class SessionForks:
             model=row["model"],
             turn_count=0,
             base_commit_id=row["base_commit_id"],
+            base_commit_hash=row["base_commit_hash"],
             forked_from=ForkedFrom(
                 session_id=row["forked_from_session_id"], sequence_number=row["forked_from_seq"], deleted=False
             ),

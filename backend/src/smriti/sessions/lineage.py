@@ -33,18 +33,21 @@ _CONTEXT_SQL = text(
     f"""
 SELECT s.id, json_build_object(
     'last_saved', (
-        SELECT json_build_object('commit_id', c.id, 'branch', b.name)
+        SELECT json_build_object('commit_id', c.id, 'commit_hash', c.commit_hash, 'branch', b.name)
         FROM commits c LEFT JOIN branches b ON b.id = c.branch_id AND b.repo_id = c.repo_id
         WHERE c.repo_id = s.repo_id AND lower(c.metadata #>> '{{source,session_id}}') = s.id::text
               AND (c.metadata #>> '{{source,session_id}}') IS NOT NULL
         ORDER BY c.created_at DESC, c.id DESC LIMIT 1),
+    'base_commit_hash', (SELECT commit_hash FROM commits WHERE id = s.base_commit_id),
     'origin_deleted', s.forked_from_session_id IS NOT NULL
                       AND NOT EXISTS (SELECT 1 FROM sessions o WHERE o.id = s.forked_from_session_id),
     'continued_in', coalesce((
         SELECT json_agg(json_build_object('session_id', f.id, 'title', f.title, 'base_commit_id', f.base_commit_id,
-                                          'created_at', f.created_at) ORDER BY f.created_at DESC, f.id DESC)
+                                          'base_commit_hash', fb.commit_hash, 'created_at', f.created_at)
+                        ORDER BY f.created_at DESC, f.id DESC)
         FROM (SELECT id, title, base_commit_id, created_at FROM sessions
-              WHERE forked_from_session_id = s.id ORDER BY created_at DESC, id DESC LIMIT {CONTINUED_SHOWN}) f),
+              WHERE forked_from_session_id = s.id ORDER BY created_at DESC, id DESC LIMIT {CONTINUED_SHOWN}) f
+        LEFT JOIN commits fb ON fb.id = f.base_commit_id),
         '[]'::json),
     'continued_count', (SELECT count(*) FROM sessions f WHERE f.forked_from_session_id = s.id)
 )::text AS context
@@ -54,6 +57,7 @@ FROM sessions s WHERE s.id = ANY(:ids)
 
 
 class _Context(msgspec.Struct):
+    base_commit_hash: str | None
     last_saved: LastSaved | None
     origin_deleted: bool
     continued_in: list[Continuation]
@@ -61,12 +65,13 @@ class _Context(msgspec.Struct):
 
 
 _decode = msgspec.json.Decoder(_Context).decode
-_NONE = _Context(last_saved=None, origin_deleted=False, continued_in=[], continued_count=0)
+_NONE = _Context(base_commit_hash=None, last_saved=None, origin_deleted=False, continued_in=[], continued_count=0)
 
 
-def session_of(model: SessionModel) -> Session:
-    """A Session's row as the API shows it, with nothing added: right for a Session just made
-    (nothing was saved from it, nothing continued from it, its origin was there a moment ago)."""
+def session_of(model: SessionModel, base_commit_hash: str | None = None) -> Session:
+    """A Session's row as the API shows it, with nothing added but its base's hash (which the
+    caller read): right for a Session just made (nothing was saved from it, nothing continued
+    from it, its origin was there a moment ago)."""
     origin, seq = model.forked_from_session_id, model.forked_from_seq
     return Session(
         id=model.id,
@@ -76,6 +81,7 @@ def session_of(model: SessionModel) -> Session:
         model=model.model,
         turn_count=model.last_seq,
         base_commit_id=model.base_commit_id,
+        base_commit_hash=base_commit_hash,
         forked_from=(
             ForkedFrom(session_id=origin, sequence_number=seq, deleted=False)
             if origin is not None and seq is not None
@@ -113,6 +119,7 @@ def _with(session: Session, context: _Context) -> Session:
     )
     return msgspec.structs.replace(
         session,
+        base_commit_hash=context.base_commit_hash,
         forked_from=forked_from,
         last_saved=context.last_saved,
         continued_in=context.continued_in,

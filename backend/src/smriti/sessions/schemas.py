@@ -47,6 +47,8 @@ class LastSaved(msgspec.Struct, kw_only=True):
 
     commit_id: UUID
     """The newest Checkpoint of the Space whose `metadata.source.session_id` is this Session."""
+    commit_hash: str
+    """Its hash, as a client shows it (the first 7 characters name it wherever a ref is taken)."""
     branch: str | None
     """The line it went to (the line whose HEAD it became when saved), by its name now; null when
     that line has been deleted, or is not known (a Checkpoint saved before this was recorded and
@@ -59,6 +61,7 @@ class Continuation(msgspec.Struct, kw_only=True):
     session_id: UUID
     title: str
     base_commit_id: UUID | None
+    base_commit_hash: str | None
     created_at: datetime.datetime
 
 
@@ -73,6 +76,8 @@ class Session(msgspec.Struct, kw_only=True):
     """Also the highest `sequence_number`: Turns are numbered 1..turn_count with no gaps."""
     base_commit_id: UUID | None
     """The Checkpoint this Session starts from, if any (see `SessionCreate`)."""
+    base_commit_hash: str | None
+    """Its hash, as a client shows it; null exactly when `base_commit_id` is."""
     forked_from: ForkedFrom | None
     """Where this Session was forked from, if it was."""
     last_saved: LastSaved | None

@@ -30,10 +30,11 @@ class SessionService(EntityService[SessionModel]):
     id_parameter = "session_id"
 
     async def add(self, repo_id: UUID, data: SessionCreate, *, model: str | None) -> Session:
+        base_commit_hash = None
         if data.base_commit_id is not None:
             if await self.repository.session.get(RepoModel, repo_id) is None:
                 raise NotFound(f"No Space with id {repo_id}.", field="repo_id", source="path")
-            await self._check_base(repo_id, data.base_commit_id, field="base_commit_id")
+            base_commit_hash = await self._check_base(repo_id, data.base_commit_id, field="base_commit_id")
         try:
             created = await self.create(
                 SessionModel(
@@ -49,7 +50,7 @@ class SessionService(EntityService[SessionModel]):
             if not caused_by(exc, asyncpg.ForeignKeyViolationError):
                 raise
             raise NotFound(f"No Space with id {repo_id}.", field="repo_id", source="path") from None
-        return session_of(created)
+        return session_of(created, base_commit_hash)
 
     async def rename(self, session_id: UUID, data: SessionUpdate) -> Session:
         # One UPDATE … RETURNING, not read-modify-write: a Session deleted meanwhile is a 404.
@@ -79,15 +80,20 @@ class SessionService(EntityService[SessionModel]):
             raise NotFound(f"No Session with id {session_id}.", field="session_id", source="path")
         await self.repository.session.commit()
 
-    async def _check_base(self, repo_id: UUID, commit_id: UUID, *, field: str) -> None:
-        """A 400 naming `field` unless `commit_id` is a Checkpoint of the Space."""
-        owner = await self.repository.session.scalar(select(CommitModel.repo_id).where(CommitModel.id == commit_id))
+    async def _check_base(self, repo_id: UUID, commit_id: UUID, *, field: str) -> str:
+        """The hash of `commit_id`; a 400 naming `field` unless it is a Checkpoint of the Space."""
+        found = (
+            await self.repository.session.execute(
+                select(CommitModel.repo_id, CommitModel.commit_hash).where(CommitModel.id == commit_id)
+            )
+        ).one_or_none()
         # A 400 either way: the Checkpoint is named in the body, and the Space or Session in the
         # path does exist (a 404 would say it did not).
-        if owner is None:
+        if found is None:
             raise BadRequest(f"{field}: no Checkpoint with id {commit_id}.", field=field)
-        if owner != repo_id:
+        if found.repo_id != repo_id:
             raise BadRequest(f"{field} belongs to another Space than this Session.", field=field)
+        return str(found.commit_hash)
 
     async def page(
         self, repo_id: UUID, page: PageParams, *, title: str | None = None, forked_from: UUID | None = None

@@ -155,7 +155,16 @@ export function SessionArea({ sessionId }: { sessionId: string }) {
           queryClient.setQueryData(keys.checkpoint(checkpoint.id), checkpoint);
           // What the next save starts from is the server's: shown at once, then read again.
           queryClient.setQueryData(keys.session(sessionId), (old: Session | undefined) =>
-            old ? { ...old, last_saved: { commit_id: checkpoint.id, branch: line } } : old,
+            old
+              ? {
+                  ...old,
+                  last_saved: {
+                    commit_id: checkpoint.id,
+                    commit_hash: checkpoint.commit_hash,
+                    branch: line,
+                  },
+                }
+              : old,
           );
           void queryClient.invalidateQueries({ queryKey: keys.session(sessionId) });
         }}
