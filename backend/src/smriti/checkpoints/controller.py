@@ -17,7 +17,7 @@ from smriti.checkpoints.store import CheckpointStore
 from smriti.core.error_docs import error_responses
 from smriti.core.errors import BadRequest
 from smriti.core.operation_docs import documented
-from smriti.core.pagination import PageParams
+from smriti.core.pagination import PAGE_LINKS, PageParams, page_links
 from smriti.core.path_params import CheckpointRefPath
 from smriti.core.responses import EncodedJSON, checkpoint_location, encoded_or_not_modified
 from smriti.core.schemas import Page
@@ -76,17 +76,23 @@ class CheckpointController(Controller):
             "history: first parents from its HEAD, newest first."
         ),
         responses=error_responses(404),
+        response_headers=[PAGE_LINKS],
     )
     async def list_checkpoints(
         self,
         repo_id: FromPath[UUID],
         checkpoints: NamedDependency[CheckpointStore],
         page: NamedDependency[PageParams],
+        scope: Scope,
         branch: _LINE_QUERY = None,
     ) -> Response[Page[Checkpoint]]:
-        if branch is not None:
-            return EncodedJSON(await checkpoints.line_log_json(repo_id, branch, limit=page.limit, offset=page.offset))
-        return EncodedJSON(await checkpoints.log_json(repo_id, limit=page.limit, offset=page.offset))
+        found = await (
+            checkpoints.log_json(repo_id, limit=page.limit, offset=page.offset)
+            if branch is None
+            else checkpoints.line_log_json(repo_id, branch, limit=page.limit, offset=page.offset)
+        )
+        links = page_links(scope, total=found.total, limit=page.limit, offset=page.offset)
+        return EncodedJSON(found.body, headers=((b"link", links.encode()),) if links else ())
 
     @get(
         "/commits/{ref:str}",

@@ -8,7 +8,7 @@ concurrent commits serialise instead of losing one another.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import NoReturn
+from typing import NamedTuple, NoReturn
 from uuid import UUID
 
 import asyncpg
@@ -50,8 +50,15 @@ def checkpoint_json_sql(alias: str) -> str:
 _encode = msgspec.json.Encoder().encode
 
 
-def _page_json(items: str, total: int, limit: int, offset: int) -> bytes:
-    return f'{{"items":{items},"total":{total},"limit":{limit},"offset":{offset}}}'.encode()
+class PageJSON(NamedTuple):
+    """A page encoded as JSON, with its total (for the `Link` header) at hand."""
+
+    body: bytes
+    total: int
+
+
+def _page_json(items: str, total: int, limit: int, offset: int) -> PageJSON:
+    return PageJSON(f'{{"items":{items},"total":{total},"limit":{limit},"offset":{offset}}}'.encode(), total)
 
 
 def to_checkpoint(row: asyncpg.Record, prefix: str = "") -> Checkpoint:
@@ -153,7 +160,9 @@ class CheckpointStore:
         self._pool = pool
         self._max_checkpoint_bytes = max_checkpoint_bytes  # SMRITI_MAX_BODY_BYTES (checkpoints/size.py)
         # Log pages by (Space, Checkpoint count, limit, offset): see `log_json`.
-        self._pages: SizedLru[tuple[UUID, int, int, int], bytes] = SizedLru(page_cache_bytes, len)
+        self._pages: SizedLru[tuple[UUID, int, int, int], PageJSON] = SizedLru(
+            page_cache_bytes, lambda page: len(page.body)
+        )
         self._new_id = new_id  # time-ordered (smriti.core.ids); `make bench-wal` compares random ones
         self.writer = writer or CommitWriter(pool)
 
@@ -230,7 +239,7 @@ class CheckpointStore:
             raise BadRequest(f"Hash prefix {given} matches more than one Checkpoint; give more digits.", field="ref")
         return rows[0]
 
-    async def log_json(self, repo_id: UUID, *, limit: int, offset: int) -> bytes:
+    async def log_json(self, repo_id: UUID, *, limit: int, offset: int) -> PageJSON:
         """Checkpoints of a Space, newest first, as a JSON page. The total is kept on the Space.
 
         Checkpoints are never changed or removed one by one, so a page is fully determined by
@@ -251,7 +260,7 @@ class CheckpointStore:
                 self._pages.put(key, page)
         return page
 
-    async def line_log_json(self, repo_id: UUID, branch: str, *, limit: int, offset: int) -> bytes:
+    async def line_log_json(self, repo_id: UUID, branch: str, *, limit: int, offset: int) -> PageJSON:
         """A line's history (first parents from its HEAD, newest first) as a JSON page.
 
         Such a page is fully determined by the line's HEAD (history never changes), so it is

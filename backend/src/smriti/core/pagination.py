@@ -1,4 +1,5 @@
-"""`?limit=&offset=` for every list, with the cap from settings shown in the OpenAPI document.
+"""`?limit=&offset=` for every list, with the cap from settings shown in the OpenAPI document,
+and the `Link` header (RFC 8288) that says where the next, previous and first pages are.
 
 Query parameters arrive as text. Litestar converts them with lax rules, under which `1e3` and
 `5.0` are integers; here an integer parameter is digits only (`query_int`), and the OpenAPI
@@ -10,13 +11,19 @@ document still calls it an integer with its bounds.
 
 import re
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
+from urllib.parse import quote_from_bytes, unquote_plus
 
+from litestar import Response
+from litestar.datastructures import ResponseHeader
 from litestar.di import Provide
 from litestar.params import QueryParameter
+from litestar.types import Scope
 
 from smriti.core.errors import BadRequest
-from smriti.core.schemas import MAX_INT4
+from smriti.core.schemas import MAX_INT4, Page
+
+T = TypeVar("T")
 
 DEFAULT_LIMIT = 50
 _DIGITS = re.compile(r"[0-9]{1,10}")
@@ -71,3 +78,48 @@ def page_dependency(max_page_size: int) -> Provide:
         )
 
     return Provide(provide_page, sync_to_thread=False)
+
+
+# What a client sent stays as it was sent (its own escapes kept): only what may not stand inside
+# `<…>` in a header (spaces, quotes, angle brackets, bytes beyond ASCII) is escaped.
+_KEPT_IN_LINKS = "/%=&+:@!$'()*,;~-._?"
+
+PAGE_LINKS = ResponseHeader(
+    name="Link",
+    description=(
+        'RFC 8288 links to the neighbouring pages: `rel="next"` while items remain past this page, '
+        '`rel="prev"` and `rel="first"` past the first one. Each is this request\'s path and query '
+        "with `offset` changed; absent when there is no such page."
+    ),
+    value="",  # never sent (documentation only): its type is what the document says the header is
+    documentation_only=True,
+)
+"""The `Link` header in the OpenAPI document of every paged list (`response_headers=[PAGE_LINKS]`)."""
+
+
+def page_links(scope: Scope, *, total: int, limit: int, offset: int) -> str | None:
+    """The `Link` header of a page of `total` items (None: no header): `next` while items remain
+    past it, `prev` and `first` when it does not start at the first item. Relative references
+    (RFC 3986 §4.2): right behind a proxy that rewrites the host, as the request's own path is."""
+    links: list[tuple[int, str]] = []
+    if offset + limit < total:
+        links.append((offset + limit, "next"))
+    if offset > 0:
+        # From past the end, the previous page is the last one that holds items.
+        links += [(max(0, min(offset, total) - limit), "prev"), (0, "first")]
+    if not links:
+        return None
+    raw_path: bytes = scope.get("raw_path") or scope["path"].encode()
+    path = quote_from_bytes(raw_path, safe=_KEPT_IN_LINKS)
+    kept = [
+        quote_from_bytes(part, safe=_KEPT_IN_LINKS)
+        for part in scope["query_string"].split(b"&")
+        if part and unquote_plus(part.split(b"=", 1)[0].decode("latin-1")) != "offset"
+    ]
+    return ", ".join(f'<{path}?{"&".join([*kept, f"offset={to}"])}>; rel="{rel}"' for to, rel in links)
+
+
+def paged(page: Page[T], scope: Scope) -> Response[Page[T]]:
+    """A page as a list's handler answers it: with its `Link` header."""
+    links = page_links(scope, total=page.total, limit=page.limit, offset=page.offset)
+    return Response(page, headers={"Link": links} if links else None)

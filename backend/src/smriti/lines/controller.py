@@ -6,9 +6,10 @@ from uuid import UUID
 from litestar import Controller, Response, delete, get, patch, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
+from litestar.types import Scope
 
 from smriti.core.error_docs import error_responses
-from smriti.core.pagination import PageParams
+from smriti.core.pagination import PAGE_LINKS, PageParams, paged
 from smriti.core.path_params import LineNamePath
 from smriti.core.schemas import Page
 from smriti.lines.schemas import Line, LineCreate, LineUpdate
@@ -30,11 +31,16 @@ class LineController(Controller):
         operation_id="listLines",
         summary="The Space's lines, the default line first, then by name",
         responses=error_responses(404),
+        response_headers=[PAGE_LINKS],
     )
     async def list_lines(
-        self, repo_id: FromPath[UUID], lines: NamedDependency[LineStore], page: NamedDependency[PageParams]
-    ) -> Page[Line]:
-        return await lines.page(repo_id, limit=page.limit, offset=page.offset)
+        self,
+        repo_id: FromPath[UUID],
+        lines: NamedDependency[LineStore],
+        page: NamedDependency[PageParams],
+        scope: Scope,
+    ) -> Response[Page[Line]]:
+        return paged(await lines.page(repo_id, limit=page.limit, offset=page.offset), scope)
 
     @post(
         "/",

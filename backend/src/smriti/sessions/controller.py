@@ -9,10 +9,11 @@ from advanced_alchemy.extensions.litestar.providers import create_service_provid
 from litestar import Controller, Response, delete, get, patch, post
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, JSONBody, QueryParameter
+from litestar.types import Scope
 
 from smriti.core.error_docs import error_responses
 from smriti.core.errors import BadRequest
-from smriti.core.pagination import PageParams, int_query, query_int
+from smriti.core.pagination import PAGE_LINKS, PageParams, int_query, paged, query_int
 from smriti.core.schemas import MAX_INT4, Page
 from smriti.providers.registry import ProviderRegistry
 from smriti.sessions.schemas import MAX_TITLE_FILTER, Session, SessionCreate, SessionUpdate, Turn, session_location
@@ -87,16 +88,19 @@ class SessionController(Controller):
             "case; `forked_from` keeps those continued from one Session."
         ),
         responses=error_responses(400, 404),
+        response_headers=[PAGE_LINKS],
     )
     async def list_sessions(
         self,
+        *,
         repo_id: FromPath[UUID],
         sessions: NamedDependency[SessionService],
         page: NamedDependency[PageParams],
+        scope: Scope,
         q: _TITLE_FILTER = None,
         forked_from: _FORKED_FROM = None,
-    ) -> Page[Session]:
-        return await sessions.page(repo_id, page, title=_title_filter(q), forked_from=forked_from)
+    ) -> Response[Page[Session]]:
+        return paged(await sessions.page(repo_id, page, title=_title_filter(q), forked_from=forked_from), scope)
 
     @get(
         "/sessions/{session_id:str}",
@@ -144,18 +148,22 @@ class SessionController(Controller):
         summary="A Session's Turns in sequence_number order",
         description="`after_seq` returns only Turns with a higher sequence_number (keyset paging).",
         responses=error_responses(404),
+        response_headers=[PAGE_LINKS],
     )
     async def list_turns(
         self,
+        *,
         session_id: FromPath[UUID],
         turns: NamedDependency[TurnStore],
+        scope: Scope,
         after_seq: int_query(0, MAX_INT4, 0) = "0",  # type: ignore[valid-type]
         limit: int_query(1, TURN_PAGE_LIMIT, 200) = "200",  # type: ignore[valid-type]
         offset: int_query(0, MAX_INT4, 0) = "0",  # type: ignore[valid-type]
-    ) -> Page[Turn]:
-        return await turns.page(
+    ) -> Response[Page[Turn]]:
+        page = await turns.page(
             session_id,
             after_seq=query_int("after_seq", after_seq, minimum=0, maximum=MAX_INT4),
             limit=query_int("limit", limit, minimum=1, maximum=TURN_PAGE_LIMIT),
             offset=query_int("offset", offset, minimum=0, maximum=MAX_INT4),
         )
+        return paged(page, scope)

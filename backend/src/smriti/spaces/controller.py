@@ -6,9 +6,10 @@ from advanced_alchemy.extensions.litestar.providers import create_service_provid
 from litestar import Controller, Response, delete, get, patch, post
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, JSONBody
+from litestar.types import Scope
 
 from smriti.core.error_docs import error_responses
-from smriti.core.pagination import PageParams
+from smriti.core.pagination import PAGE_LINKS, PageParams, paged
 from smriti.core.schemas import Page
 from smriti.spaces.schemas import Space, SpaceCreate, SpaceUpdate
 from smriti.spaces.service import SpaceService, to_space
@@ -29,11 +30,12 @@ class SpaceController(Controller):
         operation_id="listSpaces",
         summary="List Spaces, most recently changed first",
         responses=error_responses(),
+        response_headers=[PAGE_LINKS],
     )
     async def list_spaces(
-        self, spaces: NamedDependency[SpaceService], page: NamedDependency[PageParams]
-    ) -> Page[Space]:
-        return await spaces.page(page)
+        self, spaces: NamedDependency[SpaceService], page: NamedDependency[PageParams], scope: Scope
+    ) -> Response[Page[Space]]:
+        return paged(await spaces.page(page), scope)
 
     @get("/{repo_id:str}", operation_id="getSpace", summary="Get a Space", responses=error_responses(404))
     async def get_space(self, repo_id: FromPath[UUID], spaces: NamedDependency[SpaceService]) -> Space:
