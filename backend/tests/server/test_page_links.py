@@ -59,6 +59,7 @@ async def test_each_list_links_its_next_page_until_the_last(client: httpx.AsyncC
         f"/v4/repos/{space['id']}/sessions?q=trip",
         f"/v4/sessions/{chat['id']}/turns",
         f"/v4/sessions/{chat['id']}/turns?after_seq=1",
+        f"/v5/search?q=message&repo_id={space['id']}",
     ]
     for path in lists:
         joiner = "&" if "?" in path else "?"
@@ -128,5 +129,6 @@ async def test_the_openapi_document_names_the_link_header_of_every_paged_list(cl
         "/v4/repos/{repo_id}/commits",
         "/v4/repos/{repo_id}/sessions",
         "/v4/sessions/{session_id}/turns",
+        "/v5/search",
     ):
         assert "Link" in schema["paths"][path]["get"]["responses"]["200"]["headers"], path

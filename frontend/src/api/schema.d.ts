@@ -3363,6 +3363,8 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    /** @description RFC 8288 links to the neighbouring pages: `rel="next"` while items remain past this page, `rel="prev"` and `rel="first"` past the first one. Each is this request's path and query with `offset` changed; absent when there is no such page. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -11,7 +11,7 @@ document still calls it an integer with its bounds.
 
 import re
 from dataclasses import dataclass
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Protocol, TypeVar
 from urllib.parse import quote_from_bytes, unquote_plus
 
 from litestar import Response
@@ -21,9 +21,21 @@ from litestar.params import QueryParameter
 from litestar.types import Scope
 
 from smriti.core.errors import BadRequest
-from smriti.core.schemas import MAX_INT4, Page
+from smriti.core.schemas import MAX_INT4
 
-T = TypeVar("T")
+
+class _Paged(Protocol):
+    """A page of a list: `Page`, or a list's own page shape (`SearchPage`)."""
+
+    @property
+    def total(self) -> int: ...
+    @property
+    def limit(self) -> int: ...
+    @property
+    def offset(self) -> int: ...
+
+
+P = TypeVar("P", bound=_Paged)
 
 DEFAULT_LIMIT = 50
 _DIGITS = re.compile(r"[0-9]{1,10}")
@@ -119,7 +131,7 @@ def page_links(scope: Scope, *, total: int, limit: int, offset: int) -> str | No
     return ", ".join(f'<{path}?{"&".join([*kept, f"offset={to}"])}>; rel="{rel}"' for to, rel in links)
 
 
-def paged(page: Page[T], scope: Scope) -> Response[Page[T]]:
+def paged(page: P, scope: Scope) -> Response[P]:
     """A page as a list's handler answers it: with its `Link` header."""
     links = page_links(scope, total=page.total, limit=page.limit, offset=page.offset)
     return Response(page, headers={"Link": links} if links else None)

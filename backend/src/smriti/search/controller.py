@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Annotated, Literal
 from uuid import UUID
 
-from litestar import Controller, get
+from litestar import Controller, Response, get
 from litestar.di import NamedDependency
 from litestar.params import QueryParameter
+from litestar.types import Scope
 
 from smriti.core.error_docs import error_responses
-from smriti.core.pagination import PageParams
+from smriti.core.pagination import PAGE_LINKS, PageParams, paged
 from smriti.search.schemas import SearchPage
 from smriti.search.service import MAX_QUERY_CHARS, SearchQuery, SearchService
 
@@ -41,17 +42,21 @@ class SearchController(Controller):
             "`total_is_exact: false` and the hits are the best of the first 10,000 found."
         ),
         responses=error_responses(400, 404),
+        response_headers=[PAGE_LINKS],
     )
     async def search(
         self,
+        *,
         q: _QUERY,
         search: NamedDependency[SearchService],
         page: NamedDependency[PageParams],
+        scope: Scope,
         repo_id: Annotated[UUID | None, QueryParameter(description="Only this Space's.")] = None,
         kind: Annotated[
             Literal["checkpoint", "turn"] | None, QueryParameter(description="Only Checkpoints, or only Turns.")
         ] = None,
-    ) -> SearchPage:
-        return await search.search(
+    ) -> Response[SearchPage]:
+        found = await search.search(
             SearchQuery(text=q, repo_id=repo_id, kind=kind, limit=page.limit, offset=page.offset)
         )
+        return paged(found, scope)
