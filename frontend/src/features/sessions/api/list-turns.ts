@@ -21,15 +21,21 @@ export async function listTurnsPage(sessionId: string, afterSeq: number, limit =
  * whether anything was written meanwhile, which a final loop then picks up.
  */
 export async function fetchAllTurns(queryClient: QueryClient, sessionId: string): Promise<Turn[]> {
-  // The first page does not need the Session: ask for both at once.
-  const [session, firstPage] = await Promise.all([
-    queryClient.fetchQuery({ ...sessionQuery(sessionId), staleTime: 0 }),
-    listTurnsPage(sessionId, 0),
-  ]);
+  // The first page does not need the Session: ask for both at once. The other pages go as soon
+  // as the Session (small, so first back) says how many there are, not after the first page.
+  const first = listTurnsPage(sessionId, 0);
+  // Awaited below; this only keeps its failure, while the Session loads, from counting as unhandled.
+  first.catch(() => undefined);
+  const session = await queryClient.fetchQuery({ ...sessionQuery(sessionId), staleTime: 0 });
   const pageCount = Math.max(1, Math.ceil(session.turn_count / TURN_PAGE));
-  const rest = await Promise.all(
-    Array.from({ length: pageCount - 1 }, (_, k) => listTurnsPage(sessionId, (k + 1) * TURN_PAGE)),
-  );
+  const [firstPage, rest] = await Promise.all([
+    first,
+    Promise.all(
+      Array.from({ length: pageCount - 1 }, (_, k) =>
+        listTurnsPage(sessionId, (k + 1) * TURN_PAGE),
+      ),
+    ),
+  ]);
   const pages = [firstPage, ...rest];
   const turns = pages.flatMap((page) => page.items);
   let last = pages[pages.length - 1];
