@@ -125,6 +125,7 @@ async def test_renames_deletes_and_new_defaults_racing_commits_never_deadlock(
         spaces.append(sid)
     answers: collections.Counter[tuple[str, int]] = collections.Counter()
     failures: list[str] = []
+    refused: list[tuple[str | None, str]] = []
 
     def note(what: str, response: httpx.Response) -> None:
         answers[(what, response.status_code)] += 1
@@ -137,7 +138,10 @@ async def test_renames_deletes_and_new_defaults_racing_commits_never_deadlock(
             branch = rng.choice([None, None, "main", "a", "B"])
             if branch is not None:
                 body["branch"] = branch
-            note("commit", await server.post("/v4/chat/commit", json=body))
+            response = await server.post("/v4/chat/commit", json=body)
+            note("commit", response)
+            if response.status_code == 409:
+                refused.append((branch, response.json()["detail"]))
 
     async def changes(server: httpx.AsyncClient, k: int) -> None:
         for i in range(30):
@@ -161,7 +165,12 @@ async def test_renames_deletes_and_new_defaults_racing_commits_never_deadlock(
         )
     assert failures == [], (failures[:3], sorted(answers.items()))
     written = answers[("commit", 201)]
-    assert written >= 36 * 30 - 10, sorted(answers.items())  # a few may meet a default that kept moving (409)
+    # A commit to the default line follows a default that moved while it waited, three times;
+    # one that meets a fourth move is told so (409, nothing written). How many do depends on how
+    # the machine schedules the six servers (0-14 of 1,080 seen), so only their kind is exact.
+    assert all(branch is None and "default line kept changing" in detail for branch, detail in refused), refused
+    assert written + len(refused) == 36 * 30, sorted(answers.items())
+    assert len(refused) <= 36 * 30 // 20, sorted(answers.items())
     totals = [(await client.get(f"/v4/repos/{sid}/commits")).json()["total"] for sid in spaces]
     assert sum(totals) == written + len(spaces)
     for sid in spaces:
