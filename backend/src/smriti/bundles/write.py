@@ -32,11 +32,14 @@ _LEFT_TO_THE_DATABASE: dict[str, frozenset[str]] = {
     # The search vectors are the tables' triggers' (migrations 0012, 0013, 0018). A Checkpoint's
     # line (0016) is known for sure only when it was saved; a bundle does not say it.
     "commits": frozenset({"branch_id", "search_vector", "items_vector", "artifacts_vector"}),
-    "sessions": frozenset(),
-    "turns": frozenset({"search_vector"}),
+    # Agents are this server's (their keys never leave it), so a bundle does not say which made
+    # a line, a Session or a Turn; a Checkpoint says it in its own `metadata.author`. Proposals
+    # stay behind too: a loaded Space numbers its own from 1.
+    "sessions": frozenset({"created_by"}),
+    "turns": frozenset({"search_vector", "created_by"}),
     # A Space's HEAD is set once its Checkpoints are in (`_SET_HEAD`).
-    "repos": frozenset({"head_commit_id", "head_commit_hash"}),
-    "branches": frozenset(),
+    "repos": frozenset({"head_commit_id", "head_commit_hash", "proposal_count"}),
+    "branches": frozenset({"created_by", "protected"}),
 }
 """Per table, the columns the bulk load leaves to the database. Every other column of the model is
 written: a column a migration adds fails the check below until the load writes it or names it here."""

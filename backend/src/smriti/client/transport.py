@@ -60,7 +60,8 @@ class _ErrorBody(msgspec.Struct):
 class ApiTransport:
     """The HTTP side of `SmritiClient`: requests sent, answers decoded, errors typed.
 
-    `token` is sent as `Authorization: Bearer <token>` and never appears in an error or `repr`.
+    `token` is sent as `Authorization: Bearer <token>` and never appears in an error or `repr`;
+    `auth`, in its place, decides each request's credential (the MCP endpoint's: its caller's).
     """
 
     def __init__(
@@ -71,6 +72,7 @@ class ApiTransport:
         timeout: float = DEFAULT_TIMEOUT,
         transport: httpx.AsyncBaseTransport | None = None,
         hints: Hints = CLI_HINTS,
+        auth: httpx.Auth | None = None,
     ) -> None:
         self.base_url = check_base_url(base_url)
         # How to list the Spaces or lines, said where one is not found: the CLI's command or MCP's tool.
@@ -85,6 +87,7 @@ class ApiTransport:
             timeout=httpx.Timeout(timeout, connect=min(timeout, 10.0)),
             transport=transport,
             follow_redirects=False,
+            auth=auth,
         )
 
     def __repr__(self) -> str:

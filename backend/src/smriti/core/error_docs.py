@@ -28,6 +28,8 @@ def error_responses(*status_codes: int, described: Mapping[int, str] | None = No
 _DESCRIPTIONS = {
     400: "The request is malformed or breaks a rule; `errors` names the offending fields.",
     401: "Missing or wrong bearer token.",
+    403: "The caller may not do this: an agent key where only the person may, a read-only key writing, or a "
+    "protected line.",
     404: "No such resource.",
     409: "The request conflicts with the current state (for example HEAD has moved).",
     413: "The request body, or the Checkpoint it would make, is larger than the configured limit (`limit_bytes`).",

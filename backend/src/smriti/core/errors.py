@@ -81,6 +81,13 @@ def no_line(name: str, *, field: str, source: str = "body") -> NotFound:
     return NotFound(f"{NO_LINE} {name.strip()[:120]!r}.", field=field, source=source)
 
 
+class Forbidden(SmritiError):
+    """The caller is known and may not do this (an agent key where only the person may, a
+    read-only key writing, a protected line)."""
+
+    status_code = 403
+
+
 class Conflict(SmritiError):
     status_code = 409
 

@@ -80,6 +80,8 @@ class RepoModel(MutableEntity):
     # HEAD's hash, moved together with HEAD. Both are a copy of the default line's HEAD
     # (`BranchModel`), moved in the statement that moves that line's.
     head_commit_hash: Mapped[str | None] = mapped_column(String(64), default=None)
+    # Proposals made in this Space so far: the next one's number is one more (0020).
+    proposal_count: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     if TYPE_CHECKING:
         head_message: Mapped[str | None]
         input_tokens: Mapped[int]
@@ -194,6 +196,10 @@ class BranchModel(MutableEntity):
     head_jump_depths: Mapped[list[int] | None] = mapped_column(ARRAY(Integer), default=None)
     head_merges: Mapped[int | None] = mapped_column(Integer, default=None)
     commit_count: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # Only the person moves, renames, deletes or re-defaults a protected line (0020).
+    protected: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # The agent whose key made it; NULL: the person (0020).
+    created_by: Mapped[UUID | None] = mapped_column(ForeignKey("agents.id"), default=None)
 
 
 class SessionModel(MutableEntity):
@@ -242,6 +248,7 @@ class SessionModel(MutableEntity):
     input_tokens: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     output_tokens: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     uncounted_replies: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    created_by: Mapped[UUID | None] = mapped_column(ForeignKey("agents.id"), default=None)
 
 
 class TurnModel(DefaultBase):
@@ -294,6 +301,9 @@ class TurnModel(DefaultBase):
     context_through_seq: Mapped[int | None] = mapped_column(Integer, default=None)
     # A reply the provider ended at its length limit, so maybe cut off mid-answer (0019).
     at_limit: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # The agent whose key sent it (0020); not a foreign key: agents are never deleted, and this
+    # is the hot path.
+    created_by: Mapped[UUID | None] = mapped_column(Uuid, default=None)
 
 
 class ImportedConversationModel(DefaultBase):

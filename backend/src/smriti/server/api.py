@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from litestar import Router
 
+from smriti.access.guard import Middleware
+from smriti.access.routes import ROUTES as AGENTS
 from smriti.bundles.routes import ROUTES as BUNDLES
 from smriti.chat.routes import ROUTES as CHAT
 from smriti.checkpoints.routes import ROUTES as CHECKPOINTS
@@ -18,7 +20,6 @@ from smriti.merges.routes import ROUTES as MERGES
 from smriti.providers.routes import ROUTES as PROVIDERS
 from smriti.review.routes import ROUTES as REVIEW
 from smriti.search.routes import ROUTES as SEARCH
-from smriti.server.guard import Middleware
 from smriti.sessions.routes import ROUTES as SESSIONS
 from smriti.spaces.routes import ROUTES as SPACES
 from smriti.transcripts.routes import ROUTES as TRANSCRIPTS
@@ -37,6 +38,7 @@ DOMAINS: tuple[Routes, ...] = (
     PROVIDERS,
     TRANSCRIPTS,
     SEARCH,
+    AGENTS,
 )
 
 

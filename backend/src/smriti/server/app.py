@@ -22,6 +22,7 @@ from litestar.openapi.spec import Components, License
 from litestar.types import ControllerRouterHandler
 
 from smriti import __version__
+from smriti.access.guard import who_is_asking
 from smriti.core.config import Settings
 from smriti.core.cpu import resume_work, stop_work
 from smriti.core.logging import configure_logging
@@ -35,7 +36,6 @@ from smriti.server.api import api_routers
 from smriti.server.body_limit import drain_rejected_bodies
 from smriti.server.docs_ui import OfflineSwaggerRenderPlugin
 from smriti.server.errors import to_error_response
-from smriti.server.guard import protection_for
 from smriti.server.health import health
 from smriti.server.json_body import StrictRequest
 from smriti.server.mcp import McpEndpoint
@@ -122,7 +122,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             await sqlalchemy.get_engine().dispose()
             await providers.close()
 
-    protection = protection_for(settings.api_token)
+    protection = [who_is_asking(settings.api_token, lambda: services.agents)]
     open_routes: list[ControllerRouterHandler] = [health]
     guarded_routes: list[ControllerRouterHandler] = [*api_routers(protection), mcp.route_handler(protection)]
     web_dir = settings.web_dir or DEFAULT_WEB_DIR

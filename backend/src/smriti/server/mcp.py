@@ -3,13 +3,15 @@
 A route like any other: the API's token check and the origin guard below run before it, and what
 it refuses goes through the one error mapper. Its tools are the same as `smriti mcp`'s and reach
 the API the same way, as an HTTP client (here over `httpx.ASGITransport` on the app itself, so a
-tool call is one more request through the same rules, token included).
+tool call is one more request through the same rules). Each tool's requests carry the credential
+of the MCP request that called it: an agent's key reaches only what that agent may, over MCP too.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Generator
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, cast
 
 import httpx
@@ -21,12 +23,12 @@ from litestar.types import Receive, Scope, Send
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 
+from smriti.access.guard import Middleware
 from smriti.client.api import SmritiClient
 from smriti.client.errors import Unreachable
 from smriti.client.hints import MCP_HINTS
 from smriti.client.mcp.server import build_server
 from smriti.core.routes import ANY_BODY, body_types
-from smriti.server.guard import Middleware
 
 if TYPE_CHECKING:
     from litestar import Litestar
@@ -34,6 +36,20 @@ if TYPE_CHECKING:
     from smriti.core.config import Settings
 
 NOT_RUNNING = "The MCP endpoint is not running (the API is starting or stopping)."
+
+# The `Authorization` header of the MCP request being handled; the tools it runs inherit it (the
+# MCP SDK runs them in tasks started inside `handle`, which copy this context).
+_CREDENTIAL: ContextVar[bytes | None] = ContextVar("smriti_mcp_credential", default=None)
+
+
+class _CallersCredential(httpx.Auth):
+    """Each in-process request carries the credential the MCP request came with, whoever's it is."""
+
+    def auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
+        credential = _CREDENTIAL.get()
+        if credential is not None:
+            request.headers["Authorization"] = credential.decode("latin-1")
+        yield request
 
 
 def _internal_base_url(settings: Settings) -> str:
@@ -85,7 +101,7 @@ class McpEndpoint:
         )
         async with SmritiClient(
             _internal_base_url(settings),
-            token=settings.api_token,
+            auth=_CallersCredential(),
             timeout=timeout,
             transport=transport,
             hints=MCP_HINTS,
@@ -130,4 +146,9 @@ class McpEndpoint:
         manager = self._manager
         if manager is None:
             raise ServiceUnavailableException(NOT_RUNNING)
-        await manager.handle_request(cast("Any", scope), cast("Any", receive), cast("Any", send))
+        credential = next((value for name, value in scope["headers"] if name == b"authorization"), None)
+        token = _CREDENTIAL.set(credential)
+        try:
+            await manager.handle_request(cast("Any", scope), cast("Any", receive), cast("Any", send))
+        finally:
+            _CREDENTIAL.reset(token)

@@ -14,6 +14,8 @@ from typing import Any
 
 from litestar.di import Provide
 
+from smriti.access.caller import current_caller
+from smriti.access.keys import AgentKeys
 from smriti.bundles.service import BundleService
 from smriti.chat.exchange import ChatService
 from smriti.chat.store import ChatStore
@@ -49,6 +51,7 @@ _PROVIDED = (
     "transcripts",
     "bundles",
     "search",
+    "agents",
 )
 
 
@@ -67,6 +70,7 @@ class Services:
     transcripts: TranscriptService
     bundles: BundleService
     search: SearchService
+    agents: AgentKeys
 
     def __init__(
         self,
@@ -108,9 +112,12 @@ class Services:
         )
         self.bundles = BundleService(pool, self._max_import_bytes, self._max_bundle_line_bytes)
         self.search = SearchService(pool)
+        self.agents = AgentKeys(pool)
 
     def dependencies(self) -> dict[str, Provide]:
-        return {name: Provide(self._provider(name), sync_to_thread=False) for name in _PROVIDED}
+        provided = {name: Provide(self._provider(name), sync_to_thread=False) for name in _PROVIDED}
+        # Who is asking: set for each request by the guard (`access/guard.py`).
+        return {**provided, "caller": Provide(current_caller, sync_to_thread=False)}
 
     def _provider(self, name: str) -> Callable[[], Any]:
         def provide() -> Any:

@@ -1,0 +1,6 @@
+"""Agent keys' routes."""
+
+from smriti.access.controller import AgentController
+from smriti.core.routes import Routes
+
+ROUTES = Routes(v5=(AgentController,))
