@@ -9,6 +9,7 @@ tells whether a Space is there.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Final
@@ -48,10 +49,15 @@ class Caller:
     One class rather than a union: Litestar checks a dependency's value against its type, and
     an instance check of one class is all that costs."""
 
-    __slots__ = ("agent",)
+    __slots__ = ("agent", "space_of_session")
 
-    def __init__(self, agent: Agent | None = None) -> None:
+    def __init__(
+        self, agent: Agent | None = None, space_of_session: Callable[[UUID], Awaitable[UUID | None]] | None = None
+    ) -> None:
         self.agent: Final = agent
+        # How an agent's request learns which Space a Session is in (`access/scope.py`): given by
+        # the keys that made this caller, so no one passes a pool around to ask.
+        self.space_of_session: Final = space_of_session
 
     def __repr__(self) -> str:
         return "Caller(person)" if self.agent is None else f"Caller(agent {self.agent.id})"

@@ -12,6 +12,7 @@ from smriti.access.keys import AgentKeys
 from smriti.access.schemas import AgentCreate, AgentKey, NewAgentKey
 from smriti.core.error_docs import error_responses
 from smriti.core.pagination import PAGE_LINKS, PageParams, paged
+from smriti.core.routes import WRITES, access
 from smriti.core.schemas import Page
 
 _MANAGES = "manages agent keys"
@@ -33,6 +34,7 @@ class AgentController(Controller):
             "answer only: the server keeps its SHA-256."
         ),
         responses=error_responses(403, 404),
+        opt=access(WRITES),
     )
     async def create_agent(
         self, data: JSONBody[AgentCreate], agents: NamedDependency[AgentKeys], caller: NamedDependency[Caller]
@@ -68,6 +70,7 @@ class AgentController(Controller):
             "still names it. Revoking a revoked key changes nothing."
         ),
         responses=error_responses(403, 404),
+        opt=access(WRITES),
     )
     async def revoke_agent(
         self, agent_id: FromPath[UUID], agents: NamedDependency[AgentKeys], caller: NamedDependency[Caller]

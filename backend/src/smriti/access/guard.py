@@ -11,6 +11,9 @@ ask for the token.
 - `SMRITI_API_TOKEN` set: that token is the person; anything else is a 401.
 - No `SMRITI_API_TOKEN`: anyone without an agent key is the person (local mode).
 
+For an agent, the routed request's path and what its route declares are then checked
+(`access/scope.py`): another Space's id is a 404, a read-only key's write a 403.
+
 The caller is kept for the request (`access/caller.py`). It is router middleware rather than a
 Litestar guard: Litestar copies the route handler for every guarded request, which cost ~240 k
 instructions per request (`make bench-instructions --token`, GET HEAD 345 k → 583 k); middleware
@@ -29,6 +32,7 @@ from litestar.types import ASGIApp, Receive, Scope
 
 from smriti.access.caller import _CURRENT, PERSON, Caller
 from smriti.access.keys import PREFIX, AgentKeys
+from smriti.access.scope import check_route
 from smriti.core.errors import PROBLEM_JSON, problem
 
 UNAUTHORIZED = "Missing or wrong bearer token (Authorization: Bearer <token>)."
@@ -80,6 +84,8 @@ def who_is_asking(person_token: str | None, keys: Callable[[], AgentKeys]) -> Mi
                 return
             token = _CURRENT.set(caller)
             try:
+                if caller.agent is not None:  # the person pays nothing here
+                    await check_route(caller, scope)
                 await app(scope, receive, send)
             finally:
                 _CURRENT.reset(token)

@@ -53,6 +53,7 @@ VALUES ($1, $2, $3, $4, $5, now()) RETURNING {_COLUMNS}
 _MISSING_SPACES = "SELECT s.id FROM unnest($1::uuid[]) AS s(id) WHERE NOT EXISTS (SELECT 1 FROM repos WHERE id = s.id)"
 _LIST = f"SELECT {_COLUMNS}, count(*) OVER () AS total FROM agents ORDER BY created_at DESC, id LIMIT $1 OFFSET $2"
 _COUNT = "SELECT count(*) FROM agents"
+_SPACE_OF_SESSION = "SELECT repo_id FROM sessions WHERE id = $1"
 _REVOKE = "UPDATE agents SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 RETURNING token_hash"
 
 
@@ -104,7 +105,8 @@ class AgentKeys:
                     name=row["name"],
                     spaces=None if row["spaces"] is None else frozenset(row["spaces"]),
                     write=row["write"],
-                )
+                ),
+                self.space_of_session,
             )
         )
         self._seen[digest] = _Seen(caller, now)
@@ -112,6 +114,12 @@ class AgentKeys:
         while len(self._seen) > _CACHED_KEYS:
             self._seen.popitem(last=False)
         return caller
+
+    async def space_of_session(self, session_id: UUID) -> UUID | None:
+        """The Space a Session is in, None when there is no such Session: one small query, asked
+        only for an agent whose key reaches some Spaces (`access/scope.py`)."""
+        space: UUID | None = await self._pool.fetchval(_SPACE_OF_SESSION, session_id)
+        return space
 
     async def create(self, data: AgentCreate) -> NewAgentKey:
         name = data.name.strip()

@@ -17,7 +17,7 @@ from smriti.bundles.service import BundleService
 from smriti.core.error_docs import error_responses
 from smriti.core.errors import UnsupportedMediaType
 from smriti.core.operation_docs import documented
-from smriti.core.routes import NDJSON, body_types
+from smriti.core.routes import CREATES_SPACES, NDJSON, access, body_types
 from smriti.core.streaming import PacedStream
 from smriti.db.pool import Pool
 from smriti.spaces.schemas import Space
@@ -81,7 +81,7 @@ class BundleController(Controller):
             described={415: f"The body is not declared as a bundle (Content-Type: {NDJSON})."},
         ),
         operation_class=documented(request_body=_BUNDLE),
-        opt=body_types(NDJSON),
+        opt={**body_types(NDJSON), **access(CREATES_SPACES)},
     )
     async def import_bundle(
         self,

@@ -10,6 +10,7 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 from litestar.response import Stream
 
+from smriti.access.scope import require_session
 from smriti.chat.exchange import ChatService
 from smriti.chat.schemas import AnsweredContext, ContextPreview, ContextRequest, SendRequest, SendResponse
 from smriti.chat.streaming import StopReason
@@ -17,6 +18,7 @@ from smriti.core.error_docs import error_responses
 from smriti.core.pagination import query_int
 from smriti.core.path_params import SequenceNumberPath
 from smriti.core.responses import EncodedJSON
+from smriti.core.routes import READS, WRITES, access
 from smriti.core.schemas import MAX_INT4
 
 _encode = msgspec.json.Encoder().encode
@@ -60,10 +62,12 @@ class ChatController(Controller):
             "See docs/api.md."
         ),
         responses=error_responses(404, 409, 429, 502, 503, 504),
+        opt=access(WRITES),
     )
     async def send_message(
         self, request: Request[Any, Any, Any], data: JSONBody[SendRequest], chat: NamedDependency[ChatService]
     ) -> Response[SendResponse]:
+        await require_session(data.session_id)
         if _wants_events(request):
             # The OpenAPI document keeps the JSON body as the answer; the events are in docs/api.md.
             return cast("Response[SendResponse]", await _event_stream(chat, data))
@@ -81,10 +85,12 @@ class ChatController(Controller):
         summary="Exactly what the provider would receive next, with token estimates",
         status_code=200,
         responses=error_responses(404),
+        opt=access(READS),
     )
     async def preview_context(
         self, data: JSONBody[ContextRequest], chat: NamedDependency[ChatService]
     ) -> ContextPreview:
+        await require_session(data.session_id)
         return await chat.preview(data)
 
 

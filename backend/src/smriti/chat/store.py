@@ -14,6 +14,7 @@ from uuid import UUID
 
 import asyncpg
 
+from smriti.access.scope import hides
 from smriti.chat.context import HistoryTurn, MountedCheckpoint
 from smriti.checkpoints.schemas import CHECKPOINT_FIELDS
 from smriti.checkpoints.store import to_checkpoint
@@ -166,7 +167,7 @@ class ChatStore:
                 checkpoint_id, history_base_seq, based = row["base_commit_id"], 0, True
                 mounted = self._rendered.get(checkpoint_id)
         if checkpoint_id is not None:
-            if row["c_id"] is None:
+            if row["c_id"] is None or (row["c_repo_id"] != row["repo_id"] and hides(row["c_repo_id"])):
                 raise NotFound(f"No Checkpoint with id {checkpoint_id}.", field="checkpoint_id")
             if row["c_repo_id"] != row["repo_id"]:
                 raise BadRequest("checkpoint_id belongs to another Space than this Session.", field="checkpoint_id")

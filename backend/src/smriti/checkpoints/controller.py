@@ -12,6 +12,7 @@ from litestar.openapi.spec.enums import OpenAPIType
 from litestar.params import FromPath, JSONBody, QueryParameter
 from litestar.types import Scope
 
+from smriti.access.scope import require_space
 from smriti.checkpoints.schemas import Checkpoint, CommitCreate, VerifyReport
 from smriti.checkpoints.store import CheckpointStore
 from smriti.core.error_docs import error_responses
@@ -20,6 +21,7 @@ from smriti.core.operation_docs import documented
 from smriti.core.pagination import PAGE_LINKS, PageParams, page_links
 from smriti.core.path_params import CheckpointRefPath
 from smriti.core.responses import EncodedJSON, checkpoint_location, encoded_or_not_modified
+from smriti.core.routes import WRITES, access
 from smriti.core.schemas import Page
 
 _FULL_HASH = re.compile(r"[0-9a-f]{64}")
@@ -125,10 +127,12 @@ class CheckpointController(Controller):
             "compare-and-swap: 409 and nothing written when HEAD is not that Checkpoint."
         ),
         responses=error_responses(404, 409, 413),
+        opt=access(WRITES),
     )
     async def commit_checkpoint(
         self, data: JSONBody[CommitCreate], checkpoints: NamedDependency[CheckpointStore]
     ) -> Response[Checkpoint]:
+        require_space(data.repo_id)
         saved = await checkpoints.commit(data)
         return EncodedJSON(saved, headers=(checkpoint_location(saved),))
 

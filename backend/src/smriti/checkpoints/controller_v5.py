@@ -6,6 +6,7 @@ from litestar import Response, get, post
 from litestar.di import NamedDependency
 from litestar.params import JSONBody
 
+from smriti.access.scope import require_space
 from smriti.checkpoints.diff import CheckpointDiff, diff_checkpoints
 from smriti.checkpoints.schemas import ApplyRequest, Checkpoint, RestoreRequest
 from smriti.checkpoints.store import CheckpointStore
@@ -14,6 +15,7 @@ from smriti.core.error_docs import error_responses
 from smriti.core.errors import BadRequest
 from smriti.core.path_params import CheckpointRefPath
 from smriti.core.responses import EncodedJSON, checkpoint_location
+from smriti.core.routes import WRITES, access
 
 
 @get(
@@ -48,10 +50,12 @@ async def diff_checkpoints_handler(
     ),
     tags=["Checkpoints"],
     responses=error_responses(404, 409, 413),
+    opt=access(WRITES),
 )
 async def apply_changes_handler(
     data: JSONBody[ApplyRequest], verbs: NamedDependency[CheckpointVerbs]
 ) -> Response[Checkpoint]:
+    require_space(data.repo_id)
     saved = await verbs.apply(data)
     return EncodedJSON(saved, headers=(checkpoint_location(saved),))
 
@@ -66,6 +70,7 @@ async def apply_changes_handler(
     ),
     tags=["Checkpoints"],
     responses=error_responses(404, 409, 413),
+    opt=access(WRITES),
 )
 async def restore_checkpoint(
     ref: CheckpointRefPath, data: JSONBody[RestoreRequest], verbs: NamedDependency[CheckpointVerbs]

@@ -14,6 +14,7 @@ from uuid import UUID
 import asyncpg
 import msgspec
 
+from smriti.access.scope import limited, visible_spaces
 from smriti.checkpoints.commit_sql import COLUMNS
 from smriti.checkpoints.hashing import (
     CONTENT_FIELDS,
@@ -133,11 +134,12 @@ def _refuse(data: CommitCreate, row: asyncpg.Record) -> NoReturn:
             f"{head or 'empty'}. Nothing was written; read HEAD and retry.",
             field="expected_head_commit_id",
         )
-    if row["parent_missing"]:
+    # For a key limited to some Spaces, another Space's Checkpoint is as absent (access/scope.py).
+    if row["parent_missing"] or (row["parent_foreign"] and limited()):
         raise NotFound(f"No Checkpoint with id {data.parent_commit_id}.", field="parent_commit_id")
     if row["parent_foreign"]:
         raise BadRequest("parent_commit_id belongs to another Space.", field="parent_commit_id")
-    if row["merge_missing"]:
+    if row["merge_missing"] or (row["merge_foreign"] and limited()):
         raise NotFound(f"No Checkpoint with id {data.merge_parent_id}.", field="merge_parent_id")
     if row["merge_foreign"]:
         raise BadRequest("merge_parent_id belongs to another Space.", field="merge_parent_id")
@@ -145,6 +147,13 @@ def _refuse(data: CommitCreate, row: asyncpg.Record) -> NoReturn:
         "merge_parent_id is the first parent of this commit: a merge joins two different Checkpoints.",
         field="merge_parent_id",
     )
+
+
+def _among(spaces: frozenset[UUID] | None, where: str, *args: object) -> tuple[str, tuple[object, ...]]:
+    """`where`, and its arguments, limited to the Checkpoints of `spaces` (None: every Space)."""
+    if spaces is None:
+        return where, args
+    return f"{where} AND repo_id = ANY(${len(args) + 1}::uuid[])", (*args, list(spaces))
 
 
 class CheckpointStore:
@@ -206,6 +215,9 @@ class CheckpointStore:
     async def _find(self, ref: str, columns: str) -> asyncpg.Record:
         given = ref.strip()  # as the caller wrote it, for the messages
         ref = given.lower()
+        # An agent limited to some Spaces looks among theirs only: another Space's Checkpoint is
+        # as absent as one never made, and a prefix shared with one is not "ambiguous".
+        spaces = visible_spaces()
         commit_id = None
         if not HASH_REF.match(ref):  # 32 bare hex digits are a hash prefix, not a UUID without dashes
             try:
@@ -213,7 +225,8 @@ class CheckpointStore:
             except ValueError:
                 commit_id = None
         if commit_id is not None:
-            row = await self._pool.fetchrow(f"SELECT {columns} FROM commits WHERE id = $1", commit_id)
+            where, args = _among(spaces, "id = $1", commit_id)
+            row = await self._pool.fetchrow(f"SELECT {columns} FROM commits WHERE {where}", *args)
             if row is None:
                 raise NotFound(f"No Checkpoint with id {given}.")
             return row
@@ -225,14 +238,12 @@ class CheckpointStore:
                 source="path",
             )
         if len(ref) == 64:
-            rows = await self._pool.fetch(f"SELECT {columns} FROM commits WHERE commit_hash = $1", ref)
+            where, args = _among(spaces, "commit_hash = $1", ref)
+            rows = await self._pool.fetch(f"SELECT {columns} FROM commits WHERE {where}", *args)
         else:
             # A range on the hash index: prefix ≤ hash < prefix + 'g' ('g' sorts after every hex digit).
-            rows = await self._pool.fetch(
-                f"SELECT {columns} FROM commits WHERE commit_hash >= $1 AND commit_hash < $2 LIMIT 2",
-                ref,
-                ref + "g",
-            )
+            where, args = _among(spaces, "commit_hash >= $1 AND commit_hash < $2", ref, ref + "g")
+            rows = await self._pool.fetch(f"SELECT {columns} FROM commits WHERE {where} LIMIT 2", *args)
         if not rows:
             raise NotFound(f"No Checkpoint with hash {given}.")
         if len(rows) > 1:

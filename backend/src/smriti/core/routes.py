@@ -39,3 +39,20 @@ def body_types(*media_types: str) -> dict[str, frozenset[str]]:
     or PATCH body not declared as JSON is refused with 415 before it is read (`server/request_rules.py`):
     a web page may send those across sites without asking first."""
     return {BODY_TYPES: frozenset(media_types)}
+
+
+ACCESS = "smriti_access"
+"""The `opt` key saying what a route does with the Spaces it names (`access/guard.py` holds agent
+keys to it): every route that is not a GET says it, `tests/access/test_space_scope.py` fails on
+one that does not."""
+READS = "reads"
+"""Only reads, whatever its method (a preview, a review, a search): a read-only agent key may use it."""
+WRITES = "writes"
+"""Changes what is stored: a read-only agent key gets a 403."""
+CREATES_SPACES = "creates_spaces"
+"""Makes a Space: only the person, or an agent whose key reaches every Space (`spaces: null`)."""
+
+
+def access(what: str) -> dict[str, str]:
+    """A handler's `opt=`: `READS`, `WRITES` or `CREATES_SPACES` (merge it with `body_types`)."""
+    return {ACCESS: what}

@@ -4,7 +4,9 @@ from litestar import post
 from litestar.di import NamedDependency
 from litestar.params import JSONBody
 
+from smriti.access.scope import require_session
 from smriti.core.error_docs import error_responses
+from smriti.core.routes import READS, access
 from smriti.drafting.schemas import CheckpointDraft, DraftRequest
 from smriti.drafting.service import DraftService
 
@@ -20,6 +22,8 @@ from smriti.drafting.service import DraftService
     status_code=200,
     tags=["Checkpoints"],
     responses=error_responses(404, 429, 502, 504),
+    opt=access(READS),
 )
 async def draft_checkpoint(data: JSONBody[DraftRequest], drafts: NamedDependency[DraftService]) -> CheckpointDraft:
+    await require_session(data.session_id)
     return await drafts.draft(data)

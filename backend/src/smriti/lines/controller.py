@@ -11,6 +11,7 @@ from litestar.types import Scope
 from smriti.core.error_docs import error_responses
 from smriti.core.pagination import PAGE_LINKS, PageParams, paged
 from smriti.core.path_params import LineNamePath
+from smriti.core.routes import WRITES, access
 from smriti.core.schemas import Page
 from smriti.lines.schemas import Line, LineCreate, LineUpdate
 from smriti.lines.store import LineStore
@@ -54,6 +55,7 @@ class LineController(Controller):
             "No Checkpoint is written."
         ),
         responses=error_responses(404, 409),
+        opt=access(WRITES),
     )
     async def create_line(
         self, repo_id: FromPath[UUID], data: JSONBody[LineCreate], lines: NamedDependency[LineStore]
@@ -71,6 +73,7 @@ class LineController(Controller):
         summary="Rename a line, or make it the Space's default line",
         description="Making a line the default makes its HEAD the Space's HEAD. No Checkpoint is written.",
         responses=error_responses(404, 409),
+        opt=access(WRITES),
     )
     async def update_line(
         self,
@@ -87,6 +90,7 @@ class LineController(Controller):
         summary="Delete a line; its Checkpoints stay",
         description="The default line cannot be deleted (409).",
         responses=error_responses(404, 409),
+        opt=access(WRITES),
     )
     async def delete_line(self, repo_id: FromPath[UUID], name: LineNamePath, lines: NamedDependency[LineStore]) -> None:
         await lines.delete(repo_id, name.lstrip("/"))

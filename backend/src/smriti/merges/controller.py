@@ -10,6 +10,7 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody, QueryParameter
 
 from smriti.core.error_docs import error_responses
+from smriti.core.routes import READS, access
 from smriti.merges.review import MergeReviewService
 from smriti.merges.schemas import MergePreview, MergeReview, MergeReviewRequest
 from smriti.merges.service import MergeService
@@ -55,6 +56,7 @@ async def preview_merge(
     status_code=200,
     tags=["Lines"],
     responses=error_responses(404, 429, 502, 504),
+    opt=access(READS),
 )
 async def review_merge(
     repo_id: FromPath[UUID], data: JSONBody[MergeReviewRequest], merge_reviews: NamedDependency[MergeReviewService]

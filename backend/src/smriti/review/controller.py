@@ -7,6 +7,7 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
 from smriti.core.error_docs import error_responses
+from smriti.core.routes import READS, access
 from smriti.review.schemas import ReviewRequest, ReviewResult
 from smriti.review.service import ReviewService
 
@@ -19,6 +20,7 @@ from smriti.review.service import ReviewService
     status_code=200,
     tags=["Checkpoints"],
     responses=error_responses(404, 429, 502, 504),
+    opt=access(READS),
 )
 async def review_checkpoint(
     commit_id: FromPath[UUID], data: JSONBody[ReviewRequest], reviews: NamedDependency[ReviewService]

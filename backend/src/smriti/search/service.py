@@ -15,6 +15,7 @@ from uuid import UUID
 
 import asyncpg
 
+from smriti.access.scope import visible_spaces
 from smriti.core.errors import BadRequest, NotFound
 from smriti.db.pool import Pool
 from smriti.search import sql
@@ -67,8 +68,16 @@ class SearchService:
         more: whether the query had any words, whether the Space exists, and the counts a page
         past the last hit has no row to carry."""
         _check_text(query.text)
-        space: list[object] = [] if query.repo_id is None else [query.repo_id]
-        statement = sql.hits_sql(query.kind, query.repo_id is not None)
+        visible = visible_spaces()  # an agent's key may reach only some Spaces (access/scope.py)
+        space: list[object]
+        if query.repo_id is not None:
+            if visible is not None and query.repo_id not in visible:
+                raise _no_space(query.repo_id)  # as for a Space that is not there
+            space, statement = [query.repo_id], sql.hits_sql(query.kind, True)
+        elif visible is not None:
+            space, statement = [list(visible)], sql.hits_sql(query.kind, False, in_spaces=True)
+        else:
+            space, statement = [], sql.hits_sql(query.kind, False)
         async with self.pool.acquire() as conn:
             rows = await conn.fetch(statement, query.text, query.limit, query.offset, *space)
             if rows:
@@ -102,7 +111,11 @@ async def _refuse_empty(conn: asyncpg.Connection, query: SearchQuery) -> None:
     if query.repo_id is not None and not await conn.fetchval(
         "SELECT EXISTS (SELECT 1 FROM repos WHERE id = $1)", query.repo_id
     ):
-        raise NotFound(f"Space {query.repo_id} not found.")
+        raise _no_space(query.repo_id)
+
+
+def _no_space(repo_id: UUID) -> NotFound:
+    return NotFound(f"Space {repo_id} not found.")
 
 
 def _hit(row: asyncpg.Record, snippet: Snippet) -> SearchHit:

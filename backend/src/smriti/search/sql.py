@@ -40,18 +40,20 @@ _TURNS = """
      LIMIT {cap})"""
 
 
-def hits_sql(kind: HitKind | None, in_space: bool) -> str:
-    """$1 the query, $2 limit, $3 offset, and $4 the Space when `in_space`.
+def hits_sql(kind: HitKind | None, in_space: bool, *, in_spaces: bool = False) -> str:
+    """$1 the query, $2 limit, $3 offset, and $4 the Space when `in_space`, or the Spaces (an
+    array) when `in_spaces` (an agent's key reaches only those: access/scope.py).
 
     Each hit carries the count of every match of its kind (up to MAX_RANKED + 1, which says the
     count stopped there): ranking needs every candidate anyway, so counting them costs nothing
     more. Ties go to the newer hit, then to a stable order.
     """
     parts = []
+    space = "= $4" if in_space else "= ANY($4::uuid[])" if in_spaces else None
     if kind in (None, "checkpoint"):
-        parts.append(_CHECKPOINTS.format(space="AND c.repo_id = $4" if in_space else "", cap=MAX_RANKED + 1))
+        parts.append(_CHECKPOINTS.format(space=f"AND c.repo_id {space}" if space else "", cap=MAX_RANKED + 1))
     if kind in (None, "turn"):
-        parts.append(_TURNS.format(space="AND s.repo_id = $4" if in_space else "", cap=MAX_RANKED + 1))
+        parts.append(_TURNS.format(space=f"AND s.repo_id {space}" if space else "", cap=MAX_RANKED + 1))
     union = "\n    UNION ALL".join(parts)
     return f"""
 WITH q AS (SELECT {_query("$1")} AS query),

@@ -28,7 +28,7 @@ from smriti.client.api import SmritiClient
 from smriti.client.errors import Unreachable
 from smriti.client.hints import MCP_HINTS
 from smriti.client.mcp.server import build_server
-from smriti.core.routes import ANY_BODY, body_types
+from smriti.core.routes import ANY_BODY, READS, access, body_types
 
 if TYPE_CHECKING:
     from litestar import Litestar
@@ -124,7 +124,9 @@ class McpEndpoint:
             copy_scope=True,
             middleware=protection,
             guards=[self._known_origin],
-            opt=body_types(ANY_BODY),  # the MCP SDK's transport security refuses other bodies itself (400)
+            # The MCP SDK's transport security refuses other bodies itself (400). What a tool does is
+            # checked as the API request it makes with its caller's key: the endpoint only reads.
+            opt={**body_types(ANY_BODY), **access(READS)},
         )
         async def mcp_endpoint(scope: Scope, receive: Receive, send: Send) -> None:
             await endpoint.handle(scope, receive, send)

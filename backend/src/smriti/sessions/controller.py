@@ -14,6 +14,7 @@ from litestar.types import Scope
 from smriti.core.error_docs import error_responses
 from smriti.core.errors import BadRequest
 from smriti.core.pagination import PAGE_LINKS, PageParams, int_query, paged, query_int
+from smriti.core.routes import WRITES, access
 from smriti.core.schemas import MAX_INT4, Page
 from smriti.providers.registry import ProviderRegistry
 from smriti.sessions.schemas import MAX_TITLE_FILTER, Session, SessionCreate, SessionUpdate, Turn, session_location
@@ -64,6 +65,7 @@ class SessionController(Controller):
             "at most 6 words and 60 characters); a title given here or by a rename is never replaced."
         ),
         responses=error_responses(404),
+        opt=access(WRITES),
     )
     async def create_session(
         self,
@@ -127,6 +129,7 @@ class SessionController(Controller):
             "`deleted: true`. A message being answered in it when it is deleted is not stored (404)."
         ),
         responses=error_responses(404),
+        opt=access(WRITES),
     )
     async def delete_session(self, session_id: FromPath[UUID], sessions: NamedDependency[SessionService]) -> None:
         await sessions.remove(session_id)
@@ -136,6 +139,7 @@ class SessionController(Controller):
         operation_id="updateSession",
         summary="Rename a Session",
         responses=error_responses(404),
+        opt=access(WRITES),
     )
     async def update_session(
         self, session_id: FromPath[UUID], data: JSONBody[SessionUpdate], sessions: NamedDependency[SessionService]

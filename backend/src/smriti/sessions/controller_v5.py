@@ -12,6 +12,7 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
 from smriti.core.error_docs import error_responses
+from smriti.core.routes import WRITES, access
 from smriti.sessions.forks import SessionForks
 from smriti.sessions.schemas import ForkRequest, Session, session_location
 
@@ -26,6 +27,7 @@ from smriti.sessions.schemas import ForkRequest, Session, session_location
     ),
     tags=["Sessions"],
     responses=error_responses(404),
+    opt=access(WRITES),
 )
 async def fork_session(
     session_id: FromPath[UUID], data: JSONBody[ForkRequest], forks: NamedDependency[SessionForks]

@@ -11,6 +11,7 @@ from uuid import UUID
 
 import asyncpg
 
+from smriti.access.scope import limited
 from smriti.core.errors import BadRequest, NotFound
 from smriti.core.ids import uuid7
 from smriti.core.schemas import Usage
@@ -51,7 +52,7 @@ class SessionForks:
         if row is None or not row["origin_found"]:
             raise NotFound(f"No Session with id {session_id}.", field="session_id", source="path")
         # A 400 either way: the Checkpoint is named in the body, and the Session in the path exists.
-        if not row["base_found"]:
+        if not row["base_found"] or (row["id"] is None and limited()):  # as absent: access/scope.py
             raise BadRequest(f"checkpoint_id: no Checkpoint with id {data.checkpoint_id}.", field="checkpoint_id")
         if row["id"] is None:
             raise BadRequest("checkpoint_id belongs to another Space than this Session.", field="checkpoint_id")

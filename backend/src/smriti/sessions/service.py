@@ -12,6 +12,7 @@ from advanced_alchemy.exceptions import IntegrityError
 from advanced_alchemy.repository import SQLAlchemyAsyncRepository
 from sqlalchemy import delete, func, select, update
 
+from smriti.access.scope import hides
 from smriti.core.errors import BadRequest, NotFound, caused_by
 from smriti.core.pagination import PageParams
 from smriti.core.schemas import Page
@@ -89,7 +90,7 @@ class SessionService(EntityService[SessionModel]):
         ).one_or_none()
         # A 400 either way: the Checkpoint is named in the body, and the Space or Session in the
         # path does exist (a 404 would say it did not).
-        if found is None:
+        if found is None or hides(found.repo_id):  # another agent's Space is as absent (access/scope.py)
             raise BadRequest(f"{field}: no Checkpoint with id {commit_id}.", field=field)
         if found.repo_id != repo_id:
             raise BadRequest(f"{field} belongs to another Space than this Session.", field=field)

@@ -10,6 +10,7 @@ from litestar.types import Scope
 
 from smriti.core.error_docs import error_responses
 from smriti.core.pagination import PAGE_LINKS, PageParams, paged
+from smriti.core.routes import CREATES_SPACES, WRITES, access
 from smriti.core.schemas import Page
 from smriti.spaces.schemas import Space, SpaceCreate, SpaceUpdate
 from smriti.spaces.service import SpaceService, to_space
@@ -20,7 +21,13 @@ class SpaceController(Controller):
     tags = ["Spaces"]
     dependencies = {"spaces": Provide(create_service_provider(SpaceService))}
 
-    @post("/", operation_id="createSpace", summary="Create a Space", responses=error_responses(409))
+    @post(
+        "/",
+        operation_id="createSpace",
+        summary="Create a Space",
+        responses=error_responses(409),
+        opt=access(CREATES_SPACES),
+    )
     async def create_space(self, data: JSONBody[SpaceCreate], spaces: NamedDependency[SpaceService]) -> Response[Space]:
         space = await spaces.add(data)
         return Response(space, headers={"Location": f"/v4/repos/{space.id}"})
@@ -46,6 +53,7 @@ class SpaceController(Controller):
         operation_id="updateSpace",
         summary="Rename or describe a Space",
         responses=error_responses(404, 409),
+        opt=access(WRITES),
     )
     async def update_space(
         self, repo_id: FromPath[UUID], data: JSONBody[SpaceUpdate], spaces: NamedDependency[SpaceService]
@@ -57,6 +65,7 @@ class SpaceController(Controller):
         operation_id="deleteSpace",
         summary="Delete a Space with its Sessions, Turns and Checkpoints",
         responses=error_responses(404),
+        opt=access(WRITES),
     )
     async def delete_space(self, repo_id: FromPath[UUID], spaces: NamedDependency[SpaceService]) -> None:
         await spaces.remove(repo_id)

@@ -10,6 +10,7 @@ from advanced_alchemy.repository import SQLAlchemyAsyncRepository
 from sqlalchemy import func, update
 from sqlalchemy.exc import IntegrityError as SQLAlchemyIntegrityError
 
+from smriti.access.scope import visible_spaces
 from smriti.core.errors import Conflict, NotFound, caused_by
 from smriti.core.pagination import PageParams
 from smriti.core.schemas import Page, Usage
@@ -45,7 +46,10 @@ class SpaceService(EntityService[RepoModel]):
     id_parameter = "repo_id"
 
     async def page(self, page: PageParams) -> Page[Space]:
-        return await self.page_of(page, to_space, order_by=(RepoModel.updated_at.desc(), RepoModel.id))
+        """The Spaces this request's caller may see (an agent's key may reach only some)."""
+        visible = visible_spaces()
+        where = () if visible is None else (RepoModel.id.in_(visible),)
+        return await self.page_of(page, to_space, *where, order_by=(RepoModel.updated_at.desc(), RepoModel.id))
 
     async def add(self, data: SpaceCreate) -> Space:
         try:

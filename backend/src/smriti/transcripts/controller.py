@@ -11,9 +11,10 @@ from litestar.openapi.spec.enums import OpenAPIFormat, OpenAPIType
 from litestar.params import FromPath, JSONBody, QueryParameter
 from litestar.response import Stream
 
+from smriti.access.scope import require_space
 from smriti.core.error_docs import error_responses
 from smriti.core.operation_docs import documented
-from smriti.core.routes import NDJSON, body_types
+from smriti.core.routes import NDJSON, WRITES, access, body_types
 from smriti.sessions.schemas import session_location
 from smriti.transcripts.schemas import ConversationImportResult, TranscriptImport, TranscriptResult
 from smriti.transcripts.service import TranscriptService
@@ -30,10 +31,13 @@ from smriti.transcripts.service import TranscriptService
     status_code=201,
     tags=["Legacy"],
     responses=error_responses(404, 413),
+    opt=access(WRITES),
 )
 async def ingest_transcript(
     data: JSONBody[TranscriptImport], transcripts: NamedDependency[TranscriptService]
 ) -> Response[TranscriptResult]:
+    if data.repo_id is not None:
+        require_space(data.repo_id)
     result = await transcripts.ingest(data)
     # Without `repo_id` nothing is stored, so there is no new resource to point at.
     headers = {"Location": session_location(result.session_id)} if result.session_id is not None else None
@@ -97,7 +101,7 @@ _CONVERSATIONS = {
     },
     # The body is read as it arrives (past the request limit), so Litestar does not describe it.
     operation_class=documented(request_body=_CONVERSATIONS),
-    opt=body_types(NDJSON, ZIP, *ZIP_ALIASES),
+    opt={**body_types(NDJSON, ZIP, *ZIP_ALIASES), **access(WRITES)},
 )
 async def import_conversations(
     repo_id: FromPath[UUID],
