@@ -344,8 +344,15 @@ async def test_a_key_never_sees_another_space_in_any_route(client: httpx.AsyncCl
                 path, body, query = _fill(case, named, a)
                 response = await client.request(case.method, path, json=body, params=query, headers=key)
                 answers.append(_answer(response, named))
-            if answers[0] != answers[1] or answers[0][0] < 400:
-                failures.append(f"{case.method} {case.path} {case.body} {what}: B {answers[0]} ≠ random {answers[1]}")
+            options = []
+            for named in (value, random_value):  # `Allow`, as the person gets it for any id
+                response = await client.options(_fill(case, named, a)[0], headers=key)
+                options.append((response.status_code, response.headers.get("allow")))
+            if answers[0] != answers[1] or answers[0][0] < 400 or options[0] != options[1] or options[0][0] != 204:
+                failures.append(
+                    f"{case.method} {case.path} {case.body} {what}: B {answers[0]} {options[0]}"
+                    f" ≠ random {answers[1]} {options[1]}"
+                )
     assert not failures, "\n".join(failures)
     assert await _snapshot(db, b.repo) == before
     # The same requests naming A work (the destructive ones are not tried on A).

@@ -61,6 +61,9 @@ async def check_route(caller: Caller, scope: Any) -> None:
     new Space by a key limited to some. Called for agents only: the person's requests skip it."""
     agent = caller.agent
     assert agent is not None
+    method = scope.get("method", "GET")
+    if method == "OPTIONS":
+        return  # `Allow` is what the path takes, for any id, as the person is told: it reads nothing
     params: dict[str, Any] = scope.get("path_params") or {}
     if agent.spaces is not None and params:
         repo_id = _uuid(params["repo_id"]) if "repo_id" in params else None
@@ -69,7 +72,7 @@ async def check_route(caller: Caller, scope: Any) -> None:
         session_id = _uuid(params["session_id"]) if "session_id" in params else None
         if session_id is not None:
             await _require_session(caller, agent.spaces, session_id, field="session_id", source="path")
-    what = declared_access(scope.get("route_handler"), scope.get("method", "GET"))
+    what = declared_access(scope.get("route_handler"), method)
     if what == READS:
         return
     if not agent.write:
