@@ -81,7 +81,7 @@ class RepoModel(MutableEntity):
     # (`BranchModel`), moved in the statement that moves that line's.
     head_commit_hash: Mapped[str | None] = mapped_column(String(64), default=None)
     # Proposals made in this Space so far: the next one's number is one more (0020).
-    proposal_count: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    proposal_count: Mapped[int] = mapped_column(Integer, server_default="0")
     if TYPE_CHECKING:
         head_message: Mapped[str | None]
         input_tokens: Mapped[int]
