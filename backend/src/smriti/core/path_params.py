@@ -34,3 +34,10 @@ SequenceNumberPath = Annotated[
         schema_extra={"type": "integer", "minimum": 1, "maximum": MAX_INT4},
     ),
 ]
+ProposalNumberPath = Annotated[
+    str,
+    PathParameter(
+        description="A proposal's number in its Space (from 1).",
+        schema_extra={"type": "integer", "minimum": 1, "maximum": MAX_INT4},
+    ),
+]

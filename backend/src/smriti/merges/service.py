@@ -56,6 +56,11 @@ class MergeService:
                 field="theirs",
                 source="query",
             )
+        return await self.run_commits(ours_id, theirs_id)
+
+    async def run_commits(self, ours_id: UUID, theirs_id: UUID) -> MergeRun:
+        """The merge of two different Checkpoints of one Space, named by id (a proposal's lines'
+        HEADs, `proposals/service.py`: looked up by line id, not by a name a rename could change)."""
         base = await merge_base(self.pool, ours_id, theirs_id)
         ids = [ours_id, theirs_id] + ([base.base_id] if base.base_id is not None else [])
         rows = {

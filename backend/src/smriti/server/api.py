@@ -17,6 +17,7 @@ from smriti.core.routes import VERSIONS, Routes
 from smriti.drafting.routes import ROUTES as DRAFTING
 from smriti.lines.routes import ROUTES as LINES
 from smriti.merges.routes import ROUTES as MERGES
+from smriti.proposals.routes import ROUTES as PROPOSALS
 from smriti.providers.routes import ROUTES as PROVIDERS
 from smriti.review.routes import ROUTES as REVIEW
 from smriti.search.routes import ROUTES as SEARCH
@@ -39,6 +40,7 @@ DOMAINS: tuple[Routes, ...] = (
     TRANSCRIPTS,
     SEARCH,
     AGENTS,
+    PROPOSALS,
 )
 
 

@@ -26,6 +26,8 @@ from smriti.drafting.service import DraftService
 from smriti.lines.store import LineStore
 from smriti.merges.review import MergeReviewService
 from smriti.merges.service import MergeService
+from smriti.proposals.service import ProposalService
+from smriti.proposals.store import ProposalStore
 from smriti.providers.registry import ProviderRegistry
 from smriti.review.service import ReviewService
 from smriti.search.service import SearchService
@@ -52,6 +54,7 @@ _PROVIDED = (
     "bundles",
     "search",
     "agents",
+    "proposals",
 )
 
 
@@ -71,6 +74,7 @@ class Services:
     bundles: BundleService
     search: SearchService
     agents: AgentKeys
+    proposals: ProposalService
 
     def __init__(
         self,
@@ -113,6 +117,7 @@ class Services:
         self.bundles = BundleService(pool, self._max_import_bytes, self._max_bundle_line_bytes)
         self.search = SearchService(pool)
         self.agents = AgentKeys(pool)
+        self.proposals = ProposalService(pool, ProposalStore(pool), self.merges, self.checkpoints)
 
     def dependencies(self) -> dict[str, Provide]:
         provided = {name: Provide(self._provider(name), sync_to_thread=False) for name in _PROVIDED}
