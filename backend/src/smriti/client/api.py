@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import IO, Any
 from uuid import UUID
 
+from smriti.access.schemas import AgentCreate, AgentKey, NewAgentKey
 from smriti.checkpoints.diff import CheckpointDiff
 from smriti.checkpoints.schemas import ApplyRequest, Checkpoint, CommitCreate, RestoreRequest, VerifyReport
 from smriti.client.errors import InvalidInput, MissingError
@@ -22,6 +23,14 @@ from smriti.client.transport import DEFAULT_TIMEOUT, DEFAULT_URL, ApiTransport, 
 from smriti.core.schemas import Page
 from smriti.lines.schemas import Line, LineCreate, LineUpdate
 from smriti.merges.schemas import MergePreview
+from smriti.proposals.schemas import (
+    Proposal,
+    ProposalClose,
+    ProposalCreate,
+    ProposalDetail,
+    ProposalMerge,
+    ProposalStatus,
+)
 from smriti.review.schemas import ReviewRequest, ReviewResult
 from smriti.search.schemas import HitKind, SearchPage
 from smriti.sessions.schemas import ForkRequest, Session, SessionCreate
@@ -285,3 +294,47 @@ class SmritiClient(ApiTransport):
         """A new Session based on `checkpoint_id`, remembering where it was forked from."""
         body = ForkRequest(checkpoint_id=checkpoint_id, title=title)
         return await self._send("POST", f"/v5/sessions/{segment(session_id)}/fork", body, Session)
+
+    # Agent keys (the person only) ---------------------------------------------------------------
+
+    async def create_agent(self, name: str, *, spaces: list[UUID] | None, write: bool = True) -> NewAgentKey:
+        """A new agent key: its `token` is in this answer only."""
+        return await self._send("POST", "/v5/agents", AgentCreate(name=name, spaces=spaces, write=write), NewAgentKey)
+
+    async def list_agents(self, *, limit: int = 50, offset: int = 0) -> Page[AgentKey]:
+        return await self._get("/v5/agents", Page[AgentKey], params={"limit": limit, "offset": offset})
+
+    async def revoke_agent(self, agent_id: UUID) -> None:
+        await self._request("DELETE", f"/v5/agents/{segment(agent_id)}", None)
+
+    # Proposals ------------------------------------------------------------------------------------
+
+    async def open_proposal(self, space_id: UUID, body: ProposalCreate) -> ProposalDetail:
+        """Propose merging the line `from` into `into` (default: the default line)."""
+        return await self._send("POST", f"/v5/repos/{segment(space_id)}/proposals", body, ProposalDetail)
+
+    async def list_proposals(
+        self, space_id: UUID, *, status: ProposalStatus | None = None, limit: int = 50, offset: int = 0
+    ) -> Page[Proposal]:
+        """One page of the Space's proposals, newest first."""
+        params: dict[str, Any] = {"limit": limit, "offset": offset}
+        if status is not None:
+            params["status"] = status
+        return await self._get(f"/v5/repos/{segment(space_id)}/proposals", Page[Proposal], params=params)
+
+    async def get_proposal(self, space_id: UUID, number: int) -> ProposalDetail:
+        """A proposal with the merge of its lines' HEADs as they are now."""
+        return await self._get(_proposal_path(space_id, number), ProposalDetail)
+
+    async def merge_proposal(self, space_id: UUID, number: int, body: ProposalMerge) -> ProposalDetail:
+        """Save the proposal's merge Checkpoint on `into` (the person only)."""
+        return await self._send("POST", f"{_proposal_path(space_id, number)}/merge", body, ProposalDetail)
+
+    async def close_proposal(self, space_id: UUID, number: int, reason: str | None = None) -> ProposalDetail:
+        return await self._send(
+            "POST", f"{_proposal_path(space_id, number)}/close", ProposalClose(reason=reason), ProposalDetail
+        )
+
+
+def _proposal_path(space_id: UUID, number: int) -> str:
+    return f"/v5/repos/{segment(space_id)}/proposals/{number}"

@@ -17,6 +17,9 @@ EXIT_CONFLICT = 4
 EXIT_SERVER = 5
 EXIT_MERGE_CONFLICTS = 6
 """`smriti merge` found conflicts for a person to resolve (the command itself worked; nothing was written)."""
+EXIT_FORBIDDEN = 7
+"""The server knows the caller and refuses it this (403): an agent key where only the person may, a
+read-only key writing."""
 
 
 class ClientError(Exception):
@@ -73,6 +76,14 @@ class OpenConflicts(ClientError):
     kind = "open_conflicts"
 
 
+class Refused(ClientError):
+    """The caller may not do this (403): only the person merges a proposal or manages agent keys,
+    and a read-only agent key only reads. Another key, or the person's token, is the way."""
+
+    exit_code = EXIT_FORBIDDEN
+    kind = "forbidden"
+
+
 class ServerError(ClientError):
     """The server answered with an error that is not the caller's to fix (401, 429, 5xx, a non-Smriti answer)."""
 
@@ -99,6 +110,8 @@ def error_for_status(status_code: int, detail: str, **extra: Any) -> ClientError
         kind = ConflictError
     elif status_code in {400, 413, 422}:
         kind = InvalidInput
+    elif status_code == 403:
+        kind = Refused
     else:
         kind = ServerError
     return kind(detail, status_code=status_code, **extra)

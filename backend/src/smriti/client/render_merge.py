@@ -49,7 +49,7 @@ def _side(field: str, value: str | dict[str, object] | None) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _conflict(conflict: ConflictingItem, ours: str, theirs: str) -> list[str]:
+def conflict_lines(conflict: ConflictingItem, *, ours: str, theirs: str) -> list[str]:
     title = _FIELD_NAMES.get(conflict.field, conflict.field)
     if conflict.key is not None:
         title += f" “{one_line(conflict.key)}”"
@@ -90,7 +90,7 @@ def merge_preview(merge: Merge, sides: Sides, from_ref: str, next_step: str) -> 
         count = counted(len(result.conflicts), "conflict")
         out += ["", f"{count}: the merge keeps {line}'s side of each until a person chooses."]
         for conflict in result.conflicts:
-            out += _conflict(conflict, line, theirs)
+            out += conflict_lines(conflict, ours=line, theirs=theirs)
     if result.rivals:
         count = counted(len(result.rivals), "pair")
         out += ["", f"{count} of rival choices, no conflict: each line decided differently and the merge keeps both."]

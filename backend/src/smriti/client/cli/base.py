@@ -5,7 +5,8 @@ nothing else there). Errors are one line on stderr, and the exit code says what 
 
     0 ok · 1 verify found a problem · 2 usage (bad flags, bad JSON, a request the server rejects as invalid)
     3 not found · 4 conflict (HEAD moved, name taken, a parent that is not its line's HEAD) · 5 server or network error
-    6 `merge` found conflicts for a person to resolve (nothing written)
+    6 `merge` or `proposal merge` found conflicts for a person to resolve (nothing written)
+    7 refused: only the person may (merge a proposal, manage agent keys), or a read-only key wrote
 
 This module imports only click at the top, so `smriti --help` stays fast; the HTTP client is
 loaded when a command runs.
@@ -36,7 +37,8 @@ EXIT_CODES = (
     "0 ok; 2 usage error or invalid input (or a deletion not confirmed); "
     "3 Space, line, Checkpoint or Session not found; "
     "4 conflict (HEAD moved, the name is taken, or the parent is not the line's HEAD); 5 server or network error; "
-    "6 merge conflicts for a person to resolve (nothing written)."
+    "6 merge conflicts for a person to resolve (nothing written); "
+    "7 refused (only the person may, or the agent key only reads)."
 )
 _SHARED = frozenset({"url", "token", "timeout", "as_json"})
 

@@ -5,7 +5,8 @@ nothing else there). Errors are one line on stderr, and the exit code says what 
 
     0 ok · 1 verify found a problem · 2 usage (bad flags, bad JSON, a request the server rejects as invalid)
     3 not found · 4 conflict (HEAD moved, name taken, a parent that is not its line's HEAD) · 5 server or network error
-    6 `merge` found conflicts for a person to resolve (nothing written)
+    6 `merge` or `proposal merge` found conflicts for a person to resolve (nothing written)
+    7 refused: only the person may (merge a proposal, manage agent keys), or a read-only key wrote
 
 The shared options live in `base`, `commit` in `commit`, the line verbs (`line`, `restore`) in
 `lines`, the Session verbs (`sessions`, `session`, `mount`, `fork`) in `sessions`, and `merge` in
@@ -21,11 +22,13 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from smriti.client import render
+from smriti.client.cli.agents import agent_group
 from smriti.client.cli.base import EXIT_CODES, Connection, agent_command, fail, line_option, space_option
 from smriti.client.cli.bundles import export, import_, import_conversations
 from smriti.client.cli.commit import commit
 from smriti.client.cli.lines import line_group, restore
 from smriti.client.cli.merge import merge
+from smriti.client.cli.proposals import proposal_group, proposals, propose
 from smriti.client.cli.search import search
 from smriti.client.cli.sessions import fork, mount, session_group, sessions
 from smriti.client.errors import EXIT_FAILED, ClientError, InvalidInput
@@ -249,5 +252,6 @@ def register(main: click.Group) -> None:
     space_group.add_command(space_delete)
     commands: tuple[click.Command, ...] = (spaces, space_group, sessions, session_group, mount, fork, line_group)
     commands += (head, show, log, commit, restore, merge, diff, review, verify)
+    commands += (agent_group, propose, proposals, proposal_group)
     for command in (*commands, search, export, import_, import_conversations, context, mcp):
         main.add_command(command)
