@@ -52,6 +52,10 @@ TOOL_NAMES = {
     "delete_session",
     "preview_merge",
     "commit_merge",
+    "open_proposal",
+    "list_proposals",
+    "get_proposal",
+    "close_proposal",
     "search",
 }
 WRITERS = {
@@ -66,6 +70,8 @@ WRITERS = {
     "fork_session",
     "delete_session",
     "commit_merge",
+    "open_proposal",
+    "close_proposal",
 }
 SAVED_EXTRAS = ("line", "changes")
 """What a saved Checkpoint's result has beyond the Checkpoint itself."""
@@ -93,8 +99,10 @@ async def connect(
     mode: str = "auto",
     client_info: Implementation | None = None,
     agent: str | None = None,
+    token: str = TOKEN,
 ) -> AsyncIterator[Client]:
-    """An MCP SDK client connected to `smriti mcp` (stdio) or to the API's `/mcp` (HTTP)."""
+    """An MCP SDK client connected to `smriti mcp` (stdio) or to the API's `/mcp` (HTTP), as the
+    person (`TOKEN`) or an agent (its key)."""
     if transport == "stdio":
         params = StdioServerParameters(
             command=sys.executable,
@@ -102,7 +110,7 @@ async def connect(
             env={
                 **tree_env(),
                 "SMRITI_URL": api_url or server.url,
-                "SMRITI_API_TOKEN": TOKEN,
+                "SMRITI_API_TOKEN": token,
                 **({"SMRITI_AGENT_NAME": agent} if agent else {}),
             },
         )
@@ -110,7 +118,7 @@ async def connect(
             yield client
     else:
         named = {"X-Smriti-Agent": agent} if agent else {}
-        http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {TOKEN}", **named}, timeout=60)
+        http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}", **named}, timeout=60)
         async with (
             http,
             Client(

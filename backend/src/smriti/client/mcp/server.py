@@ -58,8 +58,11 @@ INSTRUCTIONS = (
     "its base Checkpoint plus its own Turns (`get_session`), and mounting a Checkpoint (`mount_checkpoint`) "
     "starts a Session based on it. To merge one line into another, call `preview_merge`: commit it with "
     "`commit_merge` only when it is clean; conflicts go to a person, and you commit only what the person "
-    "chose, as each conflict's `choose`. To find earlier work, call `search`. The same state is also offered "
-    "as resources (`smriti://spaces/{space}/head`, "
+    "chose, as each conflict's `choose`. When several agents share a Space, work on a line of your own "
+    "(`create_line`) and, when it is ready, ask the person to merge it with `open_proposal`; a protected line "
+    "(the default line, often) refuses your commits, and proposing is the way in. Follow it with "
+    "`get_proposal`; close it with `close_proposal` if it is no longer wanted. To find earlier work, call "
+    "`search`. The same state is also offered as resources (`smriti://spaces/{space}/head`, "
     "`smriti://checkpoints/{ref}`) and as prompts (`continue_from_head`, `review_checkpoint`)."
 )
 

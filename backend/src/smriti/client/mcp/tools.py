@@ -29,6 +29,7 @@ from smriti.client.mcp.base import (
 from smriti.client.mcp.commit import COMMIT_TOOL
 from smriti.client.mcp.lines import LINE_TOOLS
 from smriti.client.mcp.merge import MERGE_TOOLS
+from smriti.client.mcp.proposals import PROPOSAL_TOOLS
 from smriti.client.mcp.search import SEARCH_TOOL
 from smriti.client.mcp.sessions import SESSION_TOOLS
 from smriti.client.refs import resolve_ref
@@ -258,6 +259,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     *SESSION_TOOLS,
     *LINE_TOOLS,
     *MERGE_TOOLS,
+    *PROPOSAL_TOOLS,
     SEARCH_TOOL,
 )
 
