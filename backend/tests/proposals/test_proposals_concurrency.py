@@ -97,3 +97,42 @@ async def test_concurrent_opens_never_share_a_number_and_one_pair_opens_once(
     assert sorted(answer.status_code for answer in answers) == [201] + [409] * 9
     assert await db.fetchval("SELECT proposal_count FROM repos") == AGENTS + 1
     assert await db.fetchval("SELECT array_agg(number ORDER BY number) FROM proposals") == list(range(1, AGENTS + 2))
+
+
+async def test_opening_and_merging_race_commits_and_line_changes_without_deadlock(
+    client: httpx.AsyncClient, db: asyncpg.Connection
+) -> None:
+    """Opening takes the lines' rows default line first and merging takes `into` before the
+    proposal, as commits and line changes take theirs (`checkpoints/line_locks.py`): racing them
+    all gives only the answers each verb documents, never a 5xx (a deadlock is a 503)."""
+    space_id, base = await space_with_line(client)
+    names = [f"race-{n}" for n in range(12)]
+    for name in names:
+        await line(client, space_id, name, base["id"])
+        await commit(client, space_id, name, branch=name, decisions=[*BASE["decisions"], name])
+    for name in names[:4]:  # open before the race, merged during it
+        await propose(client, space_id, {"from": name, "title": name})
+
+    async def call(method: str, path: str, body: dict[str, Any] | None = None) -> int:
+        response = await client.request(method, path, json=body)
+        assert response.status_code < 500, (method, path, response.text)
+        return response.status_code
+
+    base_path = f"/v4/repos/{space_id}"
+    work = [
+        *(call("POST", f"/v5/repos/{space_id}/proposals", {"from": n, "title": n}) for n in names[4:]),
+        *(call("POST", f"/v5/repos/{space_id}/proposals/{k}/merge", {}) for k in range(1, 5)),
+        *(call("POST", "/v4/chat/commit", {"repo_id": space_id, "message": f"m{k}", **BASE}) for k in range(6)),
+        call("PATCH", f"{base_path}/branches/work", {"is_default": True}),
+        call("PATCH", f"{base_path}/branches/main", {"is_default": True}),
+        call("DELETE", f"{base_path}/branches/{names[10]}"),
+        call("PATCH", f"{base_path}/branches/{names[11]}", {"name": "renamed"}),
+    ]
+    statuses = await asyncio.gather(*work)
+    assert set(statuses) <= {200, 201, 204, 404, 409}, statuses
+    numbers = await db.fetchval("SELECT array_agg(number ORDER BY number) FROM proposals")
+    assert numbers == list(range(1, len(numbers) + 1))
+    assert await db.fetchval("SELECT proposal_count FROM repos") == len(numbers)
+    merged = await db.fetch("SELECT merge_commit_id FROM proposals WHERE status = 'merged'")
+    assert all(row["merge_commit_id"] is not None for row in merged)
+    assert (await client.get(f"/v4/repos/{space_id}/verify")).json()["ok"] is True

@@ -141,8 +141,11 @@ class ProposalStore:
             )
             if source is None:
                 raise no_line(data.from_, field="from")
+            if target is None and data.into is None:
+                # The default line stopped being the default while this waited for its row.
+                raise Conflict("The Space's default line changed meanwhile; nothing was opened. Retry.", field="into")
             if target is None:
-                raise no_line(data.into or "", field="into")  # the default line always exists
+                raise no_line(data.into or "", field="into")
             if source["id"] == target["id"]:
                 raise BadRequest(
                     f"from and into are both line {target['name']!r}: a proposal merges one line into another.",
