@@ -49,8 +49,8 @@ from smriti.checkpoints.store import CheckpointStore, to_checkpoint
 from smriti.db.pool import Pool, create_pool
 from smriti.merges.base import merge_base
 from smriti.merges.rivals import merge_rivals
-from smriti.merges.schemas import Conflict, MergePreview
-from smriti.merges.service import MergeService
+from smriti.merges.schemas import MergePreview
+from smriti.merges.service import MergeService, conflicting_item
 from smriti.merges.three_way import merge_states, state_of
 
 APART = (10, 1_000)
@@ -189,7 +189,7 @@ async def _preview_in_parts(service: MergeService, pool: Pool, fixture: dict[str
             theirs_commit_id=theirs_id,
             relation="diverged",
             merged=outcome.merged,
-            conflicts=[Conflict.of(conflict) for conflict in outcome.conflicts],
+            conflicts=[conflicting_item(conflict) for conflict in outcome.conflicts],
             clean=not outcome.conflicts,
             rivals=rivals,
             limits=limits,

@@ -16,6 +16,8 @@
 - scale-out: two server processes against one on HEAD; resident memory of the API;
 - server: granian against uvicorn for the floor and for Smriti's HEAD and send;
 - merges: a merge preview of two 1,000-item Checkpoints 1,000 and 10 Checkpoints apart, 1 client;
+- agents: HEAD and a commit with an agent key against the same with the person's token (16
+  clients), and a proposal page (its merge preview included) of two lines 1,000 apart (1 client);
 - bundles: export and import of a 10,000-Checkpoint, 100,000-Turn Space and one 10× smaller (rows
   per second, the server's memory rise: constant in the Space's size);
 - imports: the server's peak memory importing a 200 MB conversations.json and a bundle of lines at
@@ -39,6 +41,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import agents
 import bundles
 import import_memory
 import lines
@@ -72,7 +75,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=HERE / "results" / "latest.json")
     parser.add_argument(
         "--only",
-        choices=["lines", "merges", "streams", "bundles", "imports", "search", "tokens"],
+        choices=["lines", "merges", "agents", "streams", "bundles", "imports", "search", "tokens"],
         help="only these rows (and their targets)",
     )
     args = parser.parse_args()
@@ -98,6 +101,7 @@ def main() -> None:
     groups = {
         "lines": (lambda: lines.run_lines_only(report, args, env, log, work, url), lines.evaluate_lines),
         "merges": (lambda: merges.run_merges(report, args, env, log, work, url), merges.evaluate_merges),
+        "agents": (lambda: agents.run_agents(report, args, env, log, work, url), agents.evaluate_agents),
         "bundles": (lambda: bundles.run_bundles(report, args, env, log, work), bundles.evaluate_bundles),
         "imports": (
             lambda: import_memory.run_import_memory(report, args, env, log, work),
@@ -118,6 +122,7 @@ def main() -> None:
     fixtures = run_smriti(report, args, env, log, work, url)
     run_peer(report, args, env, log, work, url, fixtures["head_space"])
     merges.run_merges(report, args, env, log, work, url)
+    agents.run_agents(report, args, env, log, work, url)
     streams.run_streams(report, args, env, log)
     bundles.run_bundles(report, args, env, log, work)
     import_memory.run_import_memory(report, args, env, log, work)
@@ -125,6 +130,7 @@ def main() -> None:
     tokens.run_tokens(report)
     evaluate(report)
     merges.evaluate_merges(report)
+    agents.evaluate_agents(report)
     streams.evaluate_streams(report)
     bundles.evaluate_bundles(report)
     import_memory.evaluate_import_memory(report)
