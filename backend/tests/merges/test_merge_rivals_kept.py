@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 import smriti.merges.service as merge_service
+from smriti.merges.rivals import merge_rivals
 from tests.support.api import commit, create_space
 
 
@@ -17,7 +18,7 @@ async def test_a_second_preview_of_the_same_checkpoints_searches_once(
     client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     searched: list[int] = []
-    search = merge_service.merge_rivals
+    search = merge_rivals
 
     def counting(*args: Any) -> Any:
         searched.append(1)
