@@ -219,6 +219,26 @@ def cases() -> list[Case]:
             ok=201,
         ),
         Case("GET", "/v5/search", "repo", "/v5/search", query={"q": "alpha", "repo_id": X}),
+        # In this order: A's key opens A's proposal #1, reads it, may not merge it, closes it.
+        Case(
+            "POST",
+            "/v5/repos/{repo_id}/proposals",
+            "repo",
+            f"/v5/repos/{X}/proposals",
+            {"from": "feature", "title": "t"},
+            ok=201,
+        ),
+        Case("GET", "/v5/repos/{repo_id}/proposals", "repo", f"/v5/repos/{X}/proposals"),
+        Case("GET", "/v5/repos/{repo_id}/proposals/{number}", "repo", f"/v5/repos/{X}/proposals/1"),
+        Case(
+            "POST",
+            "/v5/repos/{repo_id}/proposals/{number}/merge",
+            "repo",
+            f"/v5/repos/{X}/proposals/1/merge",
+            {},
+            ok=403,
+        ),
+        Case("POST", "/v5/repos/{repo_id}/proposals/{number}/close", "repo", f"/v5/repos/{X}/proposals/1/close", {}),
     ]
 
 
@@ -409,6 +429,9 @@ async def test_a_read_only_key_reads_and_never_writes(
     handlers = {(m, p): h for m, p, h in _app_routes(settings)}
     reader = bearer((await make_agent(client, name="reader", spaces=[a.repo], write=False))["token"])
     everywhere_reader = bearer((await make_agent(client, name="all-reader", spaces=None, write=False))["token"])
+    # The person's proposal #1, for the reader to read.
+    opened = await client.post(f"/v5/repos/{a.repo}/proposals", json={"from": "feature", "title": "t"})
+    assert opened.status_code == 201, opened.text
     before = await _snapshot(db, a.repo)
     writes = 0
     for case in cases():

@@ -14,6 +14,7 @@ from smriti.access.caller import Caller
 from smriti.core.error_docs import error_responses
 from smriti.core.pagination import PAGE_LINKS, PageParams, paged, query_int
 from smriti.core.path_params import ProposalNumberPath
+from smriti.core.routes import WRITES, access
 from smriti.core.schemas import MAX_INT4, Page
 from smriti.proposals.schemas import (
     Proposal,
@@ -37,6 +38,7 @@ class ProposalController(Controller):
     @post(
         "/",
         operation_id="openProposal",
+        opt=access(WRITES),
         summary="Propose merging one line into another",
         description=(
             "`into` defaults to the Space's default line; `from` and `into` are two lines of this Space (404 "
@@ -102,6 +104,7 @@ class ProposalController(Controller):
     @post(
         "/{number:str}/merge",
         operation_id="mergeProposal",
+        opt=access(WRITES),
         summary="Merge a proposal (the person only)",
         description=(
             "Makes the merge Checkpoint on `into` (first parent: `into`'s HEAD; `merge_parent_id`: `from`'s HEAD) "
@@ -128,6 +131,7 @@ class ProposalController(Controller):
     @post(
         "/{number:str}/close",
         operation_id="closeProposal",
+        opt=access(WRITES),
         summary="Close a proposal without merging it",
         description="The person, or the agent that opened it (others: 403). A proposal that is not open: 409.",
         status_code=200,
