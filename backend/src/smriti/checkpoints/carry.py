@@ -20,7 +20,7 @@ T = TypeVar("T")
 
 _TEXT_LISTS = ("decisions", "assumptions", "open_questions")
 
-PROVENANCE_KEYS = frozenset({"source", "author", "drafted_by", "restored_from"})
+PROVENANCE_KEYS = frozenset({"source", "author", "claimed_author", "drafted_by", "restored_from"})
 """The metadata keys Smriti itself records about how one Checkpoint was made (docs/api.md, "Checkpoints").
 They describe that Checkpoint only, so one made from it by `apply` does not inherit them: a
 commit after a restore is not itself a restore. (A restore copies them: it is that state again.)"""

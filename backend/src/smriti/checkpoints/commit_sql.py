@@ -90,7 +90,7 @@ _NAMED_LINE = "b.name_key = $16::text"
 _DEFAULT_LINE = "b.is_default AND $16::text IS NULL"
 
 
-def _commit_sql(line_condition: str, *, merge: bool, on_parent: bool) -> str:
+def _commit_sql(line_condition: str, *, merge: bool, on_parent: bool, agent: bool) -> str:
     """One commit. The Space's row is share-locked first (as a Space being deleted locks it),
     then the line's row is locked: commits to one line serialise, commits to other lines do not
     wait for them, and `now` is read once the line's lock is held, so created_at follows the
@@ -98,7 +98,12 @@ def _commit_sql(line_condition: str, *, merge: bool, on_parent: bool) -> str:
 
     The parent is the line's HEAD or, `on_parent`, the Checkpoint $2 names. A merge ($17,
     `merge_parent_id`) also reads its second parent, which must be a Checkpoint of the Space other
-    than the first, and chains its hash in too (`hashing.chain_hash`)."""
+    than the first, and chains its hash in too (`hashing.chain_hash`).
+
+    An `agent`'s commit also reads the line's `protected` from the locked row and writes nothing
+    to a protected line: read under the lock, so a commit that waited for a person protecting the
+    line sees it protected, and one the protect waited for landed before the protect returned.
+    The person's statements do not read it at all."""
     if on_parent:
         parent_cte = "named_parent AS (\n    SELECT id, repo_id, commit_hash, depth FROM commits WHERE id = $2\n),\n"
         parent_join = " LEFT JOIN named_parent ON true"
@@ -128,20 +133,25 @@ def _commit_sql(line_condition: str, *, merge: bool, on_parent: bool) -> str:
     else:
         merge_cte = merge_join = merge_checks = merge_refusals = merge_outcome = ""
         merge_value, merge_hash = "NULL::uuid", None
+    if agent:
+        protected_column, protected_plan = ", b.protected", ", coalesce(line.protected, false) AS line_protected"
+        protected_refusal, protected_outcome = " OR line_protected", " plan.line_protected,"
+    else:
+        protected_column = protected_plan = protected_refusal = protected_outcome = ""
     return f"""
 WITH space AS (
     SELECT id FROM repos WHERE id = $1 FOR KEY SHARE
 ),
 line AS (
     SELECT b.id, b.name, b.is_default, b.head_commit_id, b.head_commit_hash, b.head_depth,
-           b.head_jumps, b.head_jump_depths, b.head_merges, clock_timestamp() AS now
+           b.head_jumps, b.head_jump_depths, b.head_merges, clock_timestamp() AS now{protected_column}
     FROM branches b JOIN space ON b.repo_id = space.id WHERE {line_condition} FOR UPDATE OF b
 ),
 {parent_cte}{merge_cte}plan AS (
     SELECT space.id AS repo_id, $5::uuid AS new_id, line.id AS line_id, line.name AS line_name, line.is_default,
            line.now, line.head_commit_id, line.id IS NULL AS line_missing,
            $3::bool AND line.head_commit_id IS DISTINCT FROM $4::uuid AS head_moved,
-           {parent_columns}{merge_checks}
+           {parent_columns}{merge_checks}{protected_plan}
     FROM space LEFT JOIN line ON true{parent_join}{merge_join}
 ),
 {_links(parent_links, "1" if merge else "0")},
@@ -152,31 +162,32 @@ inserted AS (
            $7, $8, $9, $10, $11, $12, $13, $14, $15, now, coalesce(plan.parent_depth + 1, 0), {_LINK_VALUES},
            plan.line_id
     FROM plan JOIN links ON links.new_id = plan.new_id
-    WHERE NOT (line_missing OR parent_missing OR parent_foreign OR head_moved{merge_refusals})
+    WHERE NOT (line_missing OR parent_missing OR parent_foreign OR head_moved{merge_refusals}{protected_refusal})
     RETURNING id, repo_id, parent_commit_id, commit_hash, depth, created_at
 ),
 {_MOVE_HEAD}SELECT plan.head_commit_id AS current_head, plan.line_name, plan.line_missing, plan.parent_missing,
-       plan.parent_foreign, plan.head_moved, {merge_outcome}
+       plan.parent_foreign, plan.head_moved, {merge_outcome}{protected_outcome}
        inserted.id, inserted.parent_commit_id, inserted.commit_hash, inserted.created_at
 FROM plan LEFT JOIN inserted ON true
 """
 
 
 _STATEMENTS = {
-    (to_line, merge, on_parent): _commit_sql(
-        _NAMED_LINE if to_line else _DEFAULT_LINE, merge=merge, on_parent=on_parent
+    (to_line, merge, on_parent, agent): _commit_sql(
+        _NAMED_LINE if to_line else _DEFAULT_LINE, merge=merge, on_parent=on_parent, agent=agent
     )
     for to_line in (False, True)
     for merge in (False, True)
     for on_parent in (False, True)
+    for agent in (False, True)
 }
 
 
-def commit_statement(*, to_line: bool, merge: bool, on_parent: bool) -> str:
+def commit_statement(*, to_line: bool, merge: bool, on_parent: bool, agent: bool = False) -> str:
     """The statement for one commit: to a named line or the default one, a merge or not, on a
     named parent or on the line's HEAD (each its own statement, so that the common one, on HEAD,
-    plans no lookup it would not run)."""
-    return _STATEMENTS[(to_line, merge, on_parent)]
+    plans no lookup it would not run), by an agent (which a protected line refuses) or not."""
+    return _STATEMENTS[(to_line, merge, on_parent, agent)]
 
 
 # The same, for commits to distinct lines, one array element each (never a merge: a merge is

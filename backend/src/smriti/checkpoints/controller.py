@@ -12,6 +12,7 @@ from litestar.openapi.spec.enums import OpenAPIType
 from litestar.params import FromPath, JSONBody, QueryParameter
 from litestar.types import Scope
 
+from smriti.access.caller import Caller
 from smriti.access.scope import require_space
 from smriti.checkpoints.schemas import Checkpoint, CommitCreate, VerifyReport
 from smriti.checkpoints.store import CheckpointStore
@@ -126,14 +127,17 @@ class CheckpointController(Controller):
             "The parent defaults to HEAD. With `expected_head_commit_id` the commit is a "
             "compare-and-swap: 409 and nothing written when HEAD is not that Checkpoint."
         ),
-        responses=error_responses(404, 409, 413),
+        responses=error_responses(403, 404, 409, 413),
         opt=access(WRITES),
     )
     async def commit_checkpoint(
-        self, data: JSONBody[CommitCreate], checkpoints: NamedDependency[CheckpointStore]
+        self,
+        data: JSONBody[CommitCreate],
+        checkpoints: NamedDependency[CheckpointStore],
+        caller: NamedDependency[Caller],
     ) -> Response[Checkpoint]:
         require_space(data.repo_id)
-        saved = await checkpoints.commit(data)
+        saved = await checkpoints.commit(data, agent=caller.agent)
         return EncodedJSON(saved, headers=(checkpoint_location(saved),))
 
     @get(

@@ -6,6 +6,7 @@ from litestar import Response, get, post
 from litestar.di import NamedDependency
 from litestar.params import JSONBody
 
+from smriti.access.caller import Caller
 from smriti.access.scope import require_space
 from smriti.checkpoints.diff import CheckpointDiff, diff_checkpoints
 from smriti.checkpoints.schemas import ApplyRequest, Checkpoint, RestoreRequest
@@ -49,14 +50,14 @@ async def diff_checkpoints_handler(
         "`parent_commit_id`, the changes are applied to the line's latest HEAD."
     ),
     tags=["Checkpoints"],
-    responses=error_responses(404, 409, 413),
+    responses=error_responses(403, 404, 409, 413),
     opt=access(WRITES),
 )
 async def apply_changes_handler(
-    data: JSONBody[ApplyRequest], verbs: NamedDependency[CheckpointVerbs]
+    data: JSONBody[ApplyRequest], verbs: NamedDependency[CheckpointVerbs], caller: NamedDependency[Caller]
 ) -> Response[Checkpoint]:
     require_space(data.repo_id)
-    saved = await verbs.apply(data)
+    saved = await verbs.apply(data, agent=caller.agent)
     return EncodedJSON(saved, headers=(checkpoint_location(saved),))
 
 
@@ -69,11 +70,14 @@ async def apply_changes_handler(
         "the line's HEAD (`branch`, default: the default line). Nothing is edited or removed."
     ),
     tags=["Checkpoints"],
-    responses=error_responses(404, 409, 413),
+    responses=error_responses(403, 404, 409, 413),
     opt=access(WRITES),
 )
 async def restore_checkpoint(
-    ref: CheckpointRefPath, data: JSONBody[RestoreRequest], verbs: NamedDependency[CheckpointVerbs]
+    ref: CheckpointRefPath,
+    data: JSONBody[RestoreRequest],
+    verbs: NamedDependency[CheckpointVerbs],
+    caller: NamedDependency[Caller],
 ) -> Response[Checkpoint]:
-    saved = await verbs.restore(ref, data)
+    saved = await verbs.restore(ref, data, agent=caller.agent)
     return EncodedJSON(saved, headers=(checkpoint_location(saved),))

@@ -24,7 +24,7 @@ from smriti.db.pool import Pool
 
 T = TypeVar("T")
 
-LINE_COLUMNS = "id, name, is_default, head_commit_id, head_commit_hash, head_depth, created_at, updated_at"
+LINE_COLUMNS = "id, name, is_default, protected, head_commit_id, head_commit_hash, head_depth, created_at, updated_at"
 
 _LOCK_SPACE_SQL = "SELECT id FROM repos WHERE id = $1 FOR KEY SHARE"
 

@@ -109,7 +109,7 @@ class ApplyRequest(Request, kw_only=True):
     """Tasks, by text, to mark done."""
     metadata: dict[str, Any] = {}
     """Merged over the parent's metadata (top-level keys replaced), whose provenance keys
-    (`source`, `author`, `drafted_by`, `restored_from`) are not inherited."""
+    (`source`, `author`, `claimed_author`, `drafted_by`, `restored_from`) are not inherited."""
 
 
 class RestoreRequest(Request, kw_only=True):

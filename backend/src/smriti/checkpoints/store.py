@@ -14,7 +14,9 @@ from uuid import UUID
 import asyncpg
 import msgspec
 
+from smriti.access.caller import Agent
 from smriti.access.scope import limited, visible_spaces
+from smriti.checkpoints.authorship import vouched
 from smriti.checkpoints.commit_sql import COLUMNS
 from smriti.checkpoints.hashing import (
     CONTENT_FIELDS,
@@ -27,7 +29,7 @@ from smriti.checkpoints.size import check_size
 from smriti.checkpoints.verify import verify_space
 from smriti.checkpoints.writes import CommitWriter, PendingCommit, write_on
 from smriti.core.config import DEFAULT_MAX_BODY_BYTES
-from smriti.core.errors import BadRequest, Conflict, NotFound, no_line
+from smriti.core.errors import BadRequest, Conflict, Forbidden, NotFound, no_line
 from smriti.core.ids import HASH_REF, uuid7
 from smriti.core.lru import SizedLru
 from smriti.core.schemas import line_lookup_key
@@ -121,11 +123,24 @@ def _no_line_in_query(branch: str) -> NotFound:
     return no_line(branch, field="branch", source="query")
 
 
+def protected_line(name: str, *, source: str = "body") -> Forbidden:
+    """403 for an agent writing to, or changing, a protected line (SYSTEM.md §13): it names
+    `branch` wherever the line was named, as the contract says."""
+    return Forbidden(
+        f"Line {name!r} is protected: only the person changes it. Work on a line of your own and open a "
+        "proposal to merge it (`smriti propose`, or POST /v5/repos/{repo_id}/proposals).",
+        field="branch",
+        source=source,
+    )
+
+
 def _refuse(data: CommitCreate, row: asyncpg.Record) -> NoReturn:
-    """Why the commit statement wrote nothing: no such line, a moved HEAD, or a parent that
-    cannot be one."""
+    """Why the commit statement wrote nothing: no such line, a protected line (an agent's commit),
+    a moved HEAD, or a parent that cannot be one."""
     if row["line_missing"]:
         raise no_line(data.branch or "", field="branch")
+    if row.get("line_protected"):
+        raise protected_line(row["line_name"])
     if row["head_moved"]:
         head = row["current_head"]
         what = "HEAD" if data.branch is None else f"The HEAD of line {row['line_name']!r}"
@@ -292,7 +307,9 @@ class CheckpointStore:
             self._pages.put(key, page)
         return page
 
-    async def commit(self, data: CommitCreate, *, conn: asyncpg.Connection | None = None) -> bytes:
+    async def commit(
+        self, data: CommitCreate, *, conn: asyncpg.Connection | None = None, agent: Agent | None = None
+    ) -> bytes:
         """Insert a Checkpoint and move its line's HEAD to it: one statement, atomic, shared with
         concurrent commits to other lines (`writes.CommitWriter`); with `conn`, on that
         connection's transaction instead (a caller that holds the line's lock: `verbs.apply`).
@@ -304,11 +321,14 @@ class CheckpointStore:
 
         Every Checkpoint a write makes (commit, apply, restore, a merge) comes through here, and
         one over the size limit is a 413 before anything is sent to the database (`size.py`).
+        So does authorship: made by an `agent` (None: the person), its metadata says so
+        (`authorship.py`), and a protected line refuses it under the line's lock (403).
         """
+        data = vouched(data, agent)
         content = encode_content(data)
         check_size(content, self._max_checkpoint_bytes)
         for _ in range(_DEFAULT_LINE_ATTEMPTS):
-            pending = PendingCommit(data, content, self._new_id())
+            pending = PendingCommit(data, content, self._new_id(), by_agent=agent is not None)
             row = await (self.writer.write(pending) if conn is None else write_on(conn, pending))
             if row is None:
                 raise NotFound(f"No Space with id {data.repo_id}.", field="repo_id")

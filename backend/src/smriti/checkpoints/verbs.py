@@ -9,6 +9,7 @@ from uuid import UUID
 import asyncpg
 import msgspec
 
+from smriti.access.caller import Agent
 from smriti.checkpoints.carry import apply_changes, check_request_text, restored_content
 from smriti.checkpoints.commit_sql import COLUMNS
 from smriti.checkpoints.line_locks import holding_line
@@ -24,7 +25,7 @@ class CheckpointVerbs:
     pool: Pool
     checkpoints: CheckpointStore
 
-    async def apply(self, data: ApplyRequest) -> bytes:
+    async def apply(self, data: ApplyRequest, *, agent: Agent | None) -> bytes:
         check_request_text(data)
         if data.parent_commit_id is not None:
             if await self.pool.fetchval("SELECT 1 FROM repos WHERE id = $1", data.repo_id) is None:
@@ -46,7 +47,8 @@ class CheckpointVerbs:
                     parent=parent.id,
                     expected=parent.id if expected is msgspec.UNSET else expected,
                     merge_parent=data.merge_parent_id,
-                )
+                ),
+                agent=agent,
             )
 
         # The changes apply to the line's HEAD as it is under the line's lock, held until the
@@ -79,6 +81,7 @@ class CheckpointVerbs:
                     merge_parent=data.merge_parent_id,
                 ),
                 conn=conn,
+                agent=agent,
             )
 
         if data.branch is None:
@@ -88,7 +91,7 @@ class CheckpointVerbs:
             raise no_line(data.branch, field="branch")
         return await holding_line(self.pool, data.repo_id, key, on_line, space_field="repo_id")
 
-    async def restore(self, ref: str, data: RestoreRequest) -> bytes:
+    async def restore(self, ref: str, data: RestoreRequest, *, agent: Agent | None) -> bytes:
         source = await self.checkpoints.get(ref)
         return await self.checkpoints.commit(
             _commit_of(
@@ -97,7 +100,8 @@ class CheckpointVerbs:
                 branch=data.branch,
                 parent=None,
                 expected=data.expected_head_commit_id,
-            )
+            ),
+            agent=agent,
         )
 
 

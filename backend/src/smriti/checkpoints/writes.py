@@ -51,6 +51,8 @@ class PendingCommit:
     data: CommitCreate
     content: EncodedContent
     new_id: UUID
+    by_agent: bool = False
+    """Made with an agent key: its statement refuses a protected line (`commit_sql._commit_sql`)."""
     result: asyncio.Future[asyncpg.Record | None] = field(default_factory=lambda: _loop().create_future())
     sent: bool = False
 
@@ -105,9 +107,10 @@ class CommitWriter:
         """Statements that wrote more than one commit (for tests and benchmarks)."""
 
     async def write(self, pending: PendingCommit) -> asyncpg.Record | None:
-        if pending.data.merge_parent_id is not None:
-            # A merge is rare and has a statement of its own; the line's row lock orders it
-            # among the line's other commits.
+        if pending.data.merge_parent_id is not None or pending.by_agent:
+            # A merge is rare and has a statement of its own, and so has an agent's commit, which
+            # a protected line refuses (the group statement, the person's hot path, does not read
+            # `protected`); the line's row lock orders it among the line's other commits.
             merged: asyncpg.Record | None = await self._pool.fetchrow(_sql_for(pending), *pending.arguments())
             return merged
         line = pending.line_key
@@ -230,6 +233,7 @@ def _sql_for(pending: PendingCommit) -> str:
         to_line=data.branch is not None,
         merge=data.merge_parent_id is not None,
         on_parent=data.parent_commit_id is not None,
+        agent=pending.by_agent,
     )
 
 

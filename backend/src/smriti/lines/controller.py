@@ -3,11 +3,13 @@ from __future__ import annotations
 from urllib.parse import quote
 from uuid import UUID
 
+import msgspec
 from litestar import Controller, Response, delete, get, patch, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 from litestar.types import Scope
 
+from smriti.access.caller import Caller
 from smriti.core.error_docs import error_responses
 from smriti.core.pagination import PAGE_LINKS, PageParams, paged
 from smriti.core.path_params import LineNamePath
@@ -58,9 +60,13 @@ class LineController(Controller):
         opt=access(WRITES),
     )
     async def create_line(
-        self, repo_id: FromPath[UUID], data: JSONBody[LineCreate], lines: NamedDependency[LineStore]
+        self,
+        repo_id: FromPath[UUID],
+        data: JSONBody[LineCreate],
+        lines: NamedDependency[LineStore],
+        caller: NamedDependency[Caller],
     ) -> Response[Line]:
-        line = await lines.create(repo_id, data)
+        line = await lines.create(repo_id, data, agent=caller.agent)
         return Response(line, headers={"Location": f"/v4/repos/{repo_id}/branches/{quote(line.name, safe='/')}"})
 
     @get("/{name:path}", operation_id="getLine", summary="One line of the Space", responses=error_responses(404))
@@ -70,9 +76,13 @@ class LineController(Controller):
     @patch(
         "/{name:path}",
         operation_id="updateLine",
-        summary="Rename a line, or make it the Space's default line",
-        description="Making a line the default makes its HEAD the Space's HEAD. No Checkpoint is written.",
-        responses=error_responses(404, 409),
+        summary="Rename a line, make it the Space's default line, or protect it",
+        description=(
+            "Making a line the default makes its HEAD the Space's HEAD. No Checkpoint is written. Only the "
+            "person sets `protected` (an agent key: 403); an agent can neither change a protected line nor make "
+            "another line the default in its place (403 naming `branch`)."
+        ),
+        responses=error_responses(403, 404, 409),
         opt=access(WRITES),
     )
     async def update_line(
@@ -81,16 +91,25 @@ class LineController(Controller):
         name: LineNamePath,
         data: JSONBody[LineUpdate],
         lines: NamedDependency[LineStore],
+        caller: NamedDependency[Caller],
     ) -> Line:
-        return await lines.change(repo_id, name.lstrip("/"), data)
+        if data.protected is not msgspec.UNSET:
+            caller.require_person("protects a line or stops protecting it")
+        return await lines.change(repo_id, name.lstrip("/"), data, agent=caller.agent)
 
     @delete(
         "/{name:path}",
         operation_id="deleteLine",
         summary="Delete a line; its Checkpoints stay",
-        description="The default line cannot be deleted (409).",
-        responses=error_responses(404, 409),
+        description="The default line cannot be deleted (409); an agent cannot delete a protected line (403).",
+        responses=error_responses(403, 404, 409),
         opt=access(WRITES),
     )
-    async def delete_line(self, repo_id: FromPath[UUID], name: LineNamePath, lines: NamedDependency[LineStore]) -> None:
-        await lines.delete(repo_id, name.lstrip("/"))
+    async def delete_line(
+        self,
+        repo_id: FromPath[UUID],
+        name: LineNamePath,
+        lines: NamedDependency[LineStore],
+        caller: NamedDependency[Caller],
+    ) -> None:
+        await lines.delete(repo_id, name.lstrip("/"), agent=caller.agent)

@@ -8,6 +8,7 @@ from uuid import UUID
 
 import msgspec
 
+from smriti.access.schemas import Author
 from smriti.core.errors import BadRequest
 from smriti.core.ids import could_be_checkpoint_ref
 from smriti.core.schemas import MAX_LINE_NAME, LineRef, NewLineName, Request
@@ -24,6 +25,11 @@ class Line(msgspec.Struct, kw_only=True):
     """Its hash (null likewise): the short form (7 digits) is how the CLI and the web app name it."""
     is_default: bool
     """The default line's HEAD is the Space's HEAD."""
+    protected: bool
+    """Only the person changes a protected line: an agent's commits, applies, restores, merges,
+    renames, deletes and (un)defaults of it are refused (403)."""
+    created_by: Author | None
+    """The agent whose key made the line (with its current name); null: the person."""
     created_at: datetime.datetime
     updated_at: datetime.datetime
 
@@ -37,10 +43,12 @@ class LineCreate(Request, kw_only=True):
 
 
 class LineUpdate(Request, kw_only=True):
-    """`PATCH …/branches/{name}`: rename the line, or make it the default (`true` only)."""
+    """`PATCH …/branches/{name}`: rename the line, make it the default (`true` only), or (the
+    person only) protect it or stop protecting it."""
 
     name: NewLineName | msgspec.UnsetType = msgspec.UNSET
     is_default: bool | msgspec.UnsetType = msgspec.UNSET
+    protected: bool | msgspec.UnsetType = msgspec.UNSET
 
 
 def line_name(value: str, field: str = "name") -> str:

@@ -21,9 +21,11 @@ from uuid import UUID
 
 import asyncpg
 
+from smriti.access.authors import agent_name_sql, created_by
+from smriti.access.caller import Agent
 from smriti.checkpoints.commit_sql import PARENT_CHAIN
 from smriti.checkpoints.line_locks import LINE_COLUMNS, holding_line
-from smriti.checkpoints.store import CheckpointStore
+from smriti.checkpoints.store import CheckpointStore, protected_line
 from smriti.core.errors import BadRequest, Conflict, NotFound, no_line
 from smriti.core.ids import uuid7
 from smriti.core.schemas import Page, line_lookup_key
@@ -34,16 +36,19 @@ from smriti.lines.schemas import Line, LineCreate, LineUpdate, new_line_name
 T = TypeVar("T")
 
 _ORDER = "ORDER BY is_default DESC, name_key, name"
+# A line as answered: its columns and who made it, with that agent's current name.
+_ANSWER = f"{LINE_COLUMNS}, created_by, {agent_name_sql('branches.created_by')}"
 _BY_NAME = "repo_id = $1 AND name_key = $2"
 
 # A new line keeps its HEAD's jump links, as every line does (`commit_sql.PARENT_CHAIN`).
 _INSERT_LINE = f"""
 INSERT INTO branches (id, repo_id, name, name_key, is_default, head_commit_id, head_commit_hash, head_depth,
-                      head_jumps, head_jump_depths, head_merges, commit_count, created_at, updated_at)
+                      head_jumps, head_jump_depths, head_merges, commit_count, created_at, updated_at, created_by)
 SELECT $1, $2, $3, $7, false, $4, $5, $6, CASE WHEN p.id IS NOT NULL THEN chain.ids END,
-       CASE WHEN p.id IS NOT NULL THEN chain.depths END, p.first_parent_merges, 0, clock_timestamp(), clock_timestamp()
+       CASE WHEN p.id IS NOT NULL THEN chain.depths END, p.first_parent_merges, 0, clock_timestamp(), clock_timestamp(),
+       $8
 FROM (SELECT 1) one LEFT JOIN commits p ON p.id = $4::uuid CROSS JOIN LATERAL ({PARENT_CHAIN}) chain
-RETURNING {LINE_COLUMNS}"""
+RETURNING {_ANSWER}"""
 
 
 def _line(row: asyncpg.Record) -> Line:
@@ -52,6 +57,8 @@ def _line(row: asyncpg.Record) -> Line:
         head_commit_id=row["head_commit_id"],
         head_commit_hash=row["head_commit_hash"],
         is_default=row["is_default"],
+        protected=row["protected"],
+        created_by=created_by(row),
         created_at=row["created_at"],
         updated_at=row["updated_at"],
     )
@@ -82,7 +89,7 @@ class LineStore:
             if total is None:
                 raise NotFound(f"No Space with id {repo_id}.", field="repo_id", source="path")
             rows = await conn.fetch(
-                f"SELECT {LINE_COLUMNS} FROM branches WHERE repo_id = $1 {_ORDER} LIMIT $2 OFFSET $3",
+                f"SELECT {_ANSWER} FROM branches WHERE repo_id = $1 {_ORDER} LIMIT $2 OFFSET $3",
                 repo_id,
                 limit,
                 offset,
@@ -93,7 +100,7 @@ class LineStore:
         async with self._pool.acquire() as conn:
             return _line(await _fetch_line(conn, repo_id, name))
 
-    async def create(self, repo_id: UUID, data: LineCreate) -> Line:
+    async def create(self, repo_id: UUID, data: LineCreate, *, agent: Agent | None) -> Line:
         name = new_line_name(data.name)
         start: tuple[UUID, str, int] | None = None
         if data.from_ref is not None:
@@ -107,13 +114,21 @@ class LineStore:
             # Without `from_ref`, the Space's HEAD: its default line's, read from the held row.
             head = start or (default["head_commit_id"], default["head_commit_hash"], default["head_depth"])
             try:
-                return _written(await conn.fetchrow(_INSERT_LINE, uuid7(), repo_id, name, *head, line_key(name)))
+                return _written(
+                    await conn.fetchrow(
+                        _INSERT_LINE, uuid7(), repo_id, name, *head, line_key(name), None if agent is None else agent.id
+                    )
+                )
             except asyncpg.UniqueViolationError:
                 raise Conflict(f"This Space already has a line named {name!r}.", field="name") from None
 
         return _line(await self._changing(repo_id, insert))
 
-    async def change(self, repo_id: UUID, name: str, data: LineUpdate) -> Line:
+    async def change(self, repo_id: UUID, name: str, data: LineUpdate, *, agent: Agent | None) -> Line:
+        """Rename, make the default, or (the person: the controller refuses an agent) protect.
+
+        An agent changes no protected line, nor makes another line the default in place of a
+        protected one: checked on the rows this transaction holds locked, as commits check it."""
         if data.is_default is False:
             raise BadRequest(
                 "A Space always has a default line: make another line the default instead.", field="is_default"
@@ -122,12 +137,26 @@ class LineStore:
 
         async def rename_or_make_default(conn: asyncpg.Connection, default: asyncpg.Record) -> asyncpg.Record:
             line = await _fetch_line(conn, repo_id, name, lock=True)
+            if agent is not None:
+                if line["protected"]:
+                    raise protected_line(line["name"], source="path")
+                if data.is_default is True and not line["is_default"] and default["protected"]:
+                    raise protected_line(default["name"], source="path")
+            if isinstance(data.protected, bool) and data.protected != line["protected"]:
+                line = _written(
+                    await conn.fetchrow(
+                        "UPDATE branches SET protected = $2, updated_at = clock_timestamp() "
+                        f"WHERE id = $1 RETURNING {_ANSWER}",
+                        line["id"],
+                        data.protected,
+                    )
+                )
             if new_name is not None and new_name != line["name"]:
                 try:
                     line = _written(
                         await conn.fetchrow(
                             "UPDATE branches SET name = $2, name_key = $3, updated_at = clock_timestamp() "
-                            f"WHERE id = $1 RETURNING {LINE_COLUMNS}",
+                            f"WHERE id = $1 RETURNING {_ANSWER}",
                             line["id"],
                             new_name,
                             line_key(new_name),
@@ -141,10 +170,12 @@ class LineStore:
 
         return _line(await self._changing(repo_id, rename_or_make_default))
 
-    async def delete(self, repo_id: UUID, name: str) -> None:
+    async def delete(self, repo_id: UUID, name: str, *, agent: Agent | None) -> None:
 
         async def remove(conn: asyncpg.Connection, default: asyncpg.Record) -> None:
             line = await _fetch_line(conn, repo_id, name, lock=True)
+            if agent is not None and line["protected"]:
+                raise protected_line(line["name"], source="path")
             if line["is_default"]:
                 raise Conflict(
                     f"{line['name']!r} is the Space's default line and cannot be deleted; make another "
@@ -183,7 +214,7 @@ async def _fetch_line(conn: asyncpg.Connection, repo_id: UUID, name: str, *, loc
     row = None
     if looked_up is not None:
         row = await conn.fetchrow(
-            f"SELECT {LINE_COLUMNS} FROM branches WHERE {_BY_NAME}" + (" FOR UPDATE" if lock else ""),
+            f"SELECT {_ANSWER} FROM branches WHERE {_BY_NAME}" + (" FOR UPDATE" if lock else ""),
             repo_id,
             looked_up,
         )
@@ -203,8 +234,7 @@ async def _make_default(
     )
     row = _written(
         await conn.fetchrow(
-            f"UPDATE branches SET is_default = true, updated_at = clock_timestamp() WHERE id = $1 "
-            f"RETURNING {LINE_COLUMNS}",
+            f"UPDATE branches SET is_default = true, updated_at = clock_timestamp() WHERE id = $1 RETURNING {_ANSWER}",
             line["id"],
         )
     )
