@@ -10,6 +10,7 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 from litestar.response import Stream
 
+from smriti.access.caller import Caller
 from smriti.access.scope import require_session
 from smriti.chat.exchange import ChatService
 from smriti.chat.schemas import AnsweredContext, ContextPreview, ContextRequest, SendRequest, SendResponse
@@ -33,8 +34,8 @@ def _wants_events(request: Request[Any, Any, Any]) -> bool:
     return any(name == b"accept" and _EVENT_STREAM in value for name, value in request.scope["headers"])
 
 
-async def _event_stream(chat: ChatService, data: SendRequest) -> Stream:
-    stream = chat.stream(data)
+async def _event_stream(chat: ChatService, data: SendRequest, caller: Caller) -> Stream:
+    stream = chat.stream(data, agent=caller.agent)
     try:
         # A refusal (bad input, an unknown Session, a context too big) raises here: JSON, as ever.
         await asyncio.shield(stream.started)
@@ -65,13 +66,17 @@ class ChatController(Controller):
         opt=access(WRITES),
     )
     async def send_message(
-        self, request: Request[Any, Any, Any], data: JSONBody[SendRequest], chat: NamedDependency[ChatService]
+        self,
+        request: Request[Any, Any, Any],
+        data: JSONBody[SendRequest],
+        chat: NamedDependency[ChatService],
+        caller: NamedDependency[Caller],
     ) -> Response[SendResponse]:
         await require_session(data.session_id)
         if _wants_events(request):
             # The OpenAPI document keeps the JSON body as the answer; the events are in docs/api.md.
-            return cast("Response[SendResponse]", await _event_stream(chat, data))
-        sent = await chat.send(data)
+            return cast("Response[SendResponse]", await _event_stream(chat, data, caller))
+        sent = await chat.send(data, agent=caller.agent)
         # The pair just stored: the Turns after the one before it.
         after = sent.user_turn.sequence_number - 1
         # The id as msgspec writes it (C): Python's UUID.__str__ was most of the header's cost.

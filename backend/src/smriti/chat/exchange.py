@@ -7,6 +7,7 @@ import contextlib
 from dataclasses import dataclass, field
 from uuid import UUID
 
+from smriti.access.caller import Agent
 from smriti.chat.answered import answered_context
 from smriti.chat.context import AssembledContext, HistoryTurn, assemble, left_out_for
 from smriti.chat.nudge import suggest
@@ -45,35 +46,42 @@ class ChatService:
     streams: LiveStreams = field(default_factory=LiveStreams)
     receipts: ReceiptCache = field(default_factory=ReceiptCache)
 
-    async def send(self, data: SendRequest, stream: ReplyStream | None = None) -> SendResponse:
+    async def send(
+        self, data: SendRequest, stream: ReplyStream | None = None, *, agent: Agent | None = None
+    ) -> SendResponse:
         """Store the exchange and answer it; with a `stream`, the reply's pieces go to it as they
-        arrive (chat/streaming.py), by the same path: the same refusals, claims and write."""
+        arrive (chat/streaming.py), by the same path: the same refusals, claims and write. Its
+        Turns record the `agent` that sent it (None: the person)."""
         _check_mount(data)
         if data.request_id is None:
-            return await self._send(data, None, stream)
+            return await self._send(data, None, stream, agent)
         request_id = data.request_id
         # One provider call per key, whatever the number of retries in flight (sessions/claims.py).
         return await self.in_flight.one_at_a_time(
-            (data.session_id, request_id), _fingerprint(data), lambda: self._send(data, request_id, stream)
+            (data.session_id, request_id), _fingerprint(data), lambda: self._send(data, request_id, stream, agent)
         )
 
-    def stream(self, data: SendRequest) -> ReplyStream:
+    def stream(self, data: SendRequest, *, agent: Agent | None = None) -> ReplyStream:
         """Start a streamed send; its refusals fail `ReplyStream.started`, before any event."""
         if self.streams.draining:
             raise ShuttingDown("The server is shutting down: send again in a moment.")
         stream = ReplyStream()
         self.streams.add(stream)
-        stream.run(self.send(data, stream)).add_done_callback(lambda _: self.streams.discard(stream))
+        stream.run(self.send(data, stream, agent=agent)).add_done_callback(lambda _: self.streams.discard(stream))
         return stream
 
-    async def _send(self, data: SendRequest, request_id: str | None, stream: ReplyStream | None) -> SendResponse:
+    async def _send(
+        self, data: SendRequest, request_id: str | None, stream: ReplyStream | None, agent: Agent | None
+    ) -> SendResponse:
         if request_id is not None:
-            return await self._send_keyed(data, request_id, stream)
+            return await self._send_keyed(data, request_id, stream, agent)
         context = await self._read(data, request_id=None)
-        user, assistant, used = await self._exchange(data, context, self._choose(data, context), stream)
+        user, assistant, used = await self._exchange(data, context, self._choose(data, context), stream, agent)
         return self._response(data, context, user, assistant, used)
 
-    async def _send_keyed(self, data: SendRequest, request_id: str, stream: ReplyStream | None) -> SendResponse:
+    async def _send_keyed(
+        self, data: SendRequest, request_id: str, stream: ReplyStream | None, agent: Agent | None
+    ) -> SendResponse:
         """A send with a `request_id`: the provider is called only by the send that holds the
         claim on the key (sessions/claims.py); the others replay the pair it stores.
 
@@ -88,7 +96,7 @@ class ChatService:
                 context = await self._read(data, request_id=request_id)
                 if context.replay_seq is None:
                     choice = self._choose(data, context)
-                    user, assistant, used = await self._exchange(data, context, choice, stream)
+                    user, assistant, used = await self._exchange(data, context, choice, stream, agent)
                     return self._response(data, context, user, assistant, used)  # the write gave the claim up
             except BaseException:
                 await self._release(data, request_id)
@@ -127,7 +135,12 @@ class ChatService:
         return SendResponse(user_turn=user, assistant_turn=assistant, suggestion=suggestion)
 
     async def _exchange(
-        self, data: SendRequest, context: SessionContext, choice: ProviderChoice, stream: ReplyStream | None
+        self,
+        data: SendRequest,
+        context: SessionContext,
+        choice: ProviderChoice,
+        stream: ReplyStream | None,
+        agent: Agent | None,
     ) -> tuple[Turn, Turn, int | None]:
         """Ask the provider, then store both Turns (nothing is stored when it fails); also the
         context's size in tokens (estimated), when a window or a stream needs it."""
@@ -181,6 +194,7 @@ class ChatService:
                 context_sha256=receipt,
                 context_through_seq=context.last_seq,
                 at_limit=reply.at_limit,
+                agent=agent,
             ),
         )
         return user, assistant, used

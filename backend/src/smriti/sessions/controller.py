@@ -11,6 +11,7 @@ from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, JSONBody, QueryParameter
 from litestar.types import Scope
 
+from smriti.access.caller import Caller
 from smriti.core.error_docs import error_responses
 from smriti.core.errors import BadRequest
 from smriti.core.pagination import PAGE_LINKS, PageParams, int_query, paged, query_int
@@ -73,11 +74,12 @@ class SessionController(Controller):
         data: JSONBody[SessionCreate],
         sessions: NamedDependency[SessionService],
         providers: NamedDependency[ProviderRegistry],
+        caller: NamedDependency[Caller],
     ) -> Response[Session]:
         model = data.model
         if data.provider is not None:
             model = providers.choose(data.provider, data.model).model
-        session = await sessions.add(repo_id, data, model=model)
+        session = await sessions.add(repo_id, data, model=model, agent=caller.agent)
         return Response(session, headers={"Location": session_location(session.id)})
 
     @get(

@@ -11,6 +11,7 @@ from litestar import Response, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
+from smriti.access.caller import Caller
 from smriti.core.error_docs import error_responses
 from smriti.core.routes import WRITES, access
 from smriti.sessions.forks import SessionForks
@@ -30,7 +31,10 @@ from smriti.sessions.schemas import ForkRequest, Session, session_location
     opt=access(WRITES),
 )
 async def fork_session(
-    session_id: FromPath[UUID], data: JSONBody[ForkRequest], forks: NamedDependency[SessionForks]
+    session_id: FromPath[UUID],
+    data: JSONBody[ForkRequest],
+    forks: NamedDependency[SessionForks],
+    caller: NamedDependency[Caller],
 ) -> Response[Session]:
-    fork = await forks.fork(session_id, data)
+    fork = await forks.fork(session_id, data, agent=caller.agent)
     return Response(fork, headers={"Location": session_location(fork.id)})

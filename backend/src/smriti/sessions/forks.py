@@ -11,6 +11,8 @@ from uuid import UUID
 
 import asyncpg
 
+from smriti.access.authors import author
+from smriti.access.caller import Agent
 from smriti.access.scope import limited
 from smriti.core.errors import BadRequest, NotFound
 from smriti.core.ids import uuid7
@@ -24,11 +26,12 @@ WITH origin AS (SELECT id, repo_id, title, provider, model, last_seq FROM sessio
 base AS (SELECT id, repo_id, commit_hash FROM commits WHERE id = $2),
 made AS (
     INSERT INTO sessions (id, repo_id, title, provider, model, last_seq, base_commit_id, forked_from_session_id,
-                          forked_from_seq, created_at, updated_at)
+                          forked_from_seq, created_at, updated_at, created_by)
     SELECT $3, origin.repo_id,
            coalesce($4, coalesce(nullif(btrim(origin.title, E' \\t\\n\\r'), ''), 'Session')
                         || ' (fork from ' || left(base.commit_hash, 7) || ')'),
-           origin.provider, origin.model, 0, base.id, origin.id, origin.last_seq, clock_timestamp(), clock_timestamp()
+           origin.provider, origin.model, 0, base.id, origin.id, origin.last_seq, clock_timestamp(), clock_timestamp(),
+           $5
     FROM origin JOIN base ON base.repo_id = origin.repo_id
     RETURNING id, repo_id, title, provider, model, base_commit_id, forked_from_session_id, forked_from_seq,
               created_at, updated_at
@@ -43,10 +46,12 @@ class SessionForks:
     def __init__(self, pool: Pool) -> None:
         self._pool = pool
 
-    async def fork(self, session_id: UUID, data: ForkRequest) -> Session:
+    async def fork(self, session_id: UUID, data: ForkRequest, *, agent: Agent | None) -> Session:
         title = data.title.strip() if data.title is not None else None
         try:
-            row = await self._pool.fetchrow(_FORK_SQL, session_id, data.checkpoint_id, uuid7(), title)
+            row = await self._pool.fetchrow(
+                _FORK_SQL, session_id, data.checkpoint_id, uuid7(), title, None if agent is None else agent.id
+            )
         except asyncpg.ForeignKeyViolationError:  # the Space was deleted meanwhile
             raise NotFound(f"No Session with id {session_id}.", field="session_id", source="path") from None
         if row is None or not row["origin_found"]:
@@ -74,4 +79,5 @@ class SessionForks:
             created_at=row["created_at"],
             updated_at=row["updated_at"],
             usage=Usage(input_tokens=0, output_tokens=0, uncounted_replies=0),
+            created_by=None if agent is None else author(agent.id, agent.name),
         )

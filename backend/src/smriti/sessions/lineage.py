@@ -8,6 +8,7 @@
   history; there is no foreign key, so a fork outlives its origin).
 - `continued_in` / `continued_count`: the Sessions forked from it, newest first, at most
   `CONTINUED_SHOWN` listed (`ix_sessions_forked_from`).
+- `created_by`'s name: the current name of the agent that made it (a primary-key lookup).
 
 One statement for a whole page of Sessions, however many there are on it.
 """
@@ -23,6 +24,7 @@ from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.types import Uuid
 
+from smriti.access.authors import author
 from smriti.core.schemas import Usage
 from smriti.db.models import SessionModel
 from smriti.sessions.schemas import CONTINUED_SHOWN, Continuation, ForkedFrom, LastSaved, Session
@@ -49,7 +51,8 @@ SELECT s.id, json_build_object(
               WHERE forked_from_session_id = s.id ORDER BY created_at DESC, id DESC LIMIT {CONTINUED_SHOWN}) f
         LEFT JOIN commits fb ON fb.id = f.base_commit_id),
         '[]'::json),
-    'continued_count', (SELECT count(*) FROM sessions f WHERE f.forked_from_session_id = s.id)
+    'continued_count', (SELECT count(*) FROM sessions f WHERE f.forked_from_session_id = s.id),
+    'created_by_name', (SELECT name FROM agents WHERE agents.id = s.created_by)
 )::text AS context
 FROM sessions s WHERE s.id = ANY(:ids)
 """
@@ -62,16 +65,19 @@ class _Context(msgspec.Struct):
     origin_deleted: bool
     continued_in: list[Continuation]
     continued_count: int
+    created_by_name: str | None = None
 
 
 _decode = msgspec.json.Decoder(_Context).decode
 _NONE = _Context(base_commit_hash=None, last_saved=None, origin_deleted=False, continued_in=[], continued_count=0)
 
 
-def session_of(model: SessionModel, base_commit_hash: str | None = None) -> Session:
-    """A Session's row as the API shows it, with nothing added but its base's hash (which the
-    caller read): right for a Session just made (nothing was saved from it, nothing continued
-    from it, its origin was there a moment ago)."""
+def session_of(
+    model: SessionModel, base_commit_hash: str | None = None, *, created_by_name: str | None = None
+) -> Session:
+    """A Session's row as the API shows it, with nothing added but its base's hash and the name of
+    the agent that made it (which the caller read): right for a Session just made (nothing was
+    saved from it, nothing continued from it, its origin was there a moment ago)."""
     origin, seq = model.forked_from_session_id, model.forked_from_seq
     return Session(
         id=model.id,
@@ -97,6 +103,7 @@ def session_of(model: SessionModel, base_commit_hash: str | None = None) -> Sess
             output_tokens=model.output_tokens,
             uncounted_replies=model.uncounted_replies,
         ),
+        created_by=author(model.created_by, created_by_name),
     )
 
 
@@ -107,10 +114,11 @@ async def sessions_with_context(db: AsyncSession, models: Sequence[SessionModel]
     rows = await db.execute(_CONTEXT_SQL, {"ids": [model.id for model in models]})
     found: dict[UUID, _Context] = {row.id: _decode(row.context) for row in rows}
     # A Session deleted since its row was read shows as it was read, with nothing added.
-    return [_with(session_of(model), found.get(model.id, _NONE)) for model in models]
+    return [_with(model, found.get(model.id, _NONE)) for model in models]
 
 
-def _with(session: Session, context: _Context) -> Session:
+def _with(model: SessionModel, context: _Context) -> Session:
+    session = session_of(model, created_by_name=context.created_by_name)
     origin = session.forked_from
     forked_from = (
         ForkedFrom(session_id=origin.session_id, sequence_number=origin.sequence_number, deleted=context.origin_deleted)

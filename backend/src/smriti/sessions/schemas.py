@@ -6,6 +6,7 @@ from uuid import UUID
 
 import msgspec
 
+from smriti.access.schemas import Author
 from smriti.core.schemas import Request, ShortName, Text, Usage
 
 
@@ -93,6 +94,8 @@ class Session(msgspec.Struct, kw_only=True):
     updated_at: datetime.datetime
     usage: Usage
     """Tokens its replies cost, as the providers reported them."""
+    created_by: Author | None
+    """The agent whose key made the Session (with its current name); null: the person."""
 
 
 MAX_TITLE_FILTER = 200
@@ -140,6 +143,9 @@ class Turn(msgspec.Struct, kw_only=True):
     `finish_reason: length`, Anthropic `stop_reason: max_tokens`), so it may be cut off
     mid-answer. The limit is `SMRITI_MAX_REPLY_TOKENS` (else the provider's default), at most a
     quarter of a known window."""
+    created_by: Author | None
+    """The agent whose key sent the message (with its current name); null: the person. Not a
+    column of its own name: `turns.created_by` keeps the agent's id (`sessions/turns.py`)."""
 
 
 def session_location(session_id: UUID) -> str:

@@ -12,6 +12,7 @@ from advanced_alchemy.exceptions import IntegrityError
 from advanced_alchemy.repository import SQLAlchemyAsyncRepository
 from sqlalchemy import delete, func, select, update
 
+from smriti.access.caller import Agent
 from smriti.access.scope import hides
 from smriti.core.errors import BadRequest, NotFound, caused_by
 from smriti.core.pagination import PageParams
@@ -30,7 +31,7 @@ class SessionService(EntityService[SessionModel]):
     noun = "Session"
     id_parameter = "session_id"
 
-    async def add(self, repo_id: UUID, data: SessionCreate, *, model: str | None) -> Session:
+    async def add(self, repo_id: UUID, data: SessionCreate, *, model: str | None, agent: Agent | None) -> Session:
         base_commit_hash = None
         if data.base_commit_id is not None:
             if await self.repository.session.get(RepoModel, repo_id) is None:
@@ -44,6 +45,7 @@ class SessionService(EntityService[SessionModel]):
                     provider=data.provider,
                     model=model,
                     base_commit_id=data.base_commit_id,
+                    created_by=None if agent is None else agent.id,
                 ),
                 auto_commit=True,
             )
@@ -51,7 +53,7 @@ class SessionService(EntityService[SessionModel]):
             if not caused_by(exc, asyncpg.ForeignKeyViolationError):
                 raise
             raise NotFound(f"No Space with id {repo_id}.", field="repo_id", source="path") from None
-        return session_of(created, base_commit_hash)
+        return session_of(created, base_commit_hash, created_by_name=None if agent is None else agent.name)
 
     async def rename(self, session_id: UUID, data: SessionUpdate) -> Session:
         # One UPDATE … RETURNING, not read-modify-write: a Session deleted meanwhile is a 404.

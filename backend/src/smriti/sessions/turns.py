@@ -17,6 +17,8 @@ from uuid import UUID
 
 import asyncpg
 
+from smriti.access.authors import agent_name_sql, author, created_by
+from smriti.access.caller import Agent
 from smriti.core.errors import BadRequest, Conflict, NotFound
 from smriti.core.schemas import Page
 from smriti.db.pool import Pool
@@ -24,13 +26,16 @@ from smriti.sessions.imports import ImportedSession, SessionImport
 from smriti.sessions.schemas import Turn
 from smriti.sessions.titles import derived_title
 
-TURN_FIELDS: tuple[str, ...] = Turn.__struct_fields__
-"""A Turn's fields, which are also its columns in `turns`."""
+TURN_FIELDS: tuple[str, ...] = tuple(name for name in Turn.__struct_fields__ if name != "created_by")
+"""A Turn's fields that are also its columns in `turns`: all but `created_by`, whose column keeps
+the agent's id and whose answer is the agent with its name (`access/authors.py`)."""
 TURN_COLUMNS = ", ".join(TURN_FIELDS)
+_READ_COLUMNS = f"{TURN_COLUMNS}, created_by, {agent_name_sql('turns.created_by')}"
+"""What a read of Turns selects: the columns, and who sent them (the person's skip the lookup)."""
 
 
 def to_turn(row: asyncpg.Record) -> Turn:
-    return Turn(**{name: row[name] for name in TURN_FIELDS})
+    return Turn(**{name: row[name] for name in TURN_FIELDS}, created_by=created_by(row))
 
 
 def retried_pairs(retry_ofs: Iterable[int]) -> frozenset[int]:
@@ -64,6 +69,8 @@ class Exchange:
     """The Session's last Turn when the message's context was read (`Turn.context_through_seq`)."""
     at_limit: bool = False
     """The provider ended the reply at its length limit (`Turn.at_limit`)."""
+    agent: Agent | None = None
+    """The agent whose key sent the message (`Turn.created_by`); None: the person."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,9 +89,10 @@ class TurnsInScope:
 # answered with that pair in its context, so replacing the pair now would leave it stranded. The
 # user Turn records the model the message was sent to ($13, else the one that answered, $3) and
 # the last Turn its context was read up to ($15); the reply its receipt ($14) and whether the
-# provider ended it at its length limit ($16). A Session that is still untitled when its first
-# exchange is stored takes the title derived from its message ($17, `titles.py`): decided on the
-# row the statement locks, so a rename stored meanwhile is kept.
+# provider ended it at its length limit ($16); both, who sent it ($18: an agent's id, else NULL).
+# A Session that is still untitled when its first exchange is stored takes the title derived from
+# its message ($17, `titles.py`): decided on the row the statement locks, so a rename stored
+# meanwhile is kept.
 def _write_sql(*, release_claim: bool) -> str:
     release = (
         "released AS (DELETE FROM send_claims WHERE session_id = $1 AND request_id = $7), " if release_claim else ""
@@ -96,13 +104,13 @@ def _write_sql(*, release_claim: bool) -> str:
         f"title = CASE WHEN last_seq = 0 AND title = '' THEN coalesce($17::text, '') ELSE title END, "
         f"updated_at = clock_timestamp() WHERE id = $1 AND ($11::int IS NULL OR last_seq = $11::int + 1) "
         f"RETURNING last_seq) "
-        f"INSERT INTO turns ({TURN_COLUMNS}) "
+        f"INSERT INTO turns ({TURN_COLUMNS}, created_by) "
         f"SELECT $1, s.last_seq - 1, 'user', $4::text, $2::text, coalesce($13::text, $3::text), $5::uuid, "
         f"$6::int, NULL::int, NULL::int, $7::text, clock_timestamp(), $11::int, false, NULL::text, $15::int, "
-        f"false FROM s "
+        f"false, $18::uuid FROM s "
         f"UNION ALL "
         f"SELECT $1, s.last_seq, 'assistant', $8::text, $2, $3, $5, $6, $9::int, $10::int, $7, "
-        f"clock_timestamp(), NULL::int, $12::bool, $14::text, NULL::int, $16::bool FROM s "
+        f"clock_timestamp(), NULL::int, $12::bool, $14::text, NULL::int, $16::bool, $18 FROM s "
         f"RETURNING sequence_number, created_at"
     )
 
@@ -121,7 +129,7 @@ class TurnStore:
             if last_seq is None:
                 raise NotFound(f"No Session with id {session_id}.", field="session_id", source="path")
             rows = await conn.fetch(
-                f"SELECT {TURN_COLUMNS} FROM turns WHERE session_id = $1 AND sequence_number > $2 "
+                f"SELECT {_READ_COLUMNS} FROM turns WHERE session_id = $1 AND sequence_number > $2 "
                 f"ORDER BY sequence_number LIMIT $3 OFFSET $4",
                 session_id,
                 after_seq,
@@ -146,7 +154,7 @@ class TurnStore:
                     field="history_base_seq",
                 )
             rows = await conn.fetch(
-                f"SELECT {TURN_COLUMNS} FROM turns WHERE session_id = $1 AND sequence_number > $2 "
+                f"SELECT {_READ_COLUMNS} FROM turns WHERE session_id = $1 AND sequence_number > $2 "
                 "ORDER BY sequence_number",
                 session_id,
                 after_seq,
@@ -213,6 +221,7 @@ class TurnStore:
                 derived_title(exchange.user_content)
                 if exchange.retry_of is None and not exchange.context_through_seq
                 else None,
+                None if exchange.agent is None else exchange.agent.id,
             )
         except asyncpg.UniqueViolationError:
             if exchange.request_id is None:
@@ -250,7 +259,7 @@ class TurnStore:
         self, session_id: UUID, request_id: str, content: str, retry_of: int | None = None
     ) -> tuple[Turn, Turn]:
         rows = await self._pool.fetch(
-            f"SELECT {TURN_COLUMNS} FROM turns WHERE session_id = $1 AND sequence_number IN "
+            f"SELECT {_READ_COLUMNS} FROM turns WHERE session_id = $1 AND sequence_number IN "
             f"(SELECT u.sequence_number + k FROM turns u, (VALUES (0), (1)) AS o(k) "
             f" WHERE u.session_id = $1 AND u.request_id = $2 AND u.role = 'user') "
             f"ORDER BY sequence_number",
@@ -289,4 +298,5 @@ def _stored(session_id: UUID, exchange: Exchange, row: asyncpg.Record, *, user: 
         context_sha256=None if user else exchange.context_sha256,
         context_through_seq=exchange.context_through_seq if user else None,
         at_limit=False if user else exchange.at_limit,
+        created_by=None if exchange.agent is None else author(exchange.agent.id, exchange.agent.name),
     )
