@@ -47,7 +47,7 @@ SELECT id, parent_commit_id, merge_parent_id, commit_hash, created_at, {_CONTENT
 FROM commits WHERE repo_id = $1 ORDER BY created_at, id"""
 
 _BRANCHES_SQL = """
-SELECT id, name, is_default, head_commit_id, head_commit_hash, commit_count, created_at, updated_at
+SELECT id, name, is_default, head_commit_id, head_commit_hash, commit_count, created_at, updated_at, protected
 FROM branches WHERE repo_id = $1 ORDER BY is_default DESC, lower(name), name"""
 
 # A Turn's Session is the row's; the Turn's own columns follow.

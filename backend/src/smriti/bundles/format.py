@@ -63,6 +63,9 @@ class BranchLine(msgspec.Struct, tag_field="type", tag="branch", forbid_unknown_
     """The Checkpoints made on this line; the Space's lines' counts add up to its Checkpoints."""
     created_at: Moment
     updated_at: Moment
+    protected: bool = False
+    """Only the person changes it (SYSTEM.md §13); a bundle made before lines were protected has
+    no such field, and its lines load unprotected."""
 
 
 class SessionLine(msgspec.Struct, tag_field="type", tag="session", forbid_unknown_fields=True, kw_only=True):

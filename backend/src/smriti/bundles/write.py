@@ -39,7 +39,7 @@ _LEFT_TO_THE_DATABASE: dict[str, frozenset[str]] = {
     "turns": frozenset({"search_vector", "created_by"}),
     # A Space's HEAD is set once its Checkpoints are in (`_SET_HEAD`).
     "repos": frozenset({"head_commit_id", "head_commit_hash", "proposal_count"}),
-    "branches": frozenset({"created_by", "protected"}),
+    "branches": frozenset({"created_by"}),
 }
 """Per table, the columns the bulk load leaves to the database. Every other column of the model is
 written: a column a migration adds fails the check below until the load writes it or names it here."""
@@ -83,13 +83,13 @@ _LINE_COLUMNS = _written(
     "branches",
     (
         "id", "repo_id", "name", "name_key", "is_default", "head_commit_id", "head_commit_hash", "head_depth",
-        "head_jumps", "head_jump_depths", "head_merges", "commit_count", "created_at", "updated_at",
+        "head_jumps", "head_jump_depths", "head_merges", "commit_count", "created_at", "updated_at", "protected",
     ),
 )  # fmt: skip
 _INSERT_LINE = f"""
 INSERT INTO branches ({", ".join(_LINE_COLUMNS)})
 SELECT $1, $2, $3, $9, $4, p.id, p.commit_hash, p.depth, CASE WHEN p.id IS NOT NULL THEN chain.ids END,
-       CASE WHEN p.id IS NOT NULL THEN chain.depths END, p.first_parent_merges, $6, $7, $8
+       CASE WHEN p.id IS NOT NULL THEN chain.depths END, p.first_parent_merges, $6, $7, $8, $10
 FROM (SELECT 1) one LEFT JOIN commits p ON p.id = $5::uuid CROSS JOIN LATERAL ({PARENT_CHAIN}) chain"""
 
 Row = tuple[Any, ...]
@@ -128,6 +128,7 @@ async def write_bundle(conn: asyncpg.Connection, plan: Plan, spool: IO[bytes]) -
                 line.created_at,
                 line.updated_at,
                 line_key(line.name),
+                line.protected,
             )
             for line in lines
         ],
