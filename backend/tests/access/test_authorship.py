@@ -12,6 +12,7 @@ import pytest
 
 from tests.access.agents import agent_headers
 from tests.support.api import commit, create_space
+from tests.support.imports import FIXTURES
 
 FORGED = {"kind": "human", "name": "the person"}
 
@@ -214,3 +215,32 @@ async def test_lines_sessions_and_turns_say_who_made_them(client: httpx.AsyncCli
         "SELECT count(*) FROM turns WHERE session_id = $1::uuid AND created_by = $2::uuid", session_id, agent["id"]
     )
     assert stored == 2
+
+
+async def test_sessions_and_turns_an_agent_imports_say_so(client: httpx.AsyncClient) -> None:
+    space = await create_space(client, "imported by")
+    agent, headers = await agent_headers(client, "importer")
+    export = (FIXTURES / "chatgpt_conversations.json").read_bytes()
+    response = await client.post(
+        f"/v5/repos/{space['id']}/import/conversations",
+        content=export,
+        headers={**headers, "Content-Type": "application/json"},
+    )
+    assert response.status_code == 201, response.text
+    session_id = response.json()["sessions"][0]["session_id"]
+    _made_by((await client.get(f"/v4/sessions/{session_id}")).json(), agent)
+    for turn in (await client.get(f"/v4/sessions/{session_id}/turns")).json()["items"]:
+        _made_by(turn, agent)
+    pasted = await client.post(
+        "/v1/transcripts", json={"transcript": "User: hi\nAssistant: hello", "repo_id": space["id"]}, headers=headers
+    )
+    assert pasted.status_code == 201, pasted.text
+    _made_by((await client.get(f"/v4/sessions/{pasted.json()['session_id']}")).json(), agent)
+    # The person's import: null.
+    mine = await client.post(
+        f"/v5/repos/{space['id']}/import/conversations?copies=true",
+        content=export,
+        headers={"Content-Type": "application/json"},
+    )
+    assert mine.status_code == 201, mine.text
+    _made_by((await client.get(f"/v4/sessions/{mine.json()['sessions'][0]['session_id']}")).json(), None)

@@ -49,9 +49,17 @@ class SessionImport:
     write fails (a 409, nothing written) instead of making a second Session."""
 
     def __init__(
-        self, conn: asyncpg.Connection, repo_id: UUID, provider: str, source: str | None, copies: bool
+        self,
+        conn: asyncpg.Connection,
+        repo_id: UUID,
+        provider: str,
+        source: str | None,
+        copies: bool,
+        *,
+        agent_id: UUID | None,
     ) -> None:
         self._conn = conn
+        self._agent_id = agent_id  # who imports: each Session and Turn's `created_by` (None: the person)
         self._repo_id = repo_id
         self._provider = provider
         self._source = source
@@ -114,8 +122,8 @@ class SessionImport:
         # row by row, so Sessions without a time of their own keep the given order.
         await self._conn.execute(
             "INSERT INTO sessions (id, repo_id, title, provider, last_seq, uncounted_replies, created_at, "
-            "updated_at) SELECT id, $1, title, $2, last_seq, uncounted, coalesce(created, clock_timestamp()), "
-            "coalesce(updated, created, clock_timestamp()) "
+            "updated_at, created_by) SELECT id, $1, title, $2, last_seq, uncounted, "
+            "coalesce(created, clock_timestamp()), coalesce(updated, created, clock_timestamp()), $9::uuid "
             "FROM unnest($3::uuid[], $4::text[], $5::integer[], $6::integer[], $7::timestamptz[], "
             "$8::timestamptz[]) WITH ORDINALITY AS s(id, title, last_seq, uncounted, created, updated, n) "
             "ORDER BY n",
@@ -127,16 +135,18 @@ class SessionImport:
             [sum(role == "assistant" for role, _ in session.turns) for session in sessions],
             [session.created_at for session in sessions],
             [session.updated_at for session in sessions],
+            self._agent_id,
         )
         await self._conn.execute(
-            "INSERT INTO turns (session_id, sequence_number, role, content, provider) "
-            "SELECT session_id, n, role, content, $5 "
+            "INSERT INTO turns (session_id, sequence_number, role, content, provider, created_by) "
+            "SELECT session_id, n, role, content, $5, $6::uuid "
             "FROM unnest($1::uuid[], $2::integer[], $3::text[], $4::text[]) AS t(session_id, n, role, content)",
             [turn[0] for turn in numbered],
             [turn[1] for turn in numbered],
             [turn[2] for turn in numbered],
             [turn[3] for turn in numbered],
             self._provider,
+            self._agent_id,
         )
         await self._record(sessions, ids)
 

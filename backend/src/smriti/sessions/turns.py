@@ -165,9 +165,11 @@ class TurnStore:
             turns = [turn for turn in turns if turn.sequence_number not in retried]
         return TurnsInScope(session["provider"], session["model"], turns)
 
-    async def import_session(self, repo_id: UUID, title: str, provider: str, turns: list[tuple[str, str]]) -> UUID:
+    async def import_session(
+        self, repo_id: UUID, title: str, provider: str, turns: list[tuple[str, str]], *, agent: Agent | None = None
+    ) -> UUID:
         """One new Session holding these (role, content) Turns numbered 1..n, in one transaction."""
-        async with self.importing(repo_id, provider) as sessions:
+        async with self.importing(repo_id, provider, agent=agent) as sessions:
             return (await sessions.add([ImportedSession(title, turns)]))[0].session_id
 
     @asynccontextmanager
@@ -179,16 +181,18 @@ class TurnStore:
         source: str | None = None,
         copies: bool = False,
         repo_id_in: str = "body",
+        agent: Agent | None = None,
     ) -> AsyncIterator[SessionImport]:
         """New Sessions of a Space, added batch by batch in one transaction (all of them are
         stored, or none). The Space is locked against deletion first, so one deleted meanwhile is
         a 404 rather than a broken foreign key. With a `source`, conversations are known by their
         own ids (`SessionImport`). `repo_id_in` says where the request named the Space (its 404
-        says so: `body` for a transcript, `path` for a conversation import)."""
+        says so: `body` for a transcript, `path` for a conversation import). An `agent` importing
+        is each new Session and Turn's `created_by`."""
         async with self._pool.acquire() as conn, conn.transaction():
             if not await conn.fetchval("SELECT EXISTS (SELECT 1 FROM repos WHERE id = $1 FOR KEY SHARE)", repo_id):
                 raise NotFound(f"No Space with id {repo_id}.", field="repo_id", source=repo_id_in)
-            yield SessionImport(conn, repo_id, provider, source, copies)
+            yield SessionImport(conn, repo_id, provider, source, copies, agent_id=None if agent is None else agent.id)
 
     async def write_exchange(self, session_id: UUID, exchange: Exchange) -> tuple[Turn, Turn]:
         """Store the user and assistant Turns together, numbered by the Session's counter.

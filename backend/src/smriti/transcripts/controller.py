@@ -11,6 +11,7 @@ from litestar.openapi.spec.enums import OpenAPIFormat, OpenAPIType
 from litestar.params import FromPath, JSONBody, QueryParameter
 from litestar.response import Stream
 
+from smriti.access.caller import Caller
 from smriti.access.scope import require_space
 from smriti.core.error_docs import error_responses
 from smriti.core.operation_docs import documented
@@ -34,11 +35,11 @@ from smriti.transcripts.service import TranscriptService
     opt=access(WRITES),
 )
 async def ingest_transcript(
-    data: JSONBody[TranscriptImport], transcripts: NamedDependency[TranscriptService]
+    data: JSONBody[TranscriptImport], transcripts: NamedDependency[TranscriptService], caller: NamedDependency[Caller]
 ) -> Response[TranscriptResult]:
     if data.repo_id is not None:
         require_space(data.repo_id)
-    result = await transcripts.ingest(data)
+    result = await transcripts.ingest(data, agent=caller.agent)
     # Without `repo_id` nothing is stored, so there is no new resource to point at.
     headers = {"Location": session_location(result.session_id)} if result.session_id is not None else None
     return Response(result, headers=headers)
@@ -107,6 +108,7 @@ async def import_conversations(
     repo_id: FromPath[UUID],
     request: Request[Any, Any, Any],
     transcripts: NamedDependency[TranscriptService],
+    caller: NamedDependency[Caller],
     copies: Annotated[
         bool,
         QueryParameter(
@@ -116,7 +118,7 @@ async def import_conversations(
     ] = False,
 ) -> Stream:
     answer = await transcripts.import_conversations(
-        repo_id, request.stream(), declared_bytes=request.content_length, copies=copies
+        repo_id, request.stream(), declared_bytes=request.content_length, copies=copies, agent=caller.agent
     )
     # The answer lists every conversation, so it is sent from the files it was written to (answer.py).
     return Stream(

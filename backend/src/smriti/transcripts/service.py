@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import IO
 from uuid import UUID
 
+from smriti.access.caller import Agent
 from smriti.core.cpu import Lane, holding_a_connection, off_loop
 from smriti.core.errors import BadRequest, TooLarge
 from smriti.core.json_array import ItemTooLarge
@@ -86,7 +87,13 @@ class TranscriptService:
     """SMRITI_MAX_BUNDLE_LINE_BYTES: the largest conversation an import reads."""
 
     async def import_conversations(
-        self, repo_id: UUID, chunks: AsyncIterator[bytes], *, declared_bytes: int | None, copies: bool = False
+        self,
+        repo_id: UUID,
+        chunks: AsyncIterator[bytes],
+        *,
+        declared_bytes: int | None,
+        copies: bool = False,
+        agent: Agent | None = None,
     ) -> ImportAnswer:
         """An export's conversations as Sessions of the Space, all in one transaction: either every
         conversation that could be read is stored, or (an error) none is. The body is spooled to a
@@ -98,7 +105,7 @@ class TranscriptService:
                 spool.write(chunk)
             export = await self._check(spool)
             try:
-                return await self._write(repo_id, export, copies=copies)
+                return await self._write(repo_id, export, copies=copies, agent=agent)
             finally:
                 export.close()
 
@@ -140,14 +147,16 @@ class TranscriptService:
             text.close()
             raise
 
-    async def _write(self, repo_id: UUID, export: ConversationFile, *, copies: bool) -> ImportAnswer:
+    async def _write(
+        self, repo_id: UUID, export: ConversationFile, *, copies: bool, agent: Agent | None
+    ) -> ImportAnswer:
         """Each batch read in a worker thread, then written; the answer written as they go."""
         assert export.format is not None  # check() found it, or refused the file
         answer = ImportAnswer(export.format)
         try:
             # Opened before the first batch: an unknown Space is a 404 whatever the file holds.
             async with self.turns.importing(
-                repo_id, IMPORT_PROVIDER, source=export.format, copies=copies, repo_id_in="path"
+                repo_id, IMPORT_PROVIDER, source=export.format, copies=copies, repo_id_in="path", agent=agent
             ) as sessions:
                 batches = export.batches()
                 while batch := await holding_a_connection(lambda: next(batches, None)):
@@ -170,7 +179,7 @@ class TranscriptService:
             raise
         return answer
 
-    async def ingest(self, data: TranscriptImport) -> TranscriptResult:
+    async def ingest(self, data: TranscriptImport, *, agent: Agent | None = None) -> TranscriptResult:
         def read() -> tuple[list[ParsedTurn], str]:
             turns = parse_transcript(data.transcript)
             found = extract([SourceTurn(n, t.role, t.content) for n, t in enumerate(turns, start=1)])
@@ -186,6 +195,7 @@ class TranscriptService:
                 data.title.strip() or "Imported transcript",
                 IMPORT_PROVIDER,
                 [(t.role, t.content) for t in turns],
+                agent=agent,
             )
             if data.repo_id
             else None
