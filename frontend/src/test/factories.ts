@@ -22,6 +22,7 @@ export function makeTurns(count: number, start = 1, extra: Partial<Turn> = {}): 
       output_tokens: null,
       request_id: null,
       created_at: "2026-01-01T00:00:00Z",
+      created_by: null,
       ...extra,
     };
   });
@@ -90,6 +91,8 @@ export function makeLine(name: string, head: string | null, patch: Partial<Line>
             .padEnd(64, "0")
             .slice(0, 64),
     is_default: false,
+    protected: false,
+    created_by: null,
     created_at: "2026-01-01T00:00:00Z",
     updated_at: "2026-01-01T00:00:00Z",
     ...patch,
@@ -158,6 +161,7 @@ export function makeSession(id: string, patch: Partial<Session> = {}): Session {
     created_at: "2026-01-01T00:00:00Z",
     updated_at: "2026-01-01T00:00:00Z",
     usage: { input_tokens: 0, output_tokens: 0, uncounted_replies: 0 },
+    created_by: null,
     ...patch,
   };
 }

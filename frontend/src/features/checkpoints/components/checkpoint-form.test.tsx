@@ -53,6 +53,8 @@ const line = (name: string, headId: string, isDefault = false): Line => ({
   head_commit_id: headId,
   head_commit_hash: null,
   is_default: isDefault,
+  protected: false,
+  created_by: null,
   created_at: "2026-01-01T00:00:00Z",
   updated_at: "2026-01-01T00:00:00Z",
 });
