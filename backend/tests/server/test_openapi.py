@@ -268,7 +268,7 @@ def test_a_route_moved_elsewhere_keeps_its_docs() -> None:
     the document is built here, so the dependencies are placeholders no request reaches."""
     dependencies = {
         name: Provide(lambda: None, sync_to_thread=False)
-        for name in ("pool", "checkpoints", "bundles", "transcripts", "page")
+        for name in ("pool", "checkpoints", "bundles", "transcripts", "page", "caller")
     }
     moved = Router("/moved", route_handlers=[BundleController, CheckpointController, import_conversations, health])
     app = Litestar(
