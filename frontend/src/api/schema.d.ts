@@ -586,6 +586,87 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v5/repos/{repo_id}/proposals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The Space's proposals, newest first */
+        get: operations["listProposals"];
+        put?: never;
+        /**
+         * Propose merging one line into another
+         * @description `into` defaults to the Space's default line; `from` and `into` are two lines of this Space (404 naming the one it lacks; one line twice: 400 naming `into`). One proposal per pair of lines is open at a time (409). An agent or the person opens one; a read-only key cannot. `number` counts from 1 in each Space. The answer has the merge preview of the lines' HEADs, as `GET` does.
+         */
+        post: operations["openProposal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v5/repos/{repo_id}/proposals/{number}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A proposal, with the merge of its lines' HEADs as they are now
+         * @description `preview` is `GET …/merge?ours=<into>&theirs=<from>` of the lines' current HEADs: a `from` that moved since the proposal was opened is shown as it is now. A deleted line is null in `from` or `into` (`from_deleted`, `into_deleted`), its name kept in `from_name` or `into_name`.
+         */
+        get: operations["getProposal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v5/repos/{repo_id}/proposals/{number}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a proposal without merging it
+         * @description The person, or the agent that opened it (others: 403). A proposal that is not open: 409.
+         */
+        post: operations["closeProposal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v5/repos/{repo_id}/proposals/{number}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Merge a proposal (the person only)
+         * @description Makes the merge Checkpoint on `into` (first parent: `into`'s HEAD; `merge_parent_id`: `from`'s HEAD) and marks the proposal merged, in one transaction. Without conflicts no body is needed; with conflicts `merged`, the resolved whole state, is required (400 naming `merged`). An expected HEAD that is not the line's, a deleted line, nothing to merge, or a proposal that is not open: 409, nothing written. Agents: 403.
+         */
+        post: operations["mergeProposal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v5/repos/import": {
         parameters: {
             query?: never;
@@ -1158,6 +1239,88 @@ export interface components {
             spaces: string[] | null;
             token: string;
             write: boolean;
+        };
+        /** Proposal */
+        Proposal: {
+            closed_reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+            created_by: components["schemas"]["Author"] | null;
+            description: string;
+            from: string | null;
+            from_deleted: boolean;
+            from_name: string;
+            /** Format: uuid */
+            id: string;
+            into: string | null;
+            into_deleted: boolean;
+            into_name: string;
+            merge_commit_id: string | null;
+            number: number;
+            /** Format: uuid */
+            repo_id: string;
+            /** @enum {string} */
+            status: "open" | "merged" | "closed";
+            title: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** ProposalClose */
+        ProposalClose: {
+            reason?: string | null;
+        };
+        /** ProposalCreate */
+        ProposalCreate: {
+            /** @description Default: "". */
+            description?: string;
+            from: string;
+            into?: string | null;
+            title: string;
+        };
+        /** ProposalDetail */
+        ProposalDetail: {
+            closed_reason: string | null;
+            conflicts: components["schemas"]["ConflictingItem"][];
+            /** Format: date-time */
+            created_at: string;
+            created_by: components["schemas"]["Author"] | null;
+            description: string;
+            from: string | null;
+            from_deleted: boolean;
+            from_head_commit_id: string | null;
+            from_name: string;
+            /** Format: uuid */
+            id: string;
+            into: string | null;
+            into_deleted: boolean;
+            into_head_commit_id: string | null;
+            into_name: string;
+            merge_commit_id: string | null;
+            number: number;
+            preview: components["schemas"]["MergePreview"] | null;
+            /** @enum {null|string} */
+            relation: "diverged" | "up_to_date" | "fast_forward" | null;
+            /** Format: uuid */
+            repo_id: string;
+            /** @enum {string} */
+            status: "open" | "merged" | "closed";
+            title: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** ProposalMerge */
+        ProposalMerge: {
+            expected_from_head_commit_id?: string | null;
+            expected_into_head_commit_id?: string | null;
+            merged?: components["schemas"]["MergeState"] | null;
+            message?: string | null;
+        };
+        /** ProposalPage */
+        ProposalPage: {
+            items: components["schemas"]["Proposal"][];
+            limit: number;
+            offset: number;
+            total: number;
         };
         /** ProviderInfo */
         ProviderInfo: {
@@ -3559,6 +3722,314 @@ export interface operations {
             };
             /** @description The provider did not answer in time. */
             504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listProposals: {
+        parameters: {
+            query?: {
+                /** @description Items per page. */
+                limit?: number;
+                /** @description Items to skip. */
+                offset?: number;
+                /** @description Only proposals in this state. */
+                status?: "open" | "merged" | "closed" | null;
+            };
+            header?: never;
+            path: {
+                repo_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    /** @description RFC 8288 links to the neighbouring pages: `rel="next"` while items remain past this page, `rel="prev"` and `rel="first"` past the first one. Each is this request's path and query with `offset` changed; absent when there is no such page. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProposalPage"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    openProposal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                repo_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProposalCreate"];
+            };
+        };
+        responses: {
+            /** @description Document created, URL follows */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProposalDetail"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller may not do this: an agent key where only the person may, a read-only key writing, or a protected line. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request conflicts with the current state (for example HEAD has moved). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not declared as JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getProposal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A proposal's number in its Space (from 1). */
+                number: number;
+                repo_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProposalDetail"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    closeProposal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A proposal's number in its Space (from 1). */
+                number: number;
+                repo_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProposalClose"];
+            };
+        };
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProposalDetail"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller may not do this: an agent key where only the person may, a read-only key writing, or a protected line. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request conflicts with the current state (for example HEAD has moved). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not declared as JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    mergeProposal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A proposal's number in its Space (from 1). */
+                number: number;
+                repo_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProposalMerge"];
+            };
+        };
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProposalDetail"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller may not do this: an agent key where only the person may, a read-only key writing, or a protected line. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request conflicts with the current state (for example HEAD has moved). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not declared as JSON (Content-Type: application/json). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
