@@ -124,3 +124,23 @@ def test_conflicts_wait_for_the_persons_resolution_and_closing(server: LiveServe
     assert person("agent", "revoke", closer["id"]).code == 0
     assert as_(server, key, "proposals", name).code == 5
     assert person("agent", "revoke", "not-an-id").code == 2
+
+
+def test_the_person_protects_a_line_and_an_agent_is_told_to_propose(server: LiveServer) -> None:
+    name = unique("Protected")
+    person = functools.partial(as_, server, PERSON)
+    person("space", "create", name, "--json").json()
+    person("commit", name, "--json", "-m", "base").json()
+    key = person("agent", "create", "worker", "--space", name, "--json").json()["token"]
+    agent = functools.partial(as_, server, key)
+    assert agent("line", "protect", name, "main").code == 7  # only the person
+    protected = person("line", "protect", name, "main")
+    assert protected.code == 0
+    assert "protected" in protected.stdout
+    assert "default, protected" in person("line", "list", name).stdout
+    refused = agent("commit", name, "-m", "straight to main")
+    assert refused.code == 7
+    assert "smriti propose" in refused.error_line()
+    assert person("head", name, "--json").json()["message"] == "base"
+    assert person("line", "protect", name, "main", "--off", "--json").json()["protected"] is False
+    assert agent("commit", name, "-m", "now it may").code == 0

@@ -167,7 +167,9 @@ def lines(page: Page[Line], space: Space) -> str:
     rows = [["LINE", "HEAD", "UPDATED", ""]]
     for line in page.items:
         head = short(line.head_commit_hash) if line.head_commit_hash else "- (no Checkpoint yet)"
-        rows.append([one_line(line.name), head, when(line.updated_at), "default" if line.is_default else ""])
+        marks = ", ".join(m for m, on in (("default", line.is_default), ("protected", line.protected)) if on)
+        made_by = f"by agent {one_line(line.created_by.name or '')}" if line.created_by is not None else ""
+        rows.append([one_line(line.name), head, when(line.updated_at), ", ".join(p for p in (marks, made_by) if p)])
     table = aligned(rows)
     if len(page.items) < page.total:
         table.append(
@@ -179,7 +181,8 @@ def lines(page: Page[Line], space: Space) -> str:
 def line_changed(what: str, line: Line, space: Space) -> str:
     head = f"its HEAD is {short(line.head_commit_hash)}" if line.head_commit_hash else "it has no Checkpoint yet"
     default = ", the default line" if line.is_default else ""
-    return f"{what}: line {one_line(line.name)} of {one_line(space.name)} ({head}{default})."
+    protected = ", protected" if line.protected else ""
+    return f"{what}: line {one_line(line.name)} of {one_line(space.name)} ({head}{default}{protected})."
 
 
 def _text_change(name: str, change: TextChange) -> list[str]:

@@ -112,7 +112,25 @@ def line_delete(conn: Connection, space: str, name: str) -> None:
     conn.emit(line, lambda: render.line_changed("Deleted", line, found))
 
 
-for _command in (line_list, line_create, line_rename, line_default, line_delete):
+@agent_command("protect")
+@click.argument("space")
+@click.argument("name")
+@click.option("--off", is_flag=True, help="Unprotect it instead.")
+def line_protect(conn: Connection, space: str, name: str, off: bool) -> None:
+    """Protect the line NAME of SPACE: agents can no longer commit to, restore on, merge into,
+    rename, delete or (un)default it, and propose instead (`smriti propose`). The person only
+    (an agent key: exit 7)."""
+    from smriti.lines.schemas import LineUpdate  # noqa: PLC0415
+
+    async def work(client: SmritiClient) -> tuple[Any, Line]:
+        found = await client.resolve_space(space)
+        return found, await client.update_line(found.id, name, LineUpdate(protected=not off))
+
+    found, line = conn.run(work)
+    conn.emit(line, lambda: render.line_changed("Unprotected" if off else "Protected", line, found))
+
+
+for _command in (line_list, line_create, line_rename, line_default, line_delete, line_protect):
     line_group.add_command(_command)
 
 
