@@ -12,5 +12,6 @@ export const keys = {
   context: (sessionId: string) => ["context", sessionId] as const,
   review: (checkpointId: string) => ["review", checkpointId] as const,
   diff: (fromRef: string, toRef: string) => ["diff", fromRef, toRef] as const,
+  agents: () => ["agents"] as const,
   search: (query: string, spaceId: string | null) => ["search", query, spaceId] as const,
 };

@@ -14,3 +14,7 @@ export type ItemField = FindingRef["field"];
 export type ReviewRequest = Schemas["ReviewRequest"];
 export type Review = Schemas["ReviewResult"];
 export type CheckpointDiff = Schemas["CheckpointDiff"];
+/** An agent key as listed (never the key itself); the one answer to making it carries `token`. */
+export type AgentKey = Schemas["AgentKey"];
+export type NewAgentKey = Schemas["NewAgentKey"];
+export type AgentCreate = Schemas["AgentCreate"];

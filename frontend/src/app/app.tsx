@@ -1,6 +1,7 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, Route, Switch } from "wouter";
+import { AgentsPage } from "@/features/agents";
 import { SpacesPage } from "@/features/spaces";
 import { ErrorBoundary } from "./error-boundary";
 import { prefetchRoute } from "./prefetch";
@@ -24,6 +25,12 @@ export function App() {
               <TopBar />
               <main className="app-main">
                 <SpacesPage />
+              </main>
+            </Route>
+            <Route path="/agents">
+              <TopBar />
+              <main className="app-main">
+                <AgentsPage />
               </main>
             </Route>
             <Route path="/spaces/:spaceId/sessions/:sessionId">

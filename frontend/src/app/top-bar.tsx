@@ -25,6 +25,11 @@ export function TopBar({
       </Link>
       {children}
       <SearchBox key={spaceId ?? "all"} spaceId={spaceId} />
+      <nav className="top-nav" aria-label="Main">
+        <Link href="/agents" className="top-nav-link" title="Agent keys: make, copy once, revoke">
+          Agents
+        </Link>
+      </nav>
       <ThemeToggle />
     </header>
   );

@@ -1,0 +1,1 @@
+export { AgentsPage } from "./components/agents-page";
