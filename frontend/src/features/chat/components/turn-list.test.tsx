@@ -182,3 +182,24 @@ describe("a reply ended at its length limit", () => {
     for (const turn of others) expect(turn).not.toHaveTextContent("cut at the reply limit");
   });
 });
+
+describe("who sent a message", () => {
+  it("is the agent that sent it with its key, and You for the person's", () => {
+    const byAgent = { created_by: { kind: "agent", id: "k1", name: "coder" } };
+    // created_by is read through a narrow type until the generated Turn carries it.
+    const theirs = makeTurns(2, 3).map((turn) => ({ ...turn, ...byAgent }));
+    render(
+      <TurnList
+        turns={[...makeTurns(2), ...theirs]}
+        mount={null}
+        mounted={null}
+        pending={null}
+        sessionId="s"
+      />,
+    );
+    const [first, , third, fourth] = screen.getAllByTestId("turn");
+    expect(first?.querySelector(".turn-role")).toHaveTextContent(/^You$/);
+    expect(third?.querySelector(".turn-role")).toHaveTextContent(/^agent coder$/);
+    expect(fourth?.querySelector(".turn-role")).toHaveTextContent(/^Assistant$/);
+  });
+});

@@ -2,8 +2,10 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useSearch } from "wouter";
 import type { Turn } from "@/api/models";
+import { AuthorBadge } from "@/components/author-badge";
 import { CopyButton } from "@/components/copy-button";
 import { Markdown } from "@/components/markdown";
+import { agentCreator } from "@/lib/author";
 import { formatDateTime } from "@/lib/format";
 import { isInContext, type Mount } from "../lib/history-base";
 import { retriedSeqs, retryableExchange } from "../lib/retries";
@@ -331,6 +333,8 @@ const TurnView = memo(function TurnView({
   onShowContext,
 }: TurnViewProps) {
   const roleClass = turn.role === "user" ? "user" : "assistant";
+  // A message an agent sent (with its key) is the agent's, not "You".
+  const agent = turn.role === "user" ? agentCreator(turn) : null;
   const notSent = outside || retried;
   return (
     <article
@@ -342,7 +346,9 @@ const TurnView = memo(function TurnView({
       }`}
     >
       <header className="turn-head">
-        <span className="turn-role">{turn.role === "user" ? "You" : "Assistant"}</span>
+        <span className="turn-role">
+          {agent ? <AuthorBadge author={agent} /> : turn.role === "user" ? "You" : "Assistant"}
+        </span>
         {turn.provider && (
           <span className="turn-model" title="Provider and model this Turn was sent with">
             {turn.model ? `${turn.provider} · ${turn.model}` : turn.provider}

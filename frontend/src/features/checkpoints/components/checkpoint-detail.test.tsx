@@ -39,6 +39,31 @@ function section(name: string): HTMLElement {
 }
 
 describe("the Checkpoint detail", () => {
+  it("names the agent the server vouches for, with what its client claimed beside it", () => {
+    show(
+      makeCheckpoint("c1", {
+        metadata: {
+          author: { kind: "agent", id: "k1", name: "coder" },
+          claimed_author: { kind: "human", name: "Ana" },
+          tool: "cli",
+        },
+      }),
+    );
+    const by = screen.getByTestId("author");
+    expect(by).toHaveAttribute("data-kind", "agent");
+    expect(by).toHaveTextContent("agent coder (claimed: Ana)");
+    expect(by).toHaveAttribute("title", expect.stringContaining("server vouches"));
+    // Shown in "By", so not again among the other metadata.
+    expect(screen.queryByText("Claimed author")).not.toBeInTheDocument();
+  });
+
+  it("names a person's Checkpoint by the name typed, with no claim", () => {
+    show(makeCheckpoint("c1", { metadata: { author: { kind: "human", name: "Ana" } } }));
+    const by = screen.getByTestId("author");
+    expect(by).toHaveAttribute("data-kind", "person");
+    expect(by).toHaveTextContent(/^Ana$/);
+  });
+
   it("shows each review finding once, next to the first item it points at", () => {
     const checkpoint = makeCheckpoint("c1", {
       decisions: ["Fly on Friday", "Fly on Saturday"],

@@ -1,11 +1,12 @@
 import { type ReactNode, useMemo } from "react";
 import type { Checkpoint } from "@/api/models";
 import type { ItemField } from "@/api/v5";
+import { AuthorBadge } from "@/components/author-badge";
 import { FailureNotice, Spinner } from "@/components/feedback";
 import { Markdown } from "@/components/markdown";
 import { formatDateTime, shortHash } from "@/lib/format";
 import { useReviewCheckpoint, useStoredReview } from "../api/review-checkpoint";
-import { authorOf, draftedByOf, sourceOf } from "../lib/metadata";
+import { authorshipOf, draftedByOf, sourceOf } from "../lib/metadata";
 import { itemKey, placeFindings } from "../lib/review";
 import { ArtifactView } from "./artifact-view";
 import { Section } from "./detail-section";
@@ -60,7 +61,7 @@ export function CheckpointDetail({
       }),
     [findings, c],
   );
-  const author = authorOf(c);
+  const { author, claimed } = authorshipOf(c);
   const draftedBy = draftedByOf(c);
   const source = sourceOf(c);
 
@@ -144,7 +145,7 @@ export function CheckpointDetail({
             <>
               <dt>By</dt>
               <dd>
-                {author.name} ({author.kind})
+                <AuthorBadge author={author} claimed={claimed} />
               </dd>
             </>
           )}

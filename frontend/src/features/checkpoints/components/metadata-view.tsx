@@ -2,8 +2,9 @@ import { Fragment } from "react";
 import type { Checkpoint } from "@/api/models";
 import { isRecord } from "@/lib/is-record";
 
-/** Keys the detail's header already shows as "By", "Drafted by" and the Turns drafted from. */
-const shownAbove = new Set(["author", "drafted_by", "source"]);
+/** Keys the detail's header already shows as "By" (with what was claimed), "Drafted by" and the
+ * Turns drafted from. */
+const shownAbove = new Set(["author", "claimed_author", "drafted_by", "source"]);
 
 /** "tool_version" → "Tool version". */
 function label(key: string): string {

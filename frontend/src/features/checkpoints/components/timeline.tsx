@@ -1,8 +1,9 @@
 import { useMemo } from "react";
 import type { Checkpoint, Line } from "@/api/models";
+import { AuthorBadge } from "@/components/author-badge";
 import { formatDateTime, shortHash, timeAgo } from "@/lib/format";
 import { type LaneEdge, layoutLanes } from "../lib/lanes";
-import { authorOf } from "../lib/metadata";
+import { authorshipOf } from "../lib/metadata";
 
 const ROW = 64;
 const LANE = 16;
@@ -63,7 +64,7 @@ export function Timeline({
       <ol className="timeline" aria-label="Checkpoint history">
         {layout.rows.map((row) => {
           const c = row.node;
-          const author = authorOf(c);
+          const { author, claimed } = authorshipOf(c);
           const merged = c.merge_parent_id ? byId.get(c.merge_parent_id) : undefined;
           return (
             <li
@@ -97,9 +98,7 @@ export function Timeline({
                     </span>
                   )}
                   <span title={formatDateTime(c.created_at)}>{timeAgo(c.created_at)}</span>
-                  {author && (
-                    <span>{author.kind === "agent" ? `agent ${author.name}` : author.name}</span>
-                  )}
+                  {author && <AuthorBadge author={author} claimed={claimed} />}
                 </span>
               </button>
             </li>

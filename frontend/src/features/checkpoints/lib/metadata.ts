@@ -1,16 +1,10 @@
 import type { Checkpoint } from "@/api/models";
+import { type Authorship, checkpointAuthorship } from "@/lib/author";
 import { isRecord } from "@/lib/is-record";
 
 /** What Smriti records in a Checkpoint's metadata, read defensively (metadata is free JSON). */
-export interface Author {
-  kind: "human" | "agent";
-  name: string;
-}
-
-export function authorOf(checkpoint: Pick<Checkpoint, "metadata">): Author | null {
-  const author = checkpoint.metadata.author;
-  if (!isRecord(author) || typeof author.name !== "string") return null;
-  return { kind: author.kind === "agent" ? "agent" : "human", name: author.name };
+export function authorshipOf(checkpoint: Pick<Checkpoint, "metadata">): Authorship {
+  return checkpointAuthorship(checkpoint.metadata);
 }
 
 export function draftedByOf(

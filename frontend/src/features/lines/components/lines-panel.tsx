@@ -1,7 +1,9 @@
 import { useState } from "react";
 import type { Checkpoint, Line } from "@/api/models";
+import { AuthorBadge } from "@/components/author-badge";
 import { ConfirmDialog } from "@/components/dialog";
 import { errorMessage, FailureNotice } from "@/components/feedback";
+import { agentCreator } from "@/lib/author";
 import { shortHash } from "@/lib/format";
 import { useCreateLine } from "../api/create-line";
 import { useDeleteLine } from "../api/delete-line";
@@ -42,6 +44,7 @@ export function LinesPanel({ spaceId, lines, checkpoints, startAt, onMerge }: Li
       <ul className="line-list" aria-label="Lines">
         {lines.map((line) => {
           const head = line.head_commit_id ? byId.get(line.head_commit_id) : undefined;
+          const agent = agentCreator(line);
           return (
             <li key={line.name} className="line-row" data-testid="line-row" data-line={line.name}>
               {renaming?.line === line.name ? (
@@ -74,7 +77,8 @@ export function LinesPanel({ spaceId, lines, checkpoints, startAt, onMerge }: Li
               ) : (
                 <span className="line-name">
                   <b>{line.name}</b>
-                  {line.is_default && <span className="badge head">default</span>}{" "}
+                  {line.is_default && <span className="badge head">default</span>}
+                  {agent && <AuthorBadge author={agent} />}{" "}
                   <span className="muted small">
                     {head ? (
                       <>

@@ -1,7 +1,9 @@
 import { useDeferredValue, useState } from "react";
 import { Link, useLocation } from "wouter";
 import type { Checkpoint, Session } from "@/api/models";
+import { AuthorBadge } from "@/components/author-badge";
 import { FailureNotice, Loading } from "@/components/feedback";
+import { agentCreator } from "@/lib/author";
 import { findById } from "@/lib/find-by-id";
 import { formatUsage, plural, shortHash, timeAgo, USAGE_NOTE } from "@/lib/format";
 import { useCreateSession } from "../api/create-session";
@@ -97,6 +99,7 @@ export function SessionSidebar({
                   {formatUsage(session.usage)}
                 </span>
               )}
+              <SessionAuthor session={session} />
               <SessionBase session={session} checkpoints={checkpoints} />
             </Link>
           </li>
@@ -104,6 +107,16 @@ export function SessionSidebar({
       </ul>
     </nav>
   );
+}
+
+/** The agent that started a Session; the person's are not marked. */
+function SessionAuthor({ session }: { session: Session }) {
+  const agent = agentCreator(session);
+  return agent ? (
+    <span className="session-meta">
+      by <AuthorBadge author={agent} />
+    </span>
+  ) : null;
 }
 
 /**
