@@ -3,6 +3,7 @@ import type { Checkpoint, Line } from "@/api/models";
 import { CheckpointName } from "@/components/checkpoint-name";
 import { Dialog } from "@/components/dialog";
 import { FailureNotice, Loading } from "@/components/feedback";
+import { lineOptionLabel } from "@/features/lines";
 import { findById } from "@/lib/find-by-id";
 import { useCheckpointDiff } from "../api/diff-checkpoints";
 import { useRestoreCheckpoint } from "../api/restore-checkpoint";
@@ -80,8 +81,7 @@ function RestoreForm({
         <select value={lineName} onChange={(e) => setLineName(e.target.value)}>
           {ordered.map((l) => (
             <option key={l.name} value={l.name}>
-              {l.name}
-              {l.is_default ? " (default)" : ""}
+              {lineOptionLabel(l)}
             </option>
           ))}
         </select>

@@ -1,6 +1,7 @@
 import { useMemo } from "react";
 import type { Checkpoint, Line } from "@/api/models";
 import { AuthorBadge } from "@/components/author-badge";
+import { isProtected, LockIcon } from "@/features/lines";
 import { formatDateTime, shortHash, timeAgo } from "@/lib/format";
 import { type LaneEdge, layoutLanes } from "../lib/lanes";
 import { authorshipOf } from "../lib/metadata";
@@ -33,6 +34,7 @@ export function Timeline({
   onSelect,
 }: TimelineProps) {
   const layout = useMemo(() => layoutLanes(checkpoints, lines), [checkpoints, lines]);
+  const locked = new Set(lines.filter(isProtected).map((l) => l.name));
   const byId = useMemo(() => new Map(checkpoints.map((c) => [c.id, c])), [checkpoints]);
   const width = PAD * 2 + Math.max(0, layout.lanes.length - 1) * LANE;
   const height = layout.rows.length * ROW;
@@ -84,6 +86,7 @@ export function Timeline({
                   {row.heads.map((name) => (
                     <span key={name} className="badge line" data-testid="line-head">
                       {name}
+                      {locked.has(name) && <LockIcon />}
                     </span>
                   ))}
                   {c.id === mountedId && <span className="badge mounted">mounted</span>}

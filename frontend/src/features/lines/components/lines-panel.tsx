@@ -8,6 +8,8 @@ import { shortHash } from "@/lib/format";
 import { useCreateLine } from "../api/create-line";
 import { useDeleteLine } from "../api/delete-line";
 import { useUpdateLine } from "../api/update-line";
+import { isProtected } from "../lib/protection";
+import { LockIcon } from "./lock-icon";
 
 interface LinesPanelProps {
   spaceId: string;
@@ -45,6 +47,7 @@ export function LinesPanel({ spaceId, lines, checkpoints, startAt, onMerge }: Li
         {lines.map((line) => {
           const head = line.head_commit_id ? byId.get(line.head_commit_id) : undefined;
           const agent = agentCreator(line);
+          const locked = isProtected(line);
           return (
             <li key={line.name} className="line-row" data-testid="line-row" data-line={line.name}>
               {renaming?.line === line.name ? (
@@ -77,6 +80,7 @@ export function LinesPanel({ spaceId, lines, checkpoints, startAt, onMerge }: Li
               ) : (
                 <span className="line-name">
                   <b>{line.name}</b>
+                  {locked && <LockIcon />}
                   {line.is_default && <span className="badge head">default</span>}
                   {agent && <AuthorBadge author={agent} />}{" "}
                   <span className="muted small">
@@ -102,6 +106,21 @@ export function LinesPanel({ spaceId, lines, checkpoints, startAt, onMerge }: Li
                     Merge…
                   </button>
                 )}
+                <button
+                  type="button"
+                  className="btn small ghost"
+                  aria-label={`${locked ? "Unprotect" : "Protect"} line ${line.name}`}
+                  aria-pressed={locked}
+                  title={
+                    locked
+                      ? "Let agents commit to, merge into, rename and delete this line again"
+                      : "Agents may then only read this line: to change it they open a proposal, which you merge"
+                  }
+                  disabled={update.isPending}
+                  onClick={() => update.mutate({ name: line.name, body: { protected: !locked } })}
+                >
+                  {locked ? "Unprotect" : "Protect"}
+                </button>
                 <button
                   type="button"
                   className="btn small ghost"

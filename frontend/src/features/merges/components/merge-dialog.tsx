@@ -2,6 +2,7 @@ import { useState } from "react";
 import type { Checkpoint, Line } from "@/api/models";
 import { Dialog } from "@/components/dialog";
 import { orderLines } from "@/features/checkpoints";
+import { lineOptionLabel } from "@/features/lines";
 import { MergeForm } from "./merge-form";
 
 interface MergeDialogProps {
@@ -47,8 +48,7 @@ function MergeSides(props: MergeDialogProps & { theirs: string }) {
   };
   const option = (l: Line) => (
     <option key={l.name} value={l.name}>
-      {l.name}
-      {l.is_default ? " (default)" : ""}
+      {lineOptionLabel(l)}
     </option>
   );
   return (
