@@ -1,1 +1,3 @@
 export { MergeDialog } from "./components/merge-dialog";
+export { MergeForm } from "./components/merge-form";
+export type { MergeSaver, ResolvedMerge } from "./lib/use-merge-form";

@@ -3,7 +3,7 @@ import type { Checkpoint } from "@/api/models";
 import { FailureNotice, Loading, Spinner } from "@/components/feedback";
 import { DiffSections } from "@/features/checkpoints";
 import { plural } from "@/lib/format";
-import { useMergeForm } from "../lib/use-merge-form";
+import { type MergeSaver, useMergeForm } from "../lib/use-merge-form";
 import { ConflictChooser } from "./conflict-chooser";
 import { MergeReviewView } from "./merge-review";
 import { MergeStatus, MovedNotice } from "./merge-status";
@@ -15,10 +15,14 @@ interface MergeFormProps {
   reviewWith: { provider: string | null; model: string | null };
   onClose: () => void;
   onMerged: (checkpoint: Checkpoint) => void;
+  /** Saves through this (a proposal's merge) instead of committing the merge here. */
+  saver?: MergeSaver;
+  /** The words of the button that leaves without saving (a dialog's Cancel, a page's Back). */
+  closeLabel?: string;
 }
 
 /** One merge of theirs into ours: what comes in, each conflict chosen, reviewed, then saved. */
-export function MergeForm({ onClose, ...options }: MergeFormProps) {
+export function MergeForm({ onClose, closeLabel, ...options }: MergeFormProps) {
   const { ours, theirs } = options;
   const reviewRef = useRef<HTMLDivElement>(null);
   const form = useMergeForm({
@@ -103,15 +107,17 @@ export function MergeForm({ onClose, ...options }: MergeFormProps) {
                 onChange={(e) => form.setMessage(e.target.value)}
               />
             </label>
-            <label className="field narrow">
-              <span>Your name</span>
-              <input
-                aria-label="Your name"
-                placeholder="anonymous"
-                value={form.author}
-                onChange={(e) => form.setAuthor(e.target.value)}
-              />
-            </label>
+            {form.asksAuthor && (
+              <label className="field narrow">
+                <span>Your name</span>
+                <input
+                  aria-label="Your name"
+                  placeholder="anonymous"
+                  value={form.author}
+                  onChange={(e) => form.setAuthor(e.target.value)}
+                />
+              </label>
+            )}
           </div>
           <div ref={reviewRef} className="merge-review-slot">
             {form.reviewing && (
@@ -147,7 +153,7 @@ export function MergeForm({ onClose, ...options }: MergeFormProps) {
         )}
         <div className="footer-buttons">
           <button type="button" className="btn" onClick={onClose}>
-            {nothing ? "Close" : "Cancel"}
+            {closeLabel ?? (nothing ? "Close" : "Cancel")}
           </button>
           {!nothing && (
             <>
@@ -167,11 +173,7 @@ export function MergeForm({ onClose, ...options }: MergeFormProps) {
                 disabled={!ready || saving}
                 aria-describedby={whyNot ? whyNotId : undefined}
               >
-                {form.committing
-                  ? "Saving…"
-                  : form.rerunning
-                    ? "Running again…"
-                    : `Save merge into ${ours}`}
+                {form.committing ? "Saving…" : form.rerunning ? "Running again…" : form.saveLabel}
               </button>
             </>
           )}

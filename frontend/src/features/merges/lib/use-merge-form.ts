@@ -10,7 +10,7 @@ import {
 import { readJson, writeJson } from "@/lib/storage";
 import { useMergePreview } from "../api/preview-merge";
 import { useReviewMerge } from "../api/review-merge";
-import type { Choice } from "../types";
+import type { Choice, MergeState } from "../types";
 import { fullState, stableText } from "./items";
 import {
   currentRun,
@@ -22,6 +22,27 @@ import {
 import { resolveMerge } from "./resolve";
 import { diffStates } from "./state-diff";
 
+/** A merge as the person resolved it, ready to save. */
+export interface ResolvedMerge {
+  run: MergeRun;
+  resolved: MergeState;
+  message: string;
+}
+
+/**
+ * Another way to save the resolved merge than a merge Checkpoint on `ours` made by this form:
+ * a proposal's merge (the server makes that Checkpoint). It is refused with a 409 when a line
+ * moved, as a commit is; the form then runs the merge again, keeping what still applies.
+ */
+export interface MergeSaver {
+  save: (merge: ResolvedMerge) => Promise<unknown>;
+  pending: boolean;
+  error: unknown;
+  reset: () => void;
+  /** The save button's words ("Merge proposal #3"). */
+  label: string;
+}
+
 interface UseMergeFormOptions {
   spaceId: string;
   ours: string;
@@ -31,6 +52,8 @@ interface UseMergeFormOptions {
   onMerged: (checkpoint: Checkpoint) => void;
   /** After a review arrived (the form scrolls to it). */
   onReviewed?: () => void;
+  /** Saves through this instead of committing here (no author asked: the server records it). */
+  saver?: MergeSaver;
 }
 
 /**
@@ -44,6 +67,7 @@ export function useMergeForm({
   reviewWith,
   onMerged,
   onReviewed,
+  saver,
 }: UseMergeFormOptions) {
   const preview = useMergePreview(spaceId, ours, theirs);
   const [state, dispatch] = useReducer(mergeFormReducer, null, () =>
@@ -89,27 +113,39 @@ export function useMergeForm({
     }
   };
 
-  const save = async () => {
+  const commitMerge = async ({ run: shown, resolved: merged, message }: ResolvedMerge) => {
     // The line's own metadata goes on, as a commit on top of it keeps it (its provenance does not).
-    if (!run || !resolved || !gate?.ready || !oursHead.data) return;
-    const kept = inheritedMetadata(oursHead.data.metadata);
+    const kept = oursHead.data ? inheritedMetadata(oursHead.data.metadata) : {};
     const author = state.author.trim();
     writeJson(AUTHOR_KEY, author);
+    const saved = await commit.mutateAsync({
+      repo_id: spaceId,
+      message,
+      ...merged,
+      metadata: { ...kept, author: { kind: "human", name: author || "anonymous" } },
+      branch: ours,
+      merge_parent_id: shown.preview.theirs_commit_id,
+      expected_head_commit_id: shown.preview.ours_commit_id,
+    });
+    onMerged(saved);
+  };
+  const saving = saver ?? {
+    save: commitMerge,
+    pending: commit.isPending,
+    error: commit.error,
+    reset: commit.reset,
+    label: `Save merge into ${ours}`,
+  };
+
+  const save = async () => {
+    // A commit here carries the line's metadata on, so it waits for ours' HEAD to be read.
+    if (!run || !resolved || !gate?.ready || (!saver && !oursHead.data)) return;
     dispatch({ type: "save" });
     try {
-      const saved = await commit.mutateAsync({
-        repo_id: spaceId,
-        message: state.message.trim(),
-        ...resolved,
-        metadata: { ...kept, author: { kind: "human", name: author || "anonymous" } },
-        branch: ours,
-        merge_parent_id: run.preview.theirs_commit_id,
-        expected_head_commit_id: run.preview.ours_commit_id,
-      });
-      onMerged(saved);
+      await saving.save({ run, resolved, message: state.message.trim() });
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) {
-        commit.reset();
+        saving.reset();
         await rerun(run);
       }
     }
@@ -156,10 +192,13 @@ export function useMergeForm({
     theirsState,
     reviewing: review.isPending,
     reviewError: review.error,
-    committing: commit.isPending,
+    committing: saving.pending,
     rerunning: state.rerunning,
-    saving: commit.isPending || state.rerunning,
-    commitError: commit.error,
+    saving: saving.pending || state.rerunning,
+    commitError: saving.error,
+    saveLabel: saving.label,
+    /** Whether the form asks for a name to record as the merge's author. */
+    asksAuthor: saver === undefined,
     setMessage: (text: string) => dispatch({ type: "message", text }),
     setAuthor: (text: string) => dispatch({ type: "author", text }),
     choose,
