@@ -49,10 +49,15 @@ export const freshRun = (preview: MergePreview): MergeRun => ({
   choices: preview.conflicts.map(() => null),
 });
 
-export function initialMergeForm(ours: string, theirs: string, author: string): MergeFormState {
+export function initialMergeForm(
+  ours: string,
+  theirs: string,
+  author: string,
+  message = `Merge ${theirs} into ${ours}`,
+): MergeFormState {
   return {
     run: null,
-    message: `Merge ${theirs} into ${ours}`,
+    message,
     author,
     moved: null,
     rerunning: false,

@@ -41,6 +41,8 @@ export interface MergeSaver {
   reset: () => void;
   /** The save button's words ("Merge proposal #3"). */
   label: string;
+  /** The message offered first, instead of "Merge <theirs> into <ours>". */
+  defaultMessage?: string;
 }
 
 interface UseMergeFormOptions {
@@ -71,7 +73,7 @@ export function useMergeForm({
 }: UseMergeFormOptions) {
   const preview = useMergePreview(spaceId, ours, theirs);
   const [state, dispatch] = useReducer(mergeFormReducer, null, () =>
-    initialMergeForm(ours, theirs, readJson<string>(AUTHOR_KEY) ?? ""),
+    initialMergeForm(ours, theirs, readJson<string>(AUTHOR_KEY) ?? "", saver?.defaultMessage),
   );
   const run = useMemo(() => currentRun(state.run, preview.data), [state.run, preview.data]);
   const oursHead = useCheckpoint(run?.preview.ours_commit_id ?? null);
