@@ -13,5 +13,10 @@ export const keys = {
   review: (checkpointId: string) => ["review", checkpointId] as const,
   diff: (fromRef: string, toRef: string) => ["diff", fromRef, toRef] as const,
   agents: () => ["agents"] as const,
+  /** Every proposal query of a Space (lists and pages) starts with this, so one call refreshes all. */
+  proposals: (spaceId: string) => ["proposals", spaceId] as const,
+  proposalList: (spaceId: string, status: string) =>
+    ["proposals", spaceId, "list", status] as const,
+  proposal: (spaceId: string, number: number) => ["proposals", spaceId, "one", number] as const,
   search: (query: string, spaceId: string | null) => ["search", query, spaceId] as const,
 };

@@ -6,6 +6,7 @@ import { SpacesPage } from "@/features/spaces";
 import { ErrorBoundary } from "./error-boundary";
 import { prefetchRoute } from "./prefetch";
 import { createQueryClient } from "./query-client";
+import { ProposalRoute } from "./routes/proposal-route";
 import { SpaceWorkspace } from "./routes/workspace/space-workspace";
 import { TokenGate } from "./token-gate";
 import { TopBar } from "./top-bar";
@@ -32,6 +33,9 @@ export function App() {
               <main className="app-main">
                 <AgentsPage />
               </main>
+            </Route>
+            <Route path="/spaces/:spaceId/proposals/:number">
+              {(params) => <ProposalRoute spaceId={params.spaceId} number={params.number} />}
             </Route>
             <Route path="/spaces/:spaceId/sessions/:sessionId">
               {(params) => <SpaceWorkspace spaceId={params.spaceId} sessionId={params.sessionId} />}

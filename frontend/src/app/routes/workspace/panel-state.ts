@@ -1,7 +1,7 @@
 import { useCallback } from "react";
 import { useLocation, useSearch } from "wouter";
 
-export type PanelTab = "checkpoints" | "context" | "compare";
+export type PanelTab = "checkpoints" | "context" | "compare" | "proposals";
 
 export interface PanelState {
   tab: PanelTab;
@@ -44,7 +44,7 @@ export function usePanelState() {
 function stateFrom(params: URLSearchParams): PanelState {
   const tab = params.get("panel");
   return {
-    tab: tab === "context" || tab === "compare" ? tab : "checkpoints",
+    tab: tab === "context" || tab === "compare" || tab === "proposals" ? tab : "checkpoints",
     selected: params.get("checkpoint"),
     from: params.get("from"),
     to: params.get("to"),

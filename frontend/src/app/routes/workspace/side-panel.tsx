@@ -1,6 +1,7 @@
 import { useState } from "react";
 import type { Checkpoint } from "@/api/models";
 import { ComparePanel, RestoreDialog } from "@/features/checkpoints";
+import { ProposalsInbox, useOpenProposalCount } from "@/features/proposals";
 import { CheckpointsTab } from "./checkpoints-tab";
 import { ContextTab } from "./context-tab";
 import type { PanelTab } from "./panel-state";
@@ -9,6 +10,7 @@ import { useWorkspace } from "./workspace-context";
 const tabs: { id: PanelTab; label: string }[] = [
   { id: "checkpoints", label: "Checkpoints" },
   { id: "compare", label: "Compare" },
+  { id: "proposals", label: "Proposals" },
   { id: "context", label: "Context" },
 ];
 
@@ -16,6 +18,7 @@ const tabs: { id: PanelTab; label: string }[] = [
 export function SidePanel() {
   const { spaceId, checkpoints, lines, headId, panel, setPanel } = useWorkspace();
   const [restoreFrom, setRestoreFrom] = useState<Checkpoint | null>(null);
+  const openProposals = useOpenProposalCount(spaceId);
   return (
     <aside className="ws-panel" aria-label="Checkpoints and context" data-tab={panel.tab}>
       <div className="panel-tabs" role="tablist">
@@ -31,6 +34,11 @@ export function SidePanel() {
             {tab.label}
             {tab.id === "checkpoints" && checkpoints.length > 0 && (
               <span className="count">{checkpoints.length}</span>
+            )}
+            {tab.id === "proposals" && openProposals !== null && openProposals > 0 && (
+              <span className="count" data-testid="open-proposals" title="Open proposals">
+                {openProposals}
+              </span>
             )}
           </button>
         ))}
@@ -48,6 +56,7 @@ export function SidePanel() {
           />
         )}
         {panel.tab === "checkpoints" && <CheckpointsTab onRestore={setRestoreFrom} />}
+        {panel.tab === "proposals" && <ProposalsInbox spaceId={spaceId} lines={lines} />}
       </div>
       <RestoreDialog
         spaceId={spaceId}
