@@ -172,6 +172,29 @@ test("an agent's proposal is opened through the API, reviewed and merged from it
   );
   expect(opened.number).toBe(1);
 
+  await test.step("the person protects main; the agent's line and Checkpoint name it", async () => {
+    await page.goto(`/spaces/${space.id}`);
+    const lines = page.getByTestId("lines-panel");
+    await lines.locator("summary").click();
+    const mainRow = lines.locator('[data-testid="line-row"][data-line="main"]');
+    await expect(mainRow.getByTestId("line-protected")).toHaveCount(0);
+    await mainRow.getByRole("button", { name: "Protect line main" }).click();
+    await expect(mainRow.getByTestId("line-protected")).toBeVisible();
+    await expect(mainRow.getByRole("button", { name: "Unprotect line main" })).toBeVisible();
+    const refused = await request.post("/v4/chat/commit", {
+      data: { repo_id: space.id, message: "Straight to main", decisions: ["Skip review"] },
+      headers: asAgent,
+    });
+    expect(refused.status()).toBe(403);
+    const budgetRow = lines.locator('[data-testid="line-row"][data-line="budget"]');
+    await expect(budgetRow.getByTestId("author")).toHaveText(`agent ${agentName}`);
+    const history = page.getByRole("list", { name: "Checkpoint history" });
+    const theirsRow = history.getByRole("listitem").filter({ hasText: "On a budget" });
+    await expect(theirsRow.getByTestId("author")).toHaveText(`agent ${agentName}`);
+    await expect(theirsRow.getByTestId("author")).toHaveAttribute("data-kind", "agent");
+    await shot(page, "agents-lines");
+  });
+
   await test.step("the Space's Proposals tab counts it and lists it", async () => {
     await page.goto(`/spaces/${space.id}`);
     const tab = page.getByRole("tab", { name: /Proposals/ });

@@ -2,16 +2,14 @@ import type { Line, LineUpdate } from "@/api/models";
 
 /**
  * A line's `protected` flag (SYSTEM.md §13): agents can neither commit to, merge into, rename,
- * delete nor make (un)default a protected line; they open a proposal instead. Read through a
- * narrow type of its own until the generated Line carries it (another part of issue 45 adds it);
- * a line without it is unprotected, as every line was before.
+ * delete nor make (un)default a protected line; they open a proposal instead.
  */
 export function isProtected(line: Line): boolean {
-  return (line as { protected?: unknown }).protected === true;
+  return line.protected;
 }
 
 /** A change to a line, protecting it included (the person only; PATCH …/branches/{name}). */
-export type LineChange = LineUpdate & { protected?: boolean };
+export type LineChange = LineUpdate;
 
 /** How a line reads in a chooser, where no icon fits: "main (default, protected)". */
 export function lineOptionLabel(line: Line): string {
