@@ -158,3 +158,16 @@ async def test_a_key_never_reaches_the_log(client: httpx.AsyncClient, capfd: pyt
     await client.get("/v4/repos", headers=bearer(token + "x"))
     out, err = capfd.readouterr()
     assert token not in out + err
+
+
+async def test_only_the_person_deletes_a_space(client: httpx.AsyncClient, db: asyncpg.Connection) -> None:
+    # Deleting a Space drops every line the person protected: no agent key may, even one that
+    # reaches every Space and made this one.
+    key = bearer((await make_agent(client, name="everywhere", spaces=None))["token"])
+    made = await client.post("/v4/repos", json={"name": "Agent's own"}, headers=key)
+    assert made.status_code == 201, made.text
+    refused = await client.delete(f"/v4/repos/{made.json()['id']}", headers=key)
+    assert refused.status_code == 403
+    assert "person" in refused.json()["detail"]
+    assert await db.fetchval("SELECT count(*) FROM repos") == 1
+    assert (await client.delete(f"/v4/repos/{made.json()['id']}")).status_code == 204

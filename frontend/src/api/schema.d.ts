@@ -162,7 +162,10 @@ export interface paths {
         get: operations["getSpace"];
         put?: never;
         post?: never;
-        /** Delete a Space with its Sessions, Turns and Checkpoints */
+        /**
+         * Delete a Space with its Sessions, Turns and Checkpoints
+         * @description The person only: an agent key gets 403 (deleting a Space drops every line the person protected, with all its state).
+         */
         delete: operations["deleteSpace"];
         options?: never;
         head?: never;
@@ -2149,6 +2152,15 @@ export interface operations {
             };
             /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller may not do this: an agent key where only the person may, a read-only key writing, or a protected line. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -8,6 +8,7 @@ from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, JSONBody
 from litestar.types import Scope
 
+from smriti.access.caller import Caller
 from smriti.core.error_docs import error_responses
 from smriti.core.pagination import PAGE_LINKS, PageParams, paged
 from smriti.core.routes import CREATES_SPACES, WRITES, access
@@ -64,8 +65,15 @@ class SpaceController(Controller):
         "/{repo_id:str}",
         operation_id="deleteSpace",
         summary="Delete a Space with its Sessions, Turns and Checkpoints",
-        responses=error_responses(404),
+        description=(
+            "The person only: an agent key gets 403 (deleting a Space drops every line the person "
+            "protected, with all its state)."
+        ),
+        responses=error_responses(403, 404),
         opt=access(WRITES),
     )
-    async def delete_space(self, repo_id: FromPath[UUID], spaces: NamedDependency[SpaceService]) -> None:
+    async def delete_space(
+        self, repo_id: FromPath[UUID], spaces: NamedDependency[SpaceService], caller: NamedDependency[Caller]
+    ) -> None:
+        caller.require_person("deletes a Space")
         await spaces.remove(repo_id)
