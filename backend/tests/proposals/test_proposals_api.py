@@ -189,10 +189,35 @@ async def test_conflicts_need_merged_and_the_resolution_is_what_is_saved(
     assert field_of(problem) == ["merged.summary"]
     assert await db.fetchval("SELECT count(*) FROM commits") == 3
     resolved = {**opened["preview"]["merged"], "summary": "A cheap three-day trip."}
-    done = await merge(client, space_id, 1, merged=resolved, message="Take the cheap plan")
+    pinned = {
+        "expected_from_head_commit_id": opened["from_head_commit_id"],
+        "expected_into_head_commit_id": opened["into_head_commit_id"],
+    }
+    # A resolution comes with the HEADs it was made from: else a `from` that moved since would be
+    # merged in name while what it added is missing from the state saved.
+    for missing in pinned:
+        problem = await merge(
+            client, space_id, 1, status=400, merged=resolved, **{k: v for k, v in pinned.items() if k != missing}
+        )
+        assert field_of(problem) == [missing]
+    later = await commit(
+        client,
+        space_id,
+        "theirs again",
+        branch="work",
+        summary="A cheap trip.",
+        decisions=["Stay in Baixa", "Walk", "Run"],
+    )
+    problem = await merge(client, space_id, 1, status=409, merged=resolved, **pinned)
+    assert field_of(problem) == ["expected_from_head_commit_id"]
+    assert await db.fetchval("SELECT count(*) FROM commits") == 4
+    pinned["expected_from_head_commit_id"] = later["id"]
+    resolved["decisions"] = ["Stay in Baixa", "Walk", "Run"]
+    theirs = later
+    done = await merge(client, space_id, 1, merged=resolved, message="Take the cheap plan", **pinned)
     saved = (await client.get(f"/v4/commits/{done['merge_commit_id']}")).json()
     assert (saved["summary"], saved["message"]) == ("A cheap three-day trip.", "Take the cheap plan")
-    assert saved["decisions"] == ["Stay in Baixa", "Walk"]
+    assert saved["decisions"] == ["Stay in Baixa", "Walk", "Run"]
     assert (saved["parent_commit_id"], saved["merge_parent_id"]) == (ours["id"], theirs["id"])
     assert base["id"] != ours["id"]
 

@@ -89,6 +89,7 @@ class ProposalService:
     async def merge(self, repo_id: UUID, number: int, data: ProposalMerge) -> ProposalDetail:
         """Save the merge of `from` into `into` as a merge Checkpoint on `into` and mark the
         proposal merged, in one transaction. The person only (the controller checks)."""
+        _require_pinned(data)
         for _ in range(_ATTEMPTS):
             row = await self.store.get(repo_id, number)
             if row.proposal.status != "open":
@@ -192,6 +193,26 @@ def _heads(row: ProposalRow, data: ProposalMerge) -> tuple[UUID, UUID]:
             field="from",
         )
     return row.from_head, row.into_head
+
+
+def _require_pinned(data: ProposalMerge) -> None:
+    """A resolved `merged` was made from two HEADs: without them, a `from` that moved since would
+    be merged in name (its HEAD the merge parent) while what it added is missing from the saved
+    state, an item dropped without anyone choosing to. So `merged` comes with both."""
+    if data.merged is None:
+        return
+    for field, expected in (
+        ("expected_from_head_commit_id", data.expected_from_head_commit_id),
+        ("expected_into_head_commit_id", data.expected_into_head_commit_id),
+    ):
+        if expected is None:
+            raise BadRequest(
+                f"`merged` was resolved from two HEADs: send them as expected_from_head_commit_id and "
+                f"expected_into_head_commit_id (the proposal's from_head_commit_id and into_head_commit_id "
+                f"when it was read), so that a line that moved since is a 409, not a silent loss; {field} "
+                "is missing.",
+                field=field,
+            )
 
 
 def _state_to_save(run: MergeRun, data: ProposalMerge) -> MergeState:
