@@ -65,6 +65,7 @@ async def test_a_key_is_shown_once_stored_as_a_hash_and_listed_without_it(
         ({"name": "   "}, "name"),
         ({"name": ""}, "name"),
         ({"name": "x" * 101}, "name"),
+        ({"name": "bot\u0000"}, "name"),  # PostgreSQL text cannot hold NUL (schemathesis found the 500)
         ({"spaces": ["not-a-uuid"]}, "spaces"),
         ({"spaces": "all"}, "spaces"),
         ({"write": "yes"}, "write"),

@@ -8,9 +8,10 @@ from uuid import UUID
 
 import msgspec
 
-from smriti.core.schemas import Request
+from smriti.core.schemas import NON_EMPTY_PATTERN, Request
 
-AgentName = Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
+AgentName = Annotated[str, msgspec.Meta(min_length=1, max_length=100, pattern=NON_EMPTY_PATTERN)]
+"""1–100 characters, not only white space, no NUL (PostgreSQL text cannot hold one)."""
 
 
 class AgentCreate(Request):
