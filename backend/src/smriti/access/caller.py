@@ -67,28 +67,10 @@ class Caller:
         """What `created_by` records: the agent's id, or None for the person."""
         return None if self.agent is None else self.agent.id
 
-    def sees(self, repo_id: UUID) -> bool:
-        return self.agent is None or self.agent.sees(repo_id)
-
-    def require_space(self, repo_id: UUID, *, write: bool, field: str | None = "repo_id", source: str = "path") -> None:
-        """404 when this caller may not see the Space (as if it did not exist); 403 when it may
-        only read and asks to write."""
-        agent = self.agent
-        if agent is not None:
-            if not agent.sees(repo_id):
-                raise space_not_found(repo_id, field=field, source=source)
-            if write and not agent.write:
-                raise Forbidden(READ_ONLY)
-
     def require_person(self, what: str) -> None:
         """403 unless the person is asking: `what` says what only the person does."""
         if self.agent is not None:
             raise Forbidden(f"Only the person {what}; an agent key cannot.")
-
-    def require_writer(self) -> None:
-        """403 for a read-only agent key."""
-        if self.agent is not None and not self.agent.write:
-            raise Forbidden(READ_ONLY)
 
 
 PERSON: Final = Caller()

@@ -55,7 +55,6 @@ class ProposalController(Controller):
         proposals: NamedDependency[ProposalService],
         caller: NamedDependency[Caller],
     ) -> Response[ProposalDetail]:
-        caller.require_space(repo_id, write=True)
         opened = await proposals.open(repo_id, data, caller)
         return Response(opened, headers={"Location": f"/v5/repos/{repo_id}/proposals/{opened.number}"})
 
@@ -71,12 +70,10 @@ class ProposalController(Controller):
         *,
         repo_id: FromPath[UUID],
         proposals: NamedDependency[ProposalService],
-        caller: NamedDependency[Caller],
         page: NamedDependency[PageParams],
         scope: Scope,
         status: Annotated[ProposalStatus | None, QueryParameter(description="Only proposals in this state.")] = None,
     ) -> Response[Page[Proposal]]:
-        caller.require_space(repo_id, write=False)
         items, total = await proposals.page(repo_id, status, limit=page.limit, offset=page.offset)
         return paged(Page(items=items, total=total, limit=page.limit, offset=page.offset), scope)
 
@@ -96,9 +93,7 @@ class ProposalController(Controller):
         repo_id: FromPath[UUID],
         number: ProposalNumberPath,
         proposals: NamedDependency[ProposalService],
-        caller: NamedDependency[Caller],
     ) -> ProposalDetail:
-        caller.require_space(repo_id, write=False)
         return await proposals.detail(repo_id, _number(number))
 
     @post(
@@ -124,7 +119,6 @@ class ProposalController(Controller):
         proposals: NamedDependency[ProposalService],
         caller: NamedDependency[Caller],
     ) -> ProposalDetail:
-        caller.require_space(repo_id, write=True)
         caller.require_person("merges a proposal")
         return await proposals.merge(repo_id, _number(number), data)
 
@@ -145,5 +139,4 @@ class ProposalController(Controller):
         proposals: NamedDependency[ProposalService],
         caller: NamedDependency[Caller],
     ) -> ProposalDetail:
-        caller.require_space(repo_id, write=True)
         return await proposals.close(repo_id, _number(number), data, caller)
