@@ -38,7 +38,7 @@ class EventsPrunedModel(DefaultBase):
     """One row: the highest event id retention has removed (an `after` below it is a 410)."""
 
     __tablename__ = "events_pruned"
-    __table_args__ = (CheckConstraint("one"),)
+    __table_args__ = (CheckConstraint("one", name="one"),)
 
     one: Mapped[bool] = mapped_column(Boolean, primary_key=True, server_default=text("true"))
     through: Mapped[int] = mapped_column(BigInteger)
