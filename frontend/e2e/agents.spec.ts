@@ -195,6 +195,11 @@ test("an agent's proposal is opened through the API, reviewed and merged from it
     await shot(page, "agents-lines");
   });
 
+  // The proposal's own answer carries its merge preview: the page shows it without asking again.
+  const previewsAsked: string[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname.endsWith("/merge")) previewsAsked.push(request.url());
+  });
   await test.step("the Space's Proposals tab counts it and lists it", async () => {
     await page.goto(`/spaces/${space.id}`);
     const tab = page.getByRole("tab", { name: /Proposals/ });
@@ -228,6 +233,7 @@ test("an agent's proposal is opened through the API, reviewed and merged from it
     );
     // The person merges through the proposal: the server records the merge, no name is asked.
     await expect(proposal.getByRole("textbox", { name: "Your name" })).toHaveCount(0);
+    expect(previewsAsked, "merge previews asked by the proposal page").toEqual([]);
     await shot(page, "proposal-open");
   });
 

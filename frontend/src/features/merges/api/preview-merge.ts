@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "@/api/client";
+import type { MergePreview } from "../types";
 
 /**
  * GET /v5/repos/{repo_id}/merge?ours=&theirs= — theirs merged into ours, three-way against their
@@ -31,9 +32,16 @@ export const mergePreviewQuery = (spaceId: string, ours: string, theirs: string)
     retry: false,
   });
 
-export function useMergePreview(spaceId: string, ours: string, theirs: string) {
+/** `known`: a preview the page already has (a proposal's own), so it is not asked for twice. */
+export function useMergePreview(
+  spaceId: string,
+  ours: string,
+  theirs: string,
+  known?: MergePreview | null,
+) {
   return useQuery({
     ...mergePreviewQuery(spaceId, ours, theirs),
+    ...(known ? { initialData: known } : {}),
     enabled: ours !== "" && theirs !== "" && ours !== theirs,
   });
 }

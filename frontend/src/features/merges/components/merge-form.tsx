@@ -4,6 +4,7 @@ import { FailureNotice, Loading, Spinner } from "@/components/feedback";
 import { DiffSections } from "@/features/checkpoints";
 import { plural } from "@/lib/format";
 import { type MergeSaver, useMergeForm } from "../lib/use-merge-form";
+import type { MergePreview } from "../types";
 import { ConflictChooser } from "./conflict-chooser";
 import { MergeReviewView } from "./merge-review";
 import { MergeStatus, MovedNotice } from "./merge-status";
@@ -19,6 +20,8 @@ interface MergeFormProps {
   saver?: MergeSaver;
   /** The words of the button that leaves without saving (a dialog's Cancel, a page's Back). */
   closeLabel?: string;
+  /** The preview of these lines the page already has (a proposal's), used instead of asking. */
+  knownPreview?: MergePreview | null;
 }
 
 /** One merge of theirs into ours: what comes in, each conflict chosen, reviewed, then saved. */

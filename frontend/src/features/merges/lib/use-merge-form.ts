@@ -10,7 +10,7 @@ import {
 import { readJson, writeJson } from "@/lib/storage";
 import { useMergePreview } from "../api/preview-merge";
 import { useReviewMerge } from "../api/review-merge";
-import type { Choice, MergeState } from "../types";
+import type { Choice, MergePreview, MergeState } from "../types";
 import { fullState, stableText } from "./items";
 import {
   currentRun,
@@ -56,6 +56,8 @@ interface UseMergeFormOptions {
   onReviewed?: () => void;
   /** Saves through this instead of committing here (no author asked: the server records it). */
   saver?: MergeSaver;
+  /** The preview of these lines the page already has (a proposal's), used instead of asking. */
+  knownPreview?: MergePreview | null;
 }
 
 /**
@@ -70,8 +72,9 @@ export function useMergeForm({
   onMerged,
   onReviewed,
   saver,
+  knownPreview,
 }: UseMergeFormOptions) {
-  const preview = useMergePreview(spaceId, ours, theirs);
+  const preview = useMergePreview(spaceId, ours, theirs, knownPreview);
   const [state, dispatch] = useReducer(mergeFormReducer, null, () =>
     initialMergeForm(ours, theirs, readJson<string>(AUTHOR_KEY) ?? "", saver?.defaultMessage),
   );

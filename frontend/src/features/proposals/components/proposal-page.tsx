@@ -118,6 +118,7 @@ function OpenProposal({ spaceId, proposal }: { spaceId: string; proposal: Propos
           theirs={from.name}
           reviewWith={{ provider: null, model: null }}
           saver={saver}
+          knownPreview={proposal.preview}
           closeLabel="Back to proposals"
           onClose={() => navigate(`/spaces/${spaceId}?panel=proposals`)}
           onMerged={() => undefined}
