@@ -84,7 +84,7 @@ test("an agent key is made for one Space, copied once, used and revoked", async 
   console.assertClean();
 });
 
-test("an app running on an agent's key says plainly that agents cannot manage keys", async ({
+test("an app running on an agent's key says plainly that agents cannot manage keys, and offers no person's controls", async ({
   page,
   request,
 }) => {
@@ -102,6 +102,19 @@ test("an app running on an agent's key says plainly that agents cannot manage ke
     "agents cannot see or manage agent keys",
   );
   await expect(page.getByRole("form", { name: "New agent key" })).toHaveCount(0);
+  // What only the person does is not offered to an agent's app: no Agents link, no Protect.
+  await expect(page.getByRole("link", { name: "Agents" })).toHaveCount(0);
+  const space = await (
+    await request.post("/v4/repos", { data: { name: `Agent's view ${Date.now()}` } })
+  ).json();
+  const saved = await request.post("/v4/chat/commit", {
+    data: { repo_id: space.id, message: "First", summary: "Something to show." },
+  });
+  expect(saved.status()).toBe(201);
+  await page.goto(`/spaces/${space.id}`);
+  await page.getByTestId("lines-panel").locator("summary").click();
+  await expect(page.getByRole("button", { name: "Rename line main" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Protect line main" })).toHaveCount(0);
   // The refusal is the page's message, not an error the browser reports beside it.
   expect(console.problems.filter((p) => !p.includes("status of 403"))).toEqual([]);
   await request.delete(`/v5/agents/${made.id}`);

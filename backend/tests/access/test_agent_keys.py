@@ -172,3 +172,15 @@ async def test_only_the_person_deletes_a_space(client: httpx.AsyncClient, db: as
     assert "person" in refused.json()["detail"]
     assert await db.fetchval("SELECT count(*) FROM repos") == 1
     assert (await client.delete(f"/v4/repos/{made.json()['id']}")).status_code == 204
+
+
+async def test_me_says_who_the_server_takes_the_caller_to_be(client: httpx.AsyncClient) -> None:
+    space = await create_space(client, "Mine")
+    assert (await client.get("/v5/me")).json() == {"kind": "person", "write": True}
+    reader = await make_agent(client, name="reader", spaces=[space["id"]], write=False)
+    answer = (await client.get("/v5/me", headers=bearer(reader["token"]))).json()
+    assert answer == {"kind": "agent", "write": False, "id": reader["id"], "name": "reader", "spaces": [space["id"]]}
+    everywhere = await make_agent(client, name="roamer", write=True)
+    answer = (await client.get("/v5/me", headers=bearer(everywhere["token"]))).json()
+    assert answer == {"kind": "agent", "write": True, "id": everywhere["id"], "name": "roamer"}
+    assert "token" not in answer

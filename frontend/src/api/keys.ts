@@ -13,6 +13,7 @@ export const keys = {
   review: (checkpointId: string) => ["review", checkpointId] as const,
   diff: (fromRef: string, toRef: string) => ["diff", fromRef, toRef] as const,
   agents: () => ["agents"] as const,
+  me: () => ["me"] as const,
   /** Every proposal query of a Space (lists and pages) starts with this, so one call refreshes all. */
   proposals: (spaceId: string) => ["proposals", spaceId] as const,
   proposalList: (spaceId: string, status: string) =>

@@ -509,6 +509,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v5/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who the server takes the caller to be */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v5/repos/{repo_id}/export": {
         parameters: {
             query?: never;
@@ -1171,6 +1188,14 @@ export interface components {
         ListChange: {
             added: string[];
             removed: string[];
+        };
+        /** Me */
+        Me: {
+            id?: string | null;
+            kind: string;
+            name?: string | null;
+            spaces?: string[] | null;
+            write: boolean;
         };
         /** MergeFinding */
         MergeFinding: {
@@ -3489,6 +3514,26 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
                 };
             };
         };

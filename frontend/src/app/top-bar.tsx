@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { Link } from "wouter";
+import { useIsPerson } from "@/api/me";
 import { ThemeToggle } from "@/components/theme-toggle";
 import { SearchBox } from "@/features/search";
 
@@ -11,6 +12,7 @@ export function TopBar({
   children?: ReactNode;
   spaceId?: string | null;
 }) {
+  const person = useIsPerson();
   return (
     <header className="top-bar">
       <Link href="/" className="brand" aria-label="Smriti — all Spaces">
@@ -25,11 +27,13 @@ export function TopBar({
       </Link>
       {children}
       <SearchBox key={spaceId ?? "all"} spaceId={spaceId} />
-      <nav className="top-nav" aria-label="Main">
-        <Link href="/agents" className="top-nav-link" title="Agent keys: make, copy once, revoke">
-          Agents
-        </Link>
-      </nav>
+      {person && (
+        <nav className="top-nav" aria-label="Main">
+          <Link href="/agents" className="top-nav-link" title="Agent keys: make, copy once, revoke">
+            Agents
+          </Link>
+        </nav>
+      )}
       <ThemeToggle />
     </header>
   );

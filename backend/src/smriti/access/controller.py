@@ -9,7 +9,7 @@ from litestar.types import Scope
 
 from smriti.access.caller import Caller
 from smriti.access.keys import AgentKeys
-from smriti.access.schemas import AgentCreate, AgentKey, NewAgentKey
+from smriti.access.schemas import AgentCreate, AgentKey, Me, NewAgentKey
 from smriti.core.error_docs import error_responses
 from smriti.core.pagination import PAGE_LINKS, PageParams, paged
 from smriti.core.routes import WRITES, access
@@ -77,3 +77,19 @@ class AgentController(Controller):
     ) -> None:
         caller.require_person(_MANAGES)
         await agents.revoke(agent_id)
+
+
+class MeController(Controller):
+    """Who is asking, as the server sees it: a client shows the person's controls (protecting a
+    line, agent keys) only to the person, and tells its own changes from other callers'."""
+
+    path = "/me"
+    tags = ["Agents"]
+
+    @get("/", operation_id="getMe", summary="Who the server takes the caller to be")
+    async def me(self, caller: NamedDependency[Caller]) -> Me:
+        agent = caller.agent
+        if agent is None:
+            return Me(kind="person", write=True)
+        spaces = None if agent.spaces is None else sorted(agent.spaces)
+        return Me(kind="agent", write=agent.write, id=agent.id, name=agent.name, spaces=spaces)

@@ -1,6 +1,6 @@
 """Agent keys' routes."""
 
-from smriti.access.controller import AgentController
+from smriti.access.controller import AgentController, MeController
 from smriti.core.routes import Routes
 
-ROUTES = Routes(v5=(AgentController,))
+ROUTES = Routes(v5=(AgentController, MeController))

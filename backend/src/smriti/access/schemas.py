@@ -45,3 +45,14 @@ class Author(msgspec.Struct, omit_defaults=True):
     kind: str  # "person" | "agent"
     id: UUID | None = None
     name: str | None = None
+
+
+class Me(msgspec.Struct, omit_defaults=True):
+    """Who the server takes the caller to be: the person, or an agent with what its key reaches."""
+
+    kind: str  # "person" | "agent"
+    write: bool
+    id: UUID | None = None
+    name: str | None = None
+    spaces: list[UUID] | None = None
+    """An agent's Spaces; absent: every Space."""

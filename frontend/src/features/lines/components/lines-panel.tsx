@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { useIsPerson } from "@/api/me";
 import type { Checkpoint, Line } from "@/api/models";
 import { AuthorBadge } from "@/components/author-badge";
 import { ConfirmDialog } from "@/components/dialog";
@@ -25,6 +26,7 @@ interface LinesPanelProps {
 export function LinesPanel({ spaceId, lines, checkpoints, startAt, onMerge }: LinesPanelProps) {
   const create = useCreateLine(spaceId);
   const update = useUpdateLine(spaceId);
+  const person = useIsPerson();
   const remove = useDeleteLine(spaceId);
   const [name, setName] = useState("");
   const [from, setFrom] = useState(startAt ?? "");
@@ -106,21 +108,23 @@ export function LinesPanel({ spaceId, lines, checkpoints, startAt, onMerge }: Li
                     Merge…
                   </button>
                 )}
-                <button
-                  type="button"
-                  className="btn small ghost"
-                  aria-label={`${locked ? "Unprotect" : "Protect"} line ${line.name}`}
-                  aria-pressed={locked}
-                  title={
-                    locked
-                      ? "Let agents commit to, merge into, rename and delete this line again"
-                      : "Agents may then only read this line: to change it they open a proposal, which you merge"
-                  }
-                  disabled={update.isPending}
-                  onClick={() => update.mutate({ name: line.name, body: { protected: !locked } })}
-                >
-                  {locked ? "Unprotect" : "Protect"}
-                </button>
+                {person && (
+                  <button
+                    type="button"
+                    className="btn small ghost"
+                    aria-label={`${locked ? "Unprotect" : "Protect"} line ${line.name}`}
+                    aria-pressed={locked}
+                    title={
+                      locked
+                        ? "Let agents commit to, merge into, rename and delete this line again"
+                        : "Agents may then only read this line: to change it they open a proposal, which you merge"
+                    }
+                    disabled={update.isPending}
+                    onClick={() => update.mutate({ name: line.name, body: { protected: !locked } })}
+                  >
+                    {locked ? "Unprotect" : "Protect"}
+                  </button>
+                )}
                 <button
                   type="button"
                   className="btn small ghost"
