@@ -12,6 +12,7 @@ from litestar.openapi.spec import OpenAPIMediaType, OpenAPIResponse, Schema
 from litestar.openapi.spec.enums import OpenAPIType
 from litestar.params import FromPath
 
+from smriti.access.caller import current_caller
 from smriti.bundles.export import bundle_filename, export_space, space_exists
 from smriti.bundles.service import BundleService
 from smriti.core.error_docs import error_responses
@@ -91,5 +92,7 @@ class BundleController(Controller):
     ) -> Response[Space]:
         if request.content_type[0] != NDJSON:
             raise UnsupportedMediaType(f"A bundle is sent as Content-Type: {NDJSON}.", field="Content-Type")
-        repo_id = await bundles.import_bundle(request.stream(), declared_bytes=request.content_length)
+        repo_id = await bundles.import_bundle(
+            request.stream(), declared_bytes=request.content_length, agent=current_caller().agent
+        )
         return Response(to_space(await spaces.fetch(repo_id)), headers={"Location": f"/v4/repos/{repo_id}"})

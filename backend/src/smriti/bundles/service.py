@@ -19,12 +19,14 @@ from uuid import UUID
 
 import asyncpg
 
+from smriti.access.caller import Agent
 from smriti.bundles.check import BundleCheck, BundleError, Plan, decode, read_header
 from smriti.bundles.write import write_bundle
 from smriti.core.cpu import Lane, keep_going, off_loop
 from smriti.core.errors import BadRequest, Conflict, TooLarge
 from smriti.core.uploads import within
 from smriti.db.pool import Pool
+from smriti.events.record import record
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +35,12 @@ class BundleService:
     max_import_bytes: int
     max_line_bytes: int
 
-    async def import_bundle(self, chunks: AsyncIterator[bytes], *, declared_bytes: int | None) -> UUID:
+    async def import_bundle(
+        self, chunks: AsyncIterator[bytes], *, declared_bytes: int | None, agent: Agent | None
+    ) -> UUID:
+        """The Space of the bundle, written whole by `agent` (None: the person). Its event is one
+        `space.imported`, written with it: the Checkpoints, lines and Sessions it brings were made
+        elsewhere, so none has an event of its own (SYSTEM.md §14)."""
         with tempfile.TemporaryFile() as spool:
             lines = LineLimit(self.max_line_bytes)
             async for chunk in within(chunks, self.max_import_bytes, "The bundle", declared_bytes=declared_bytes):
@@ -47,6 +54,7 @@ class BundleService:
             try:
                 async with self.pool.acquire() as conn, conn.transaction():
                     await write_bundle(conn, plan, spool)
+                    await record(conn, plan.space.id, "space.imported", {"name": plan.space.name}, agent=agent)
             except asyncpg.UniqueViolationError as exc:
                 raise Conflict(_taken(exc)) from None
         # A large import can change the tables' sizes many times over before autovacuum looks

@@ -2,13 +2,15 @@
 
 One commit is one statement: the line's row locked, the parent or expected HEAD checked, the
 Checkpoint inserted with its chain hash, the line's HEAD moved (and the Space's, for its default
-line). The last SELECT of each says why nothing was written, when nothing was.
+line), and its `checkpoint.created` event written. The last SELECT of each says why nothing was
+written, when nothing was.
 """
 
 from __future__ import annotations
 
 from smriti.checkpoints.hashing import CONTENT_FIELDS, chain_hash_sql
 from smriti.checkpoints.schemas import CHECKPOINT_FIELDS
+from smriti.events.record import PERSON_NAME
 
 COLUMNS = ", ".join(CHECKPOINT_FIELDS)
 
@@ -29,8 +31,28 @@ space_moved AS (
     UPDATE repos SET head_commit_id = inserted.id, head_commit_hash = inserted.commit_hash,
                      updated_at = inserted.created_at
     FROM inserted JOIN plan ON plan.new_id = inserted.id WHERE plan.is_default AND repos.id = inserted.repo_id
+),
+"""
+
+# The person's commits name no agent: the actor is written into their statements, not sent.
+PERSON_ACTOR = f"NULL::uuid, '{PERSON_NAME}'"
+
+
+def _recorded(*, actor: str, merge_parent: str, message: str) -> str:
+    """`recorded`: each inserted Checkpoint's `checkpoint.created` event (SYSTEM.md §14), written
+    by the statement that writes the Checkpoint, so it commits or rolls back with it and costs no
+    round trip of its own. Written under the line's row lock, its `seq` follows the line's commit
+    order (`events/sequencer.py`). `actor` is the two actor columns (`events.record.actor_columns`)."""
+    return f"""recorded AS (
+    INSERT INTO events (repo_id, type, actor_agent_id, actor_name, data)
+    SELECT inserted.repo_id, 'checkpoint.created', {actor},
+           jsonb_build_object('commit_id', inserted.id, 'commit_hash', inserted.commit_hash,
+                              'branch', plan.line_name, 'parent_commit_id', inserted.parent_commit_id,
+                              'merge_parent_id', {merge_parent}, 'message', {message})
+    FROM inserted JOIN plan ON plan.new_id = inserted.id
 )
 """
+
 
 # A Checkpoint's jump links and merge count (migration 0007) are made from its parent's: the
 # parent's chain of jumps (its jump, that one's jump, ... to the root; O(log depth) long) and
@@ -136,8 +158,13 @@ def _commit_sql(line_condition: str, *, merge: bool, on_parent: bool, agent: boo
     if agent:
         protected_column, protected_plan = ", b.protected", ", coalesce(line.protected, false) AS line_protected"
         protected_refusal, protected_outcome = " OR line_protected", " plan.line_protected,"
+        # The agent's id and name follow the other parameters (`writes.PendingCommit.arguments`).
+        first = 18 if merge else 17
+        actor = f"${first}::uuid, ${first + 1}::text"
     else:
         protected_column = protected_plan = protected_refusal = protected_outcome = ""
+        actor = PERSON_ACTOR
+    recorded = _recorded(actor=actor, merge_parent=merge_value, message="$7::text")
     return f"""
 WITH space AS (
     SELECT id FROM repos WHERE id = $1 FOR KEY SHARE
@@ -165,8 +192,8 @@ inserted AS (
     WHERE NOT (line_missing OR parent_missing OR parent_foreign OR head_moved{merge_refusals}{protected_refusal})
     RETURNING id, repo_id, parent_commit_id, commit_hash, depth, created_at
 ),
-{_MOVE_HEAD}SELECT plan.head_commit_id AS current_head, plan.line_name, plan.line_missing, plan.parent_missing,
-       plan.parent_foreign, plan.head_moved, {merge_outcome}{protected_outcome}
+{_MOVE_HEAD}{recorded}SELECT plan.head_commit_id AS current_head, plan.line_name, plan.line_missing,
+       plan.parent_missing, plan.parent_foreign, plan.head_moved, {merge_outcome}{protected_outcome}
        inserted.id, inserted.parent_commit_id, inserted.commit_hash, inserted.created_at
 FROM plan LEFT JOIN inserted ON true
 """
@@ -194,7 +221,9 @@ def commit_statement(*, to_line: bool, merge: bool, on_parent: bool, agent: bool
 # written alone). Spaces and lines whose rows another transaction has locked are skipped, not
 # waited for, and so is every commit after the first to one line (a line named and the same
 # line as the default): `busy`, written alone by the caller, which also gives the exact reason
-# for a commit that found no Space or no line.
+# for a commit that found no Space or no line. Only the person's commits are grouped (an agent's
+# has its own statement, `writes.CommitWriter.write`), so every event it writes names the person.
+_GROUP_RECORDED = _recorded(actor=PERSON_ACTOR, merge_parent="NULL::uuid", message="plan.message")
 GROUP_COMMIT_SQL = f"""
 WITH input AS (
     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::bool[], $4::uuid[], $5::uuid[], $6::text[], $7::text[],
@@ -256,7 +285,7 @@ inserted AS (
     WHERE NOT (busy OR parent_missing OR parent_foreign OR head_moved)
     RETURNING id, repo_id, parent_commit_id, commit_hash, depth, created_at
 ),
-{_MOVE_HEAD}SELECT plan.n, plan.busy, plan.head_commit_id AS current_head, plan.line_name,
+{_MOVE_HEAD}{_GROUP_RECORDED}SELECT plan.n, plan.busy, plan.head_commit_id AS current_head, plan.line_name,
        false AS line_missing, plan.parent_missing, plan.parent_foreign, plan.head_moved,
        inserted.id, inserted.parent_commit_id, inserted.commit_hash, inserted.created_at
 FROM plan LEFT JOIN inserted ON inserted.id = plan.new_id

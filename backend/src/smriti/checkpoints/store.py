@@ -322,13 +322,15 @@ class CheckpointStore:
         Every Checkpoint a write makes (commit, apply, restore, a merge) comes through here, and
         one over the size limit is a 413 before anything is sent to the database (`size.py`).
         So does authorship: made by an `agent` (None: the person), its metadata says so
-        (`authorship.py`), and a protected line refuses it under the line's lock (403).
+        (`authorship.py`), and a protected line refuses it under the line's lock (403). And so
+        does its event: the statement that writes the Checkpoint writes its `checkpoint.created`,
+        naming the agent or the person (`commit_sql._recorded`).
         """
         data = vouched(data, agent)
         content = encode_content(data)
         check_size(content, self._max_checkpoint_bytes)
         for _ in range(_DEFAULT_LINE_ATTEMPTS):
-            pending = PendingCommit(data, content, self._new_id(), by_agent=agent is not None)
+            pending = PendingCommit(data, content, self._new_id(), agent=agent)
             row = await (self.writer.write(pending) if conn is None else write_on(conn, pending))
             if row is None:
                 raise NotFound(f"No Space with id {data.repo_id}.", field="repo_id")

@@ -1,12 +1,13 @@
 """Writing Checkpoints: one statement per commit, and group commit for concurrent ones.
 
 A commit locks its line's row (a line of Checkpoints of a Space: `branches`), checks the parent
-or the expected HEAD, inserts the Checkpoint with its chain hash and moves the line's HEAD (and
-the Space's, for its default line), all in one statement. When commits to different lines
-arrive while others are being written, they wait for a moment and then go to PostgreSQL
-together, as one statement over arrays: per commit, PostgreSQL's fixed cost of a statement and
-a transaction (planning, executor start-up, the commit record, the foreign keys checked at
-commit) is shared, which more than halves its CPU time per commit (`docs/performance.md`).
+or the expected HEAD, inserts the Checkpoint with its chain hash, moves the line's HEAD (and
+the Space's, for its default line) and writes its `checkpoint.created` event, all in one
+statement. When commits to different lines arrive while others are being written, they wait for
+a moment and then go to PostgreSQL together, as one statement over arrays: per commit,
+PostgreSQL's fixed cost of a statement and a transaction (planning, executor start-up, the commit
+record, the foreign keys checked at commit) is shared, which more than halves its CPU time per
+commit (`docs/performance.md`).
 
 What group commit must not change:
 - Each line has at most one commit in flight, in one statement at a time, so commits to a
@@ -39,6 +40,7 @@ from uuid import UUID
 import asyncpg
 import msgspec
 
+from smriti.access.caller import Agent
 from smriti.checkpoints.commit_sql import GROUP_COMMIT_SQL, JSONB_FIELDS, commit_statement
 from smriti.checkpoints.hashing import EncodedContent
 from smriti.checkpoints.schemas import CommitCreate
@@ -51,10 +53,15 @@ class PendingCommit:
     data: CommitCreate
     content: EncodedContent
     new_id: UUID
-    by_agent: bool = False
-    """Made with an agent key: its statement refuses a protected line (`commit_sql._commit_sql`)."""
+    agent: Agent | None = None
+    """Made with this agent's key (None: the person's): its statement refuses a protected line
+    (`commit_sql._commit_sql`), and its event names the agent."""
     result: asyncio.Future[asyncpg.Record | None] = field(default_factory=lambda: _loop().create_future())
     sent: bool = False
+
+    @property
+    def by_agent(self) -> bool:
+        return self.agent is not None
 
     @property
     def line_key(self) -> LineKey:
@@ -75,6 +82,7 @@ class PendingCommit:
             *(self.content.fields[name] for name in JSONB_FIELDS),
             name_key(self.data.branch) if self.data.branch is not None else None,
             *(() if self.data.merge_parent_id is None else (self.data.merge_parent_id,)),
+            *(() if self.agent is None else (self.agent.id, self.agent.name)),
         )
 
 
@@ -110,7 +118,8 @@ class CommitWriter:
         if pending.data.merge_parent_id is not None or pending.by_agent:
             # A merge is rare and has a statement of its own, and so has an agent's commit, which
             # a protected line refuses (the group statement, the person's hot path, does not read
-            # `protected`); the line's row lock orders it among the line's other commits.
+            # `protected`, and names the person in the events it writes); the line's row lock
+            # orders it among the line's other commits.
             merged: asyncpg.Record | None = await self._pool.fetchrow(_sql_for(pending), *pending.arguments())
             return merged
         line = pending.line_key
