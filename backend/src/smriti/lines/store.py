@@ -1,5 +1,8 @@
 """Lines of a Space: listing, creating, renaming, choosing the default and deleting.
 
+Each change writes its one event (`line.created`, `line.updated`, `line.deleted`; SYSTEM.md §14)
+in its own transaction, naming the agent that made it or the person.
+
 Commits move a line's HEAD (`checkpoints/writes.py`); nothing here does, except that making a
 line the default moves the Space's copy of HEAD to that line's. Each change takes its locks as a
 commit takes them (`checkpoints/line_locks.py`): the Space's row share-locked, then the default
@@ -31,6 +34,7 @@ from smriti.core.ids import uuid7
 from smriti.core.schemas import Page, line_lookup_key
 from smriti.core.text import line_key
 from smriti.db.pool import Pool
+from smriti.events.record import record
 from smriti.lines.schemas import Line, LineCreate, LineUpdate, new_line_name
 
 T = TypeVar("T")
@@ -114,13 +118,16 @@ class LineStore:
             # Without `from_ref`, the Space's HEAD: its default line's, read from the held row.
             head = start or (default["head_commit_id"], default["head_commit_hash"], default["head_depth"])
             try:
-                return _written(
+                line = _written(
                     await conn.fetchrow(
                         _INSERT_LINE, uuid7(), repo_id, name, *head, line_key(name), None if agent is None else agent.id
                     )
                 )
             except asyncpg.UniqueViolationError:
                 raise Conflict(f"This Space already has a line named {name!r}.", field="name") from None
+            data = {"name": line["name"], "head_commit_id": line["head_commit_id"]}
+            await record(conn, repo_id, "line.created", data, agent=agent)
+            return line
 
         return _line(await self._changing(repo_id, insert))
 
@@ -137,6 +144,8 @@ class LineStore:
 
         async def rename_or_make_default(conn: asyncpg.Connection, default: asyncpg.Record) -> asyncpg.Record:
             line = await _fetch_line(conn, repo_id, name, lock=True)
+            # One request, one `line.updated`, saying what changed (nothing changed: no event).
+            changed: dict[str, object] = {}
             if agent is not None:
                 if line["protected"]:
                     raise protected_line(line["name"], source="path")
@@ -151,7 +160,9 @@ class LineStore:
                         data.protected,
                     )
                 )
+                changed["protected"] = data.protected
             if new_name is not None and new_name != line["name"]:
+                changed["old_name"] = line["name"]
                 try:
                     line = _written(
                         await conn.fetchrow(
@@ -166,6 +177,9 @@ class LineStore:
                     raise Conflict(f"This Space already has a line named {new_name!r}.", field="name") from None
             if data.is_default is True and not line["is_default"]:
                 line = await _make_default(conn, repo_id, line, default)
+                changed["is_default"] = True
+            if changed:
+                await record(conn, repo_id, "line.updated", {"name": line["name"], **changed}, agent=agent)
             return line
 
         return _line(await self._changing(repo_id, rename_or_make_default))
@@ -192,6 +206,7 @@ class LineStore:
                 line["id"],
                 default["id"],
             )
+            await record(conn, repo_id, "line.deleted", {"name": line["name"]}, agent=agent)
 
         await self._changing(repo_id, remove)
 
