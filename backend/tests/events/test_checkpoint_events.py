@@ -17,6 +17,7 @@ from smriti.access.caller import Agent
 from smriti.checkpoints.schemas import CommitCreate
 from smriti.checkpoints.store import CheckpointStore
 from smriti.checkpoints.writes import CommitWriter
+from smriti.core.errors import Conflict
 from smriti.db.pool import Pool, create_pool
 from smriti.events.sequencer import number_events
 from tests.access.agents import agent_headers
@@ -179,10 +180,16 @@ async def _new_spaces(db: asyncpg.Connection, count: int) -> list[uuid.UUID]:
 async def test_a_group_commit_writes_each_commits_own_event(pool: Pool, db: asyncpg.Connection) -> None:
     # One statement at a time: every commit started while the first runs goes into the next one.
     store = CheckpointStore(pool, writer=CommitWriter(pool, max_statements=1))
-    blocker, *spaces = await _new_spaces(db, 9)
+    blocker, stale, *spaces = await _new_spaces(db, 10)
+    await store.commit(_body(stale, "base"))
     before = await mark(db)
     bodies = [_body(blocker, "first")] + [_body(space, f"commit {n}") for n, space in enumerate(spaces)]
-    saved = [msgspec.json.decode(answer) for answer in await asyncio.gather(*(store.commit(b) for b in bodies))]
+    # A commit refused in the group statement (its HEAD moved) writes no event there.
+    refused = store.commit(_body(stale, "late", expected_head_commit_id=str(uuid.uuid4())))
+    *answers, refusal = await asyncio.gather(*(store.commit(b) for b in bodies), refused, return_exceptions=True)
+    assert isinstance(refusal, Conflict)
+    saved = [msgspec.json.decode(answer) for answer in answers if isinstance(answer, bytes)]
+    assert len(saved) == len(bodies)
 
     assert store.writer.groups_written == 1
     written = await events_since(db, before)
