@@ -152,6 +152,7 @@ def cases() -> list[Case]:
             f"/v4/sessions/{X}/turns/2/context",
         ),
         Case("GET", "/v5/repos/{repo_id}/export", "repo", f"/v5/repos/{X}/export"),
+        Case("GET", "/v5/repos/{repo_id}/events", "repo", f"/v5/repos/{X}/events"),
         Case("POST", "/v5/checkpoints/draft", "session", "/v5/checkpoints/draft", {"session_id": X}),
         Case("POST", "/v5/commits/{commit_id}/review", "commit", f"/v5/commits/{X}/review", {}),
         Case("GET", "/v5/commits/{from_ref}/diff/{to_ref}", "ref", f"/v5/commits/{X}/diff/A.head"),
@@ -249,6 +250,7 @@ ELSEWHERE = {
     ("POST", "/v5/repos/import"),
     ("GET", "/v4/providers"),
     ("GET", "/v5/me"),  # names no Space: the caller itself (tests/access/test_agent_keys.py)
+    ("GET", "/v5/events"),  # over the key's Spaces only: tests/events/
 }
 
 

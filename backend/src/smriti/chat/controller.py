@@ -21,17 +21,9 @@ from smriti.core.path_params import SequenceNumberPath
 from smriti.core.responses import EncodedJSON
 from smriti.core.routes import READS, WRITES, access
 from smriti.core.schemas import MAX_INT4
+from smriti.core.streaming import EVENT_STREAM, STREAM_HEADERS, wants_event_stream
 
 _encode = msgspec.json.Encoder().encode
-_EVENT_STREAM = b"text/event-stream"
-# No cache, and no buffering by a proxy in front (nginx reads X-Accel-Buffering).
-_STREAM_HEADERS = {"cache-control": "no-cache", "x-accel-buffering": "no"}
-
-
-def _wants_events(request: Request[Any, Any, Any]) -> bool:
-    """Whether the client asked for the reply as events (`Accept: text/event-stream`). Read off
-    the raw headers: a plain send, the hot path, pays one scan of them."""
-    return any(name == b"accept" and _EVENT_STREAM in value for name, value in request.scope["headers"])
 
 
 async def _event_stream(chat: ChatService, data: SendRequest, caller: Caller) -> Stream:
@@ -42,7 +34,7 @@ async def _event_stream(chat: ChatService, data: SendRequest, caller: Caller) ->
     except asyncio.CancelledError:  # the client went away before the stream began
         stream.stop(StopReason.CLIENT_GONE)
         raise
-    return Stream(stream.frames(), status_code=200, media_type="text/event-stream", headers=_STREAM_HEADERS)
+    return Stream(stream.frames(), status_code=200, media_type=EVENT_STREAM, headers=STREAM_HEADERS)
 
 
 class ChatController(Controller):
@@ -75,7 +67,7 @@ class ChatController(Controller):
         # The caller read where the guard put it, not as a second dependency: Litestar resolves
         # two in a task group, +21% of a send's instructions (bench/instructions.py send).
         caller = current_caller()
-        if _wants_events(request):
+        if wants_event_stream(request.scope):
             # The OpenAPI document keeps the JSON body as the answer; the events are in docs/api.md.
             return cast("Response[SendResponse]", await _event_stream(chat, data, caller))
         sent = await chat.send(data, agent=caller.agent)

@@ -69,6 +69,9 @@ class Settings:
     context_windows: Mapping[str, int] = field(default_factory=dict)
     """`SMRITI_CONTEXT_WINDOWS`: model → tokens, over `providers/windows.KNOWN_CONTEXT_WINDOWS`."""
     max_page_size: int = 200
+    event_retention_days: int = 30
+    """`SMRITI_EVENT_RETENTION_DAYS`: how long events are kept (`events/retention.py`); an `after`
+    some of whose following events were removed is a 410."""
     migrate_on_start: bool = True
     web_dir: Path | None = None
     api_token: str | None = field(default=None, repr=False)
@@ -119,6 +122,7 @@ class Settings:
             shutdown_grace_s=_float(env, "SMRITI_SHUTDOWN_GRACE", 10.0),
             context_windows=parse_context_windows(env.get("SMRITI_CONTEXT_WINDOWS")),
             max_page_size=_int(env, "SMRITI_MAX_PAGE_SIZE", 200, minimum=1),
+            event_retention_days=_int(env, "SMRITI_EVENT_RETENTION_DAYS", 30, minimum=1),
             migrate_on_start=not _bool(env, "SMRITI_SKIP_MIGRATIONS"),
             web_dir=Path(env["SMRITI_WEB_DIR"]) if env.get("SMRITI_WEB_DIR") else None,
             api_token=_text(env, "SMRITI_API_TOKEN"),

@@ -32,6 +32,7 @@ _DESCRIPTIONS = {
     "protected line.",
     404: "No such resource.",
     409: "The request conflicts with the current state (for example HEAD has moved).",
+    410: "What the request starts from was removed for good (events past their retention).",
     413: "The request body, or the Checkpoint it would make, is larger than the configured limit (`limit_bytes`).",
     415: "The request body is not of the media type this route reads.",
     429: "The provider is rate limiting; retry later.",

@@ -92,6 +92,12 @@ class Conflict(SmritiError):
     status_code = 409
 
 
+class Gone(SmritiError):
+    """What was asked for existed and was removed for good (events past their retention)."""
+
+    status_code = 410
+
+
 class TooLarge(SmritiError):
     status_code = 413
 

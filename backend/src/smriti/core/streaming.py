@@ -18,6 +18,18 @@ from litestar.types import Message, Receive, Scope, Send
 
 log = structlog.get_logger("smriti")
 
+EVENT_STREAM = "text/event-stream"
+STREAM_HEADERS = {"cache-control": "no-cache", "x-accel-buffering": "no"}
+"""A Server-Sent Events response's headers: no cache, and no buffering by a proxy in front (nginx
+reads X-Accel-Buffering)."""
+
+
+def wants_event_stream(scope: Scope) -> bool:
+    """Whether the client asked for Server-Sent Events (`Accept: text/event-stream`). Read off the
+    raw headers: a plain request, often a hot path, pays one scan of them."""
+    return any(name == b"accept" and b"text/event-stream" in value for name, value in scope["headers"])
+
+
 IDLE_SEND_S = 60.0
 """How long a chunk may wait for a client to take it before the response is cut off."""
 

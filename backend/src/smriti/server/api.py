@@ -15,6 +15,7 @@ from smriti.chat.routes import ROUTES as CHAT
 from smriti.checkpoints.routes import ROUTES as CHECKPOINTS
 from smriti.core.routes import VERSIONS, Routes
 from smriti.drafting.routes import ROUTES as DRAFTING
+from smriti.events.routes import ROUTES as EVENTS
 from smriti.lines.routes import ROUTES as LINES
 from smriti.merges.routes import ROUTES as MERGES
 from smriti.proposals.routes import ROUTES as PROPOSALS
@@ -41,6 +42,7 @@ DOMAINS: tuple[Routes, ...] = (
     SEARCH,
     AGENTS,
     PROPOSALS,
+    EVENTS,
 )
 
 

@@ -66,6 +66,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         # A Checkpoint is held to what one request body may carry, however it is built.
         max_checkpoint_bytes=settings.max_body_bytes,
         max_bundle_line_bytes=settings.max_bundle_line_bytes,
+        event_retention_days=settings.event_retention_days,
     )
     mcp = McpEndpoint(settings)
     sqlalchemy = SQLAlchemyAsyncConfig(
@@ -108,12 +109,17 @@ def create_app(settings: Settings | None = None) -> Litestar:
         # Work off the event loop (token counts, imports, reviews) ends at once: the stop does not
         # wait on it (core/cpu.py).
         forget_work = when_stopping(stop_work)
+        # The event streams never end on their own: the stop ends them, and the hub's loop.
+        services.events.start()
+        forget_events = when_stopping(services.events.stop)
         try:
             async with mcp.run(app):  # the MCP endpoint stops before the pool closes
                 yield
         finally:
             forget_streams()
             forget_work()
+            forget_events()
+            await services.events.close()
             resume_work()  # the stop is over: whatever runs next in this process (tests, tools) may work
             await pool.close()
             # advanced-alchemy (1.12) disposes the ORM's engine only for the first config of a

@@ -23,6 +23,7 @@ from smriti.checkpoints.store import CheckpointStore
 from smriti.checkpoints.verbs import CheckpointVerbs
 from smriti.db.pool import Pool
 from smriti.drafting.service import DraftService
+from smriti.events.hub import EventHub
 from smriti.lines.store import LineStore
 from smriti.merges.review import MergeReviewService
 from smriti.merges.service import MergeService
@@ -55,6 +56,7 @@ _PROVIDED = (
     "search",
     "agents",
     "proposals",
+    "events",
 )
 
 
@@ -75,6 +77,7 @@ class Services:
     search: SearchService
     agents: AgentKeys
     proposals: ProposalService
+    events: EventHub
 
     def __init__(
         self,
@@ -85,6 +88,7 @@ class Services:
         max_import_bytes: int,
         max_checkpoint_bytes: int,
         max_bundle_line_bytes: int,
+        event_retention_days: int,
     ) -> None:
         self.providers = providers
         self._nudge_after_turns = nudge_after_turns
@@ -92,6 +96,7 @@ class Services:
         self._max_import_bytes = max_import_bytes
         self._max_checkpoint_bytes = max_checkpoint_bytes
         self._max_bundle_line_bytes = max_bundle_line_bytes
+        self._event_retention_days = event_retention_days
 
     def start(self, pool: Pool) -> None:
         self.pool = pool
@@ -118,6 +123,8 @@ class Services:
         self.search = SearchService(pool)
         self.agents = AgentKeys(pool)
         self.proposals = ProposalService(pool, ProposalStore(pool), self.merges, self.checkpoints)
+        # Started by the lifespan, which also stops it (`server/app.py`).
+        self.events = EventHub(pool, retention_days=self._event_retention_days)
 
     def dependencies(self) -> dict[str, Provide]:
         provided = {name: Provide(self._provider(name), sync_to_thread=False) for name in _PROVIDED}

@@ -1,0 +1,149 @@
+"""How this process learns of new events and hands them to its streams (SYSTEM.md §14).
+
+One loop per process, every `TICK_S`: it numbers what was committed (`sequencer.number_events`;
+one process at a time does the work) and reads the events after the last id it has seen, one
+short statement on a pooled connection. Each event is then handed, in memory, to every
+subscriber of this process it concerns. It polls rather than LISTENs: LISTEN needs a session of
+its own for as long as it listens, which a transaction-mode pooler (PgBouncer) does not give,
+and which would be one more connection held per process; polling costs two indexed statements a
+tick whatever the number of streams, and an event reaches a stream within a tick or two after
+its change commits, on whichever process wrote it.
+
+A subscriber's queue is bounded (`QUEUE_LIMIT`): one whose client reads slower than events come
+is marked `behind`, its queue emptied, and its stream catches up from the log itself
+(`events/stream.py`), so a client that stops reading costs a bounded amount of memory.
+
+Once an hour (and at start) the loop also applies retention (`retention.py`). A database error
+in a tick is logged and the next tick tries again; `stop` ends every stream and the loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Final
+from uuid import UUID
+
+import structlog
+
+from smriti.db.pool import Pool
+from smriti.events.log import events_after, newest_id
+from smriti.events.retention import prune_events
+from smriti.events.schemas import Event
+from smriti.events.sequencer import number_events
+
+log = structlog.get_logger("smriti")
+
+TICK_S: Final = 0.1
+QUEUE_LIMIT: Final = 256
+"""Events waiting for one stream's client; past it the stream catches up from the log."""
+READ_BATCH: Final = 1000
+PRUNE_EVERY_S: Final = 3600.0
+
+
+@dataclass(eq=False)
+class Subscriber:
+    """One stream's share of the feed: the events of `repo_id` (None: any Space) among `spaces`
+    (None: every Space)."""
+
+    repo_id: UUID | None
+    spaces: frozenset[UUID] | None
+    pending: deque[Event] = field(default_factory=deque)
+    behind: bool = False
+    """Events were dropped for want of room: the stream must read the log from its last id."""
+    closed: bool = False
+    """The hub stopped: the stream ends."""
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def wants(self, event: Event) -> bool:
+        return (self.repo_id is None or event.repo_id == self.repo_id) and (
+            self.spaces is None or event.repo_id in self.spaces
+        )
+
+    def offer(self, event: Event) -> None:
+        if self.behind:
+            return
+        if len(self.pending) >= QUEUE_LIMIT:
+            self.pending.clear()
+            self.behind = True
+        else:
+            self.pending.append(event)
+        self.wake.set()
+
+
+class EventHub:
+    def __init__(self, pool: Pool, *, retention_days: int, tick_s: float = TICK_S) -> None:
+        self._pool = pool
+        self._retention_days = retention_days
+        self._tick_s = tick_s
+        self._subscribers: set[Subscriber] = set()
+        self._seen: int | None = None  # the last id handed out; None until the first tick read it
+        self._pruned_at = float("-inf")
+        self._task: asyncio.Task[None] | None = None
+        self._stopped = False
+
+    @property
+    def subscribers(self) -> int:
+        return len(self._subscribers)
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="event hub")
+
+    def stop(self) -> None:
+        """Ends every stream of this process (each sees `closed`) and the loop; idempotent."""
+        self._stopped = True
+        for subscriber in self._subscribers:
+            subscriber.closed = True
+            subscriber.wake.set()
+        if self._task is not None:
+            self._task.cancel()
+
+    async def close(self) -> None:
+        self.stop()
+        if self._task is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    def subscribe(self, *, repo_id: UUID | None, spaces: frozenset[UUID] | None) -> Subscriber:
+        subscriber = Subscriber(repo_id, spaces, closed=self._stopped)
+        self._subscribers.add(subscriber)
+        return subscriber
+
+    def unsubscribe(self, subscriber: Subscriber) -> None:
+        self._subscribers.discard(subscriber)
+
+    async def _run(self) -> None:
+        while True:
+            started = time.monotonic()
+            try:
+                more = await self.tick()
+            except Exception as exc:  # the database is away or busy: the next tick tries again
+                log.warning("event hub tick failed", error=type(exc).__name__, detail=str(exc)[:200])
+                more = False
+            if not more:
+                await asyncio.sleep(max(0.0, self._tick_s - (time.monotonic() - started)))
+
+    async def tick(self) -> bool:
+        """One round: retention when due, numbering, then the new events to the subscribers.
+        Returns whether more events are waiting to be read at once."""
+        if time.monotonic() - self._pruned_at >= PRUNE_EVERY_S:
+            removed = await prune_events(self._pool, retention_days=self._retention_days)
+            self._pruned_at = time.monotonic()
+            if removed:
+                log.info("events past their retention removed", count=removed)
+        await number_events(self._pool)
+        if self._seen is None:
+            # Streams that start now start at the next new event: what came before is the log's.
+            self._seen = await newest_id(self._pool)
+            return False
+        events = await events_after(self._pool, self._seen, limit=READ_BATCH)
+        for event in events:
+            for subscriber in self._subscribers:
+                if subscriber.wants(event):
+                    subscriber.offer(event)
+        if events:
+            self._seen = events[-1].id
+        return len(events) == READ_BATCH

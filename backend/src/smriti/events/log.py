@@ -1,0 +1,88 @@
+"""Reading the event log: numbered events after an id, oldest first (SYSTEM.md §14).
+
+Every read is one short statement on a pooled connection, released before the caller does
+anything with what it read, so a reader that waits (a stream's client, the hub's next tick)
+never holds a connection.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+from uuid import UUID
+
+from smriti.core.errors import BadRequest, Gone
+from smriti.db.pool import Pool
+from smriti.events.schemas import Actor, Event
+
+_COLUMNS: Final = "id, type, at, repo_id, actor_agent_id, actor_name, data"
+# `spaces` NULL: every Space. Served by `events_repo_id` for one Space, `events_id` otherwise.
+_AFTER_SQL: Final = f"""
+SELECT {_COLUMNS} FROM events
+WHERE id > $1 AND ($2::uuid IS NULL OR repo_id = $2) AND ($3::uuid[] IS NULL OR repo_id = ANY($3))
+ORDER BY id LIMIT $4
+"""
+# The newest id ever given: the log's, or the highest one retention removed when it removed all.
+_NEWEST_SQL: Final = (
+    "SELECT greatest((SELECT max(id) FROM events WHERE id IS NOT NULL), (SELECT through FROM events_pruned), 0)"
+)
+_PRUNED_SQL: Final = "SELECT through FROM events_pruned"
+
+
+def to_event(row: Any) -> Event:
+    agent_id: UUID | None = row["actor_agent_id"]
+    actor = (
+        Actor(kind="human", name=row["actor_name"])
+        if agent_id is None
+        else Actor(kind="agent", name=row["actor_name"], id=agent_id)
+    )
+    return Event(id=row["id"], type=row["type"], at=row["at"], repo_id=row["repo_id"], actor=actor, data=row["data"])
+
+
+async def events_after(
+    pool: Pool,
+    after: int,
+    *,
+    limit: int,
+    repo_id: UUID | None = None,
+    spaces: frozenset[UUID] | None = None,
+) -> list[Event]:
+    """Up to `limit` numbered events with ids above `after`, oldest first: of one Space
+    (`repo_id`), of some (`spaces`), or of all."""
+    rows: Sequence[Any] = await pool.fetch(_AFTER_SQL, after, repo_id, None if spaces is None else list(spaces), limit)
+    return [to_event(row) for row in rows]
+
+
+async def newest_id(pool: Pool) -> int:
+    """The highest id any event has had (0 before the first)."""
+    newest: int = await pool.fetchval(_NEWEST_SQL)
+    return newest
+
+
+async def check_kept(pool: Pool, after: int, *, field: str, source: str) -> None:
+    """410 when events following `after` were removed by retention; 400 when `after` is past the
+    newest id ever given (an id from another database, or one reset since: a stream would wait
+    for it without a word). Read after the events it vouches for, so a removal that lands in
+    between is answered 410 rather than missed."""
+    async with pool.acquire() as conn:
+        pruned: int = await conn.fetchval(_PRUNED_SQL)
+        if after < pruned:
+            raise Gone(
+                f"The events following {field} {after} are past their retention (SMRITI_EVENT_RETENTION_DAYS) "
+                f"and were removed, up to id {pruned}; start again without {field}, from the oldest kept.",
+                field=field,
+                source=source,
+            )
+        if after > pruned and after > (newest := await conn.fetchval(_NEWEST_SQL)):
+            raise BadRequest(
+                f"Invalid request. {field}: No event has id {after} yet (the newest is {newest}); ids come from "
+                f"this server's event log. Start without {field}.",
+                field=field,
+                source=source,
+                field_message=f"No event has id {after} yet (the newest is {newest}).",
+            )
+
+
+async def space_exists(pool: Pool, repo_id: UUID) -> bool:
+    exists: bool = await pool.fetchval("SELECT EXISTS (SELECT 1 FROM repos WHERE id = $1)", repo_id)
+    return exists

@@ -1,0 +1,57 @@
+"""What the event tests share: a pool, Spaces, agent keys, and events written as a change would."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator
+
+import asyncpg
+import httpx
+import pytest
+
+from smriti.db.pool import Pool, create_pool
+from smriti.events.record import record
+from smriti.events.sequencer import number_events
+
+
+@pytest.fixture
+async def events_pool(database_url: str, db: asyncpg.Connection) -> AsyncIterator[Pool]:
+    pool = await create_pool(database_url, size=4)
+    try:
+        yield pool
+    finally:
+        await pool.close()
+
+
+async def make_space(client: httpx.AsyncClient, name: str) -> uuid.UUID:
+    response = await client.post("/v4/repos", json={"name": f"{name}-{uuid.uuid4().hex[:6]}"})
+    assert response.status_code == 201, response.text
+    return uuid.UUID(response.json()["id"])
+
+
+async def make_agent(
+    client: httpx.AsyncClient, spaces: list[uuid.UUID] | None, *, name: str = "planner", write: bool = True
+) -> str:
+    response = await client.post(
+        "/v5/agents",
+        json={"name": name, "spaces": None if spaces is None else [str(s) for s in spaces], "write": write},
+    )
+    assert response.status_code == 201, response.text
+    token: str = response.json()["token"]
+    return token
+
+
+async def write_events(pool: Pool, repo_id: uuid.UUID, count: int, *, number: bool = True) -> None:
+    """`count` events of `repo_id`, each in its own transaction, as a change writes them; numbered
+    at once unless `number` is False (then a hub, or the test, numbers them)."""
+    for n in range(count):
+        async with pool.acquire() as conn, conn.transaction():
+            await record(
+                conn,
+                repo_id,
+                "turns.added",
+                {"n": n, "session_id": None, "from_seq": n, "to_seq": n, "stopped": False},
+                agent=None,
+            )
+    if number:
+        await number_events(pool)
