@@ -10,15 +10,18 @@ The client is asynchronous: the MCP server runs it inside its event loop (in the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from typing import IO, Any
 from uuid import UUID
+
+import httpx
 
 from smriti.access.schemas import AgentCreate, AgentKey, NewAgentKey
 from smriti.checkpoints.diff import CheckpointDiff
 from smriti.checkpoints.schemas import ApplyRequest, Checkpoint, CommitCreate, RestoreRequest, VerifyReport
 from smriti.client.errors import InvalidInput, MissingError
 from smriti.client.paths import line_path, ref_segment, segment
+from smriti.client.sse import STREAM_SILENCE_S, SseMessage, sse_messages
 from smriti.client.transport import DEFAULT_TIMEOUT, DEFAULT_URL, ApiTransport, chunks, upload_headers
 from smriti.core.schemas import Page
 from smriti.lines.schemas import Line, LineCreate, LineUpdate
@@ -334,6 +337,26 @@ class SmritiClient(ApiTransport):
         return await self._send(
             "POST", f"{_proposal_path(space_id, number)}/close", ProposalClose(reason=reason), ProposalDetail
         )
+
+    # Events --------------------------------------------------------------------------------------
+
+    async def event_stream(self, space_id: UUID | None, after: int | None) -> AsyncIterator[SseMessage]:
+        """One connection's Server-Sent Events of the event log (of one Space, or of every Space
+        the caller reads), after `after` (None: from the next new event); ends when the server
+        ends the stream or the connection drops (`Unreachable`)."""
+        path = "/v5/events" if space_id is None else f"/v5/repos/{segment(space_id)}/events"
+        headers = {"Accept": "text/event-stream"}
+        if after is not None:
+            headers["Last-Event-ID"] = str(after)
+        # Reading: a keep-alive comes every 15 s, so three missed is a connection that is gone.
+        timeout = httpx.Timeout(self.timeout, connect=min(self.timeout, 10.0), read=STREAM_SILENCE_S)
+        with self._reaching():
+            async with self._http.stream("GET", path, headers=headers, timeout=timeout) as response:
+                if response.status_code >= 400:
+                    await response.aread()
+                    raise self._error(response)
+                async for message in sse_messages(response.aiter_lines()):
+                    yield message
 
 
 def _proposal_path(space_id: UUID, number: int) -> str:

@@ -5,8 +5,9 @@ start, a page at a time, the connection released before any page is sent; then i
 the hub hands it. An event the replay already sent and the hub hands it again is skipped (ids
 only grow, so the last id sent is the whole dedup state). A stream the hub marks `behind` (its
 client read slower than events came) reads the log again from its last id, as at the start.
-A comment every `KEEP_ALIVE_S` keeps proxies from closing a quiet stream; the hub's `stop` (the
-server is stopping) ends it.
+It begins with its start as a bare `id:` field (the last event id a client resumes from, however
+soon it drops). A comment every `KEEP_ALIVE_S` keeps proxies from closing a quiet stream; the
+hub's `stop` (the server is stopping) ends it.
 """
 
 from __future__ import annotations
@@ -67,6 +68,9 @@ class EventStream:
     async def frames(self) -> AsyncIterator[bytes]:
         subscriber = self.subscriber
         try:
+            # An id with no data: an EventSource (or `smriti watch`) that reconnects before any
+            # event came resumes from here, so nothing between the drop and its return is missed.
+            yield b"id: %d\n\n" % self.last_id
             page = self._first
             while True:
                 for event in page:

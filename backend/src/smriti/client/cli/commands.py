@@ -31,6 +31,7 @@ from smriti.client.cli.merge import merge
 from smriti.client.cli.proposals import proposal_group, proposals, propose
 from smriti.client.cli.search import search
 from smriti.client.cli.sessions import fork, mount, session_group, sessions
+from smriti.client.cli.watch import watch
 from smriti.client.errors import EXIT_FAILED, ClientError, InvalidInput
 from smriti.client.refs import resolve_ref
 
@@ -252,6 +253,6 @@ def register(main: click.Group) -> None:
     space_group.add_command(space_delete)
     commands: tuple[click.Command, ...] = (spaces, space_group, sessions, session_group, mount, fork, line_group)
     commands += (head, show, log, commit, restore, merge, diff, review, verify)
-    commands += (agent_group, propose, proposals, proposal_group)
+    commands += (agent_group, propose, proposals, proposal_group, watch)
     for command in (*commands, search, export, import_, import_conversations, context, mcp):
         main.add_command(command)
