@@ -509,6 +509,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v5/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every change to the Spaces the caller can read, oldest first (or as a live stream)
+         * @description Oldest first, `limit` at a time (1 to 500, default 100); `next_after` is the next page's `after`. Without `after`, from the oldest event kept. With `Accept: text/event-stream`, a live stream of Server-Sent Events (`id:` the event id, `event:` its type, `data:` the event): it starts after `Last-Event-ID` (or `after`), replays what followed, then sends each new event within a second, whichever server process wrote it; without either, at the next new event; a comment every 15 s. An `after` some of whose following events are past their retention (SMRITI_EVENT_RETENTION_DAYS) is a 410 naming it; one past the newest event ever given is a 400. See docs/api.md. An agent key sees the events of its Spaces only.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v5/me": {
         parameters: {
             query?: never;
@@ -518,6 +538,26 @@ export interface paths {
         };
         /** Who the server takes the caller to be */
         get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v5/repos/{repo_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every change to one Space, oldest first (or as a live stream)
+         * @description Oldest first, `limit` at a time (1 to 500, default 100); `next_after` is the next page's `after`. Without `after`, from the oldest event kept. With `Accept: text/event-stream`, a live stream of Server-Sent Events (`id:` the event id, `event:` its type, `data:` the event): it starts after `Last-Event-ID` (or `after`), replays what followed, then sends each new event within a second, whichever server process wrote it; without either, at the next new event; a comment every 15 s. An `after` some of whose following events are past their retention (SMRITI_EVENT_RETENTION_DAYS) is a 410 naming it; one past the newest event ever given is a 400. See docs/api.md.
+         */
+        get: operations["listSpaceEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -751,6 +791,13 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** Actor */
+        Actor: {
+            id?: string | null;
+            /** @enum {string} */
+            kind: "human" | "agent";
+            name: string;
+        };
         /** AgentCreate */
         AgentCreate: {
             name: string;
@@ -1064,6 +1111,24 @@ export interface components {
             status: number;
             title: string;
             type: string;
+        };
+        /** Event */
+        Event: {
+            actor: components["schemas"]["Actor"];
+            /** Format: date-time */
+            at: string;
+            data: {
+                [key: string]: unknown;
+            };
+            id: number;
+            /** Format: uuid */
+            repo_id: string;
+            type: string;
+        };
+        /** EventPage */
+        EventPage: {
+            items: components["schemas"]["Event"][];
+            next_after: number;
         };
         /** FieldError */
         FieldError: {
@@ -3518,6 +3583,52 @@ export interface operations {
             };
         };
     };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events with a greater id: the `next_after` of the previous page, or the last id seen. */
+                after?: number | string | null;
+                /** @description Events per page (not for a stream). */
+                limit?: number;
+            };
+            header?: {
+                /** @description A stream's start, sent by an EventSource that reconnects; over `after` when both are given. */
+                "Last-Event-ID"?: number | string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPage"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description What the request starts from was removed for good (events past their retention). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     getMe: {
         parameters: {
             query?: never;
@@ -3534,6 +3645,63 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Me"];
+                };
+            };
+        };
+    };
+    listSpaceEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events with a greater id: the `next_after` of the previous page, or the last id seen. */
+                after?: number | string | null;
+                /** @description Events per page (not for a stream). */
+                limit?: number;
+            };
+            header?: {
+                /** @description A stream's start, sent by an EventSource that reconnects; over `after` when both are given. */
+                "Last-Event-ID"?: number | string | null;
+            };
+            path: {
+                repo_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPage"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description What the request starts from was removed for good (events past their retention). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
