@@ -291,3 +291,31 @@ async def test_the_hub_survives_losing_its_database_connections(settings: Settin
             )
             [event_id] = await _ids(reader, 1, within=5)
         assert event_id == 1
+
+
+async def test_a_revoked_agent_keys_streams_end_within_a_second(settings: Settings, pool: Pool) -> None:
+    async with serving(settings) as served, httpx.AsyncClient(base_url=served.url, timeout=30) as http:
+        space = await make_space(http, "revoked")
+        made = (await http.post("/v5/agents", json={"name": "leaver", "spaces": None})).json()
+        auth = {"authorization": f"Bearer {made['token']}"}
+        async with _stream(http, "/v5/events", auth) as reader, _stream(http, "/v5/events") as persons:
+            assert (await http.delete(f"/v5/agents/{made['id']}")).status_code == 204
+            started = time.monotonic()
+            assert await asyncio.wait_for(reader.all(), 5) == []
+            elapsed = time.monotonic() - started
+            await write_events(pool, space, 1, number=False)
+            assert len(await _ids(persons, 1)) == 1  # the person's stream goes on
+        assert elapsed < 1.0, elapsed
+        refused = await http.get("/v5/events", headers={**EVENT_STREAM, **auth})
+        assert refused.status_code == 401
+
+
+async def test_a_stream_opens_by_naming_where_it_starts(settings: Settings, pool: Pool) -> None:
+    """A client that drops before the first event resumes from this id, missing nothing."""
+    async with serving(settings) as served, httpx.AsyncClient(base_url=served.url, timeout=30) as http:
+        space = await make_space(http, "opening")
+        await write_events(pool, space, 3)
+        for params, start in (({}, 3), ({"after": 1}, 1)):
+            async with http.stream("GET", "/v5/events", params=params, headers=EVENT_STREAM) as response:
+                lines = response.aiter_lines()
+                assert [await anext(lines), await anext(lines)] == [f"id: {start}", ""]

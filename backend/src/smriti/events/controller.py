@@ -11,7 +11,7 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath, HeaderParameter, QueryParameter
 from litestar.types import Scope
 
-from smriti.access.caller import space_not_found
+from smriti.access.caller import current_caller, space_not_found
 from smriti.access.scope import visible_spaces
 from smriti.core.error_docs import error_responses
 from smriti.core.errors import BadRequest
@@ -120,7 +120,8 @@ async def _stream(
     if last_event_id is not None:
         given, field, source = last_event_id.strip(), "Last-Event-ID", "header"
     start = event_id(field, given, source=source) if given is not None else None
-    stream = EventStream(hub, pool, 0, repo_id=repo_id, spaces=spaces)
+    agent = current_caller().agent
+    stream = EventStream(hub, pool, 0, repo_id=repo_id, spaces=spaces, agent_id=None if agent is None else agent.id)
     try:
         # Registered first: an event numbered from here on reaches the stream, from the hub or the log.
         if start is None:

@@ -13,7 +13,8 @@ A subscriber's queue is bounded (`QUEUE_LIMIT`): one whose client reads slower t
 is marked `behind`, its queue emptied, and its stream catches up from the log itself
 (`events/stream.py`), so a client that stops reading costs a bounded amount of memory.
 
-Once an hour (and at start) the loop also applies retention (`retention.py`). A database error
+Once an hour (and at start) the loop also applies retention (`retention.py`), and twice a second
+it ends the streams of agent keys revoked since they opened (one query for all of them). A database error
 in a tick is logged and the next tick tries again; `stop` ends every stream and the loop.
 """
 
@@ -42,6 +43,10 @@ QUEUE_LIMIT: Final = 256
 """Events waiting for one stream's client; past it the stream catches up from the log."""
 READ_BATCH: Final = 1000
 PRUNE_EVERY_S: Final = 3600.0
+KEYS_CHECK_S: Final = 0.5
+"""How often the agent keys of open streams are checked: a revoked key's streams end within a
+second, as every other request with it is refused (`access/keys.FRESH_S`)."""
+_LIVE_KEYS_SQL: Final = "SELECT id FROM agents WHERE id = ANY($1::uuid[]) AND revoked_at IS NULL"
 
 
 @dataclass(eq=False)
@@ -51,6 +56,8 @@ class Subscriber:
 
     repo_id: UUID | None
     spaces: frozenset[UUID] | None
+    agent_id: UUID | None = None
+    """The agent key the stream was opened with (None: the person): its revocation ends the stream."""
     pending: deque[Event] = field(default_factory=deque)
     behind: bool = False
     """Events were dropped for want of room: the stream must read the log from its last id."""
@@ -82,6 +89,7 @@ class EventHub:
         self._subscribers: set[Subscriber] = set()
         self._seen: int | None = None  # the last id handed out; None until the first tick read it
         self._pruned_at = float("-inf")
+        self._keys_checked_at = float("-inf")
         self._task: asyncio.Task[None] | None = None
         self._stopped = False
 
@@ -107,8 +115,10 @@ class EventHub:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
 
-    def subscribe(self, *, repo_id: UUID | None, spaces: frozenset[UUID] | None) -> Subscriber:
-        subscriber = Subscriber(repo_id, spaces, closed=self._stopped)
+    def subscribe(
+        self, *, repo_id: UUID | None, spaces: frozenset[UUID] | None, agent_id: UUID | None = None
+    ) -> Subscriber:
+        subscriber = Subscriber(repo_id, spaces, agent_id, closed=self._stopped)
         self._subscribers.add(subscriber)
         return subscriber
 
@@ -135,6 +145,8 @@ class EventHub:
             if removed:
                 log.info("events past their retention removed", count=removed)
         await number_events(self._pool)
+        if time.monotonic() - self._keys_checked_at >= KEYS_CHECK_S:
+            await self._end_revoked()
         if self._seen is None:
             # Streams that start now start at the next new event: what came before is the log's.
             self._seen = await newest_id(self._pool)
@@ -147,3 +159,14 @@ class EventHub:
         if events:
             self._seen = events[-1].id
         return len(events) == READ_BATCH
+
+    async def _end_revoked(self) -> None:
+        """Ends the streams of agent keys revoked since they opened: one query for all of them."""
+        agents = {s.agent_id for s in self._subscribers if s.agent_id is not None}
+        if agents:
+            live = {row["id"] for row in await self._pool.fetch(_LIVE_KEYS_SQL, list(agents))}
+            for subscriber in self._subscribers:
+                if subscriber.agent_id is not None and subscriber.agent_id not in live:
+                    subscriber.closed = True
+                    subscriber.wake.set()
+        self._keys_checked_at = time.monotonic()

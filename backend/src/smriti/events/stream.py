@@ -46,6 +46,7 @@ class EventStream:
         *,
         repo_id: UUID | None,
         spaces: frozenset[UUID] | None,
+        agent_id: UUID | None = None,
         keep_alive_s: float = KEEP_ALIVE_S,
     ) -> None:
         self._pool = pool
@@ -55,7 +56,7 @@ class EventStream:
         self._keep_alive_s = keep_alive_s
         self.last_id = after
         # Before the first read of the log: whatever is numbered after it reaches this stream.
-        self.subscriber: Subscriber = hub.subscribe(repo_id=repo_id, spaces=spaces)
+        self.subscriber: Subscriber = hub.subscribe(repo_id=repo_id, spaces=spaces, agent_id=agent_id)
         self._first: list[Event] = []
 
     async def read_first_page(self) -> None:
