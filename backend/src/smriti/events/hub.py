@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import time
 from collections import deque
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Final
 from uuid import UUID
@@ -43,6 +44,8 @@ QUEUE_LIMIT: Final = 256
 """Events waiting for one stream's client; past it the stream catches up from the log."""
 READ_BATCH: Final = 1000
 PRUNE_EVERY_S: Final = 3600.0
+RETRY_S: Final = 60.0
+"""The longest a failed round (retention's, at start with the database away) waits to try again."""
 KEYS_CHECK_S: Final = 0.5
 """How often the agent keys of open streams are checked: a revoked key's streams end within a
 second, as every other request with it is refused (`access/keys.FRESH_S`)."""
@@ -88,9 +91,8 @@ class EventHub:
         self._tick_s = tick_s
         self._subscribers: set[Subscriber] = set()
         self._seen: int | None = None  # the last id handed out; None until the first tick read it
-        self._pruned_at = float("-inf")
         self._keys_checked_at = float("-inf")
-        self._task: asyncio.Task[None] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
         self._stopped = False
 
     @property
@@ -98,7 +100,11 @@ class EventHub:
         return len(self._subscribers)
 
     def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name="event hub")
+        self._tasks = [
+            asyncio.create_task(self._every(self._tick_s, self.tick), name="event hub"),
+            # Apart, so that a long backlog to remove never holds up the streams.
+            asyncio.create_task(self._every(PRUNE_EVERY_S, self.prune), name="event retention"),
+        ]
 
     def stop(self) -> None:
         """Ends every stream of this process (each sees `closed`) and the loop; idempotent."""
@@ -106,14 +112,14 @@ class EventHub:
         for subscriber in self._subscribers:
             subscriber.closed = True
             subscriber.wake.set()
-        if self._task is not None:
-            self._task.cancel()
+        for task in self._tasks:
+            task.cancel()
 
     async def close(self) -> None:
         self.stop()
-        if self._task is not None:
+        for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+                await task
 
     def subscribe(
         self, *, repo_id: UUID | None, spaces: frozenset[UUID] | None, agent_id: UUID | None = None
@@ -125,31 +131,39 @@ class EventHub:
     def unsubscribe(self, subscriber: Subscriber) -> None:
         self._subscribers.discard(subscriber)
 
-    async def _run(self) -> None:
+    async def _every(self, period_s: float, work: Callable[[], Awaitable[bool]]) -> None:
         while True:
             started = time.monotonic()
             try:
-                more = await self.tick()
-            except Exception as exc:  # the database is away or busy: the next tick tries again
-                log.warning("event hub tick failed", error=type(exc).__name__, detail=str(exc)[:200])
-                more = False
+                more = await work()
+            except Exception as exc:  # the database is away or busy: the next round tries again
+                log.warning(
+                    "event hub round failed", work=work.__name__, error=type(exc).__name__, detail=str(exc)[:200]
+                )
+                await asyncio.sleep(min(period_s, RETRY_S))
+                continue
             if not more:
-                await asyncio.sleep(max(0.0, self._tick_s - (time.monotonic() - started)))
+                await asyncio.sleep(max(0.0, period_s - (time.monotonic() - started)))
+
+    async def prune(self) -> bool:
+        removed = await prune_events(self._pool, retention_days=self._retention_days)
+        if removed:
+            log.info("events past their retention removed", count=removed)
+        return False
 
     async def tick(self) -> bool:
-        """One round: retention when due, numbering, then the new events to the subscribers.
-        Returns whether more events are waiting to be read at once."""
-        if time.monotonic() - self._pruned_at >= PRUNE_EVERY_S:
-            removed = await prune_events(self._pool, retention_days=self._retention_days)
-            self._pruned_at = time.monotonic()
-            if removed:
-                log.info("events past their retention removed", count=removed)
+        """One round: numbering, then the new events to the subscribers. Returns whether more
+        events are waiting to be read at once."""
         await number_events(self._pool)
         if time.monotonic() - self._keys_checked_at >= KEYS_CHECK_S:
             await self._end_revoked()
         if self._seen is None:
-            # Streams that start now start at the next new event: what came before is the log's.
+            # From here on, what is numbered is handed out. A stream that started before this knew
+            # nothing of where the hub starts: it reads the log from its own last id.
             self._seen = await newest_id(self._pool)
+            for subscriber in self._subscribers:
+                subscriber.behind = True
+                subscriber.wake.set()
             return False
         events = await events_after(self._pool, self._seen, limit=READ_BATCH)
         for event in events:
