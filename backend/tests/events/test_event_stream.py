@@ -319,3 +319,11 @@ async def test_a_stream_opens_by_naming_where_it_starts(settings: Settings, pool
             async with http.stream("GET", "/v5/events", params=params, headers=EVENT_STREAM) as response:
                 lines = response.aiter_lines()
                 assert [await anext(lines), await anext(lines)] == [f"id: {start}", ""]
+
+
+async def test_head_of_a_stream_answers_its_headers_and_ends(settings: Settings) -> None:
+    async with serving(settings) as served, httpx.AsyncClient(base_url=served.url, timeout=30) as http:
+        response = await asyncio.wait_for(http.head("/v5/events", headers=EVENT_STREAM), 5)
+        assert response.status_code == 200
+        assert response.headers["content-type"].startswith("text/event-stream")
+        assert _hub(served).subscribers == 0

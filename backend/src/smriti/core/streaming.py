@@ -30,6 +30,15 @@ def wants_event_stream(scope: Scope) -> bool:
     return any(name == b"accept" and b"text/event-stream" in value for name, value in scope["headers"])
 
 
+HEAD_REQUEST = "smriti.head"
+"""Set in the scope of a `HEAD` routed as its GET (`server/methods.py`): a handler whose GET never
+ends (a live stream) answers the headers alone instead."""
+
+
+def is_head(scope: Scope) -> bool:
+    return bool(scope.get(HEAD_REQUEST))
+
+
 IDLE_SEND_S = 60.0
 """How long a chunk may wait for a client to take it before the response is cut off."""
 

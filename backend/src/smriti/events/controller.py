@@ -16,7 +16,7 @@ from smriti.access.scope import visible_spaces
 from smriti.core.error_docs import error_responses
 from smriti.core.errors import BadRequest
 from smriti.core.routes import READS, access
-from smriti.core.streaming import EVENT_STREAM, STREAM_HEADERS, PacedStream, wants_event_stream
+from smriti.core.streaming import EVENT_STREAM, STREAM_HEADERS, PacedStream, is_head, wants_event_stream
 from smriti.db.pool import Pool
 from smriti.events.hub import EventHub
 from smriti.events.log import check_kept, events_after, newest_id, space_exists
@@ -92,6 +92,8 @@ async def _events(
 ) -> Response[EventPage]:
     spaces = visible_spaces()
     if wants_event_stream(scope):
+        if is_head(scope):  # the stream's headers; its body would never end
+            return Response(b"", media_type=EVENT_STREAM, headers=STREAM_HEADERS)  # type: ignore[arg-type]
         return cast(
             "Response[EventPage]",
             await _stream(pool, hub, repo_id=repo_id, spaces=spaces, after=after, last_event_id=last_event_id),

@@ -16,6 +16,8 @@ from litestar.enums import ScopeType
 from litestar.exceptions import HTTPException
 from litestar.types import ASGIApp, Receive, Scope, Send
 
+from smriti.core.streaming import HEAD_REQUEST
+
 _STATE_KEY = "smriti.methods_by_path"
 
 
@@ -37,6 +39,7 @@ def head_and_options(app: ASGIApp) -> ASGIApp:
             # request's state up in this very scope. It is a HEAD again before the response
             # leaves: the server reads the same scope to know no body follows.
             http["method"] = "GET"
+            http[HEAD_REQUEST] = True  # type: ignore[literal-required]
             await app(scope, receive, _without_body(send, http))
         else:
             await app(scope, receive, _without_body(send, http))  # a 405 with the path's `Allow`
