@@ -133,8 +133,10 @@ class SessionController(Controller):
         responses=error_responses(404),
         opt=access(WRITES),
     )
-    async def delete_session(self, session_id: FromPath[UUID], sessions: NamedDependency[SessionService]) -> None:
-        await sessions.remove(session_id)
+    async def delete_session(
+        self, session_id: FromPath[UUID], sessions: NamedDependency[SessionService], caller: NamedDependency[Caller]
+    ) -> None:
+        await sessions.remove(session_id, agent=caller.agent)
 
     @patch(
         "/sessions/{session_id:str}",

@@ -18,9 +18,12 @@ from smriti.core.errors import BadRequest, NotFound
 from smriti.core.ids import uuid7
 from smriti.core.schemas import Usage
 from smriti.db.pool import Pool
+from smriti.events.record import actor_columns
 from smriti.sessions.schemas import ForkedFrom, ForkRequest, Session
 
-# The default title names the base: "<origin's title, or Session> (fork from <hash>)".
+# The default title names the base: "<origin's title, or Session> (fork from <hash>)". The new
+# Session's `session.created` event is written by the same statement (SYSTEM.md §14), $5 and $6
+# its actor (`events/record.actor_columns`).
 _FORK_SQL = """
 WITH origin AS (SELECT id, repo_id, title, provider, model, last_seq FROM sessions WHERE id = $1),
 base AS (SELECT id, repo_id, commit_hash FROM commits WHERE id = $2),
@@ -35,6 +38,12 @@ made AS (
     FROM origin JOIN base ON base.repo_id = origin.repo_id
     RETURNING id, repo_id, title, provider, model, base_commit_id, forked_from_session_id, forked_from_seq,
               created_at, updated_at
+),
+event AS (
+    INSERT INTO events (repo_id, type, actor_agent_id, actor_name, data)
+    SELECT repo_id, 'session.created', $5, $6,
+           jsonb_build_object('session_id', id, 'base_commit_id', base_commit_id, 'forked_from', forked_from_session_id)
+    FROM made
 )
 SELECT EXISTS (SELECT 1 FROM origin) AS origin_found, EXISTS (SELECT 1 FROM base) AS base_found,
        (SELECT commit_hash FROM base) AS base_commit_hash, made.*
@@ -50,7 +59,7 @@ class SessionForks:
         title = data.title.strip() if data.title is not None else None
         try:
             row = await self._pool.fetchrow(
-                _FORK_SQL, session_id, data.checkpoint_id, uuid7(), title, None if agent is None else agent.id
+                _FORK_SQL, session_id, data.checkpoint_id, uuid7(), title, *actor_columns(agent)
             )
         except asyncpg.ForeignKeyViolationError:  # the Space was deleted meanwhile
             raise NotFound(f"No Session with id {session_id}.", field="session_id", source="path") from None

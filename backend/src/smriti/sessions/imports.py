@@ -13,8 +13,10 @@ from uuid import UUID
 
 import asyncpg
 
+from smriti.access.caller import Agent
 from smriti.core.errors import Conflict
 from smriti.core.ids import uuid7
+from smriti.events.record import actor_columns
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,10 +58,11 @@ class SessionImport:
         source: str | None,
         copies: bool,
         *,
-        agent_id: UUID | None,
+        agent: Agent | None,
     ) -> None:
         self._conn = conn
-        self._agent_id = agent_id  # who imports: each Session and Turn's `created_by` (None: the person)
+        # Who imports: each Session and Turn's `created_by`, and each Session's event's actor.
+        self._agent_id, self._agent_name = actor_columns(agent)
         self._repo_id = repo_id
         self._provider = provider
         self._source = source
@@ -119,8 +122,13 @@ class SessionImport:
             for n, (role, content) in enumerate(session.turns, start=1)
         ]
         # Imported replies carry no token counts: each is uncounted. clock_timestamp() moves on
-        # row by row, so Sessions without a time of their own keep the given order.
+        # row by row, so Sessions without a time of their own keep the given order. Each Session
+        # made is one `session.created` event (SYSTEM.md §14), in that order, by the same statement.
         await self._conn.execute(
+            "WITH event AS (INSERT INTO events (repo_id, type, actor_agent_id, actor_name, data) "
+            "SELECT $1, 'session.created', $9::uuid, $10::text, "
+            "jsonb_build_object('session_id', id, 'base_commit_id', NULL, 'forked_from', NULL) "
+            "FROM unnest($3::uuid[]) WITH ORDINALITY AS e(id, n) ORDER BY n) "
             "INSERT INTO sessions (id, repo_id, title, provider, last_seq, uncounted_replies, created_at, "
             "updated_at, created_by) SELECT id, $1, title, $2, last_seq, uncounted, "
             "coalesce(created, clock_timestamp()), coalesce(updated, created, clock_timestamp()), $9::uuid "
@@ -136,6 +144,7 @@ class SessionImport:
             [session.created_at for session in sessions],
             [session.updated_at for session in sessions],
             self._agent_id,
+            self._agent_name,
         )
         await self._conn.execute(
             "INSERT INTO turns (session_id, sequence_number, role, content, provider, created_by) "

@@ -19,6 +19,7 @@ from smriti.core.pagination import PageParams
 from smriti.core.schemas import Page
 from smriti.db.models import CommitModel, RepoModel, SessionModel
 from smriti.db.services import EntityService
+from smriti.events.record import record_orm
 from smriti.sessions.lineage import session_of, sessions_with_context
 from smriti.sessions.schemas import Session, SessionCreate, SessionUpdate
 
@@ -47,12 +48,19 @@ class SessionService(EntityService[SessionModel]):
                     base_commit_id=data.base_commit_id,
                     created_by=None if agent is None else agent.id,
                 ),
-                auto_commit=True,
             )
         except IntegrityError as exc:
             if not caused_by(exc, asyncpg.ForeignKeyViolationError):
                 raise
             raise NotFound(f"No Space with id {repo_id}.", field="repo_id", source="path") from None
+        await record_orm(
+            self.repository.session,
+            repo_id,
+            "session.created",
+            {"session_id": created.id, "base_commit_id": data.base_commit_id, "forked_from": None},
+            agent=agent,
+        )
+        await self.repository.session.commit()
         return session_of(created, base_commit_hash, created_by_name=None if agent is None else agent.name)
 
     async def rename(self, session_id: UUID, data: SessionUpdate) -> Session:
@@ -73,14 +81,15 @@ class SessionService(EntityService[SessionModel]):
         """One Session as the API shows it, with what its next save starts from and its lineage."""
         return (await sessions_with_context(self.repository.session, [await self.fetch(session_id)]))[0]
 
-    async def remove(self, session_id: UUID) -> None:
+    async def remove(self, session_id: UUID, *, agent: Agent | None) -> None:
         """Delete a Session; its Turns (and any claim of a send on its way) go with it, by the
         database's ON DELETE CASCADE. No Checkpoint is touched: one saved from it keeps naming it
         in `metadata.source`, as history, and a Session forked from it keeps its `forked_from`."""
-        statement = delete(SessionModel).where(SessionModel.id == session_id).returning(SessionModel.id)
-        deleted = await self.repository.session.scalar(statement)
-        if deleted is None:
+        statement = delete(SessionModel).where(SessionModel.id == session_id).returning(SessionModel.repo_id)
+        repo_id = await self.repository.session.scalar(statement)
+        if repo_id is None:
             raise NotFound(f"No Session with id {session_id}.", field="session_id", source="path")
+        await record_orm(self.repository.session, repo_id, "session.deleted", {"session_id": session_id}, agent=agent)
         await self.repository.session.commit()
 
     async def _check_base(self, repo_id: UUID, commit_id: UUID, *, field: str) -> str:

@@ -22,6 +22,7 @@ from smriti.access.caller import Agent
 from smriti.core.errors import BadRequest, Conflict, NotFound
 from smriti.core.schemas import Page
 from smriti.db.pool import Pool
+from smriti.events.record import actor_columns
 from smriti.sessions.imports import ImportedSession, SessionImport
 from smriti.sessions.schemas import Turn
 from smriti.sessions.titles import derived_title
@@ -92,7 +93,8 @@ class TurnsInScope:
 # provider ended it at its length limit ($16); both, who sent it ($18: an agent's id, else NULL).
 # A Session that is still untitled when its first exchange is stored takes the title derived from
 # its message ($17, `titles.py`): decided on the row the statement locks, so a rename stored
-# meanwhile is kept.
+# meanwhile is kept. The exchange's `turns.added` event (SYSTEM.md §14) is one more insert in
+# the same statement, by the same actor ($18, and its name $19): no round trip is added to a send.
 def _write_sql(*, release_claim: bool) -> str:
     release = (
         "released AS (DELETE FROM send_claims WHERE session_id = $1 AND request_id = $7), " if release_claim else ""
@@ -103,7 +105,10 @@ def _write_sql(*, release_claim: bool) -> str:
         f"uncounted_replies = uncounted_replies + ($9::int IS NULL OR $10::int IS NULL)::int, "
         f"title = CASE WHEN last_seq = 0 AND title = '' THEN coalesce($17::text, '') ELSE title END, "
         f"updated_at = clock_timestamp() WHERE id = $1 AND ($11::int IS NULL OR last_seq = $11::int + 1) "
-        f"RETURNING last_seq) "
+        f"RETURNING last_seq, repo_id), "
+        f"event AS (INSERT INTO events (repo_id, type, actor_agent_id, actor_name, data) "
+        f"SELECT s.repo_id, 'turns.added', $18::uuid, $19::text, jsonb_build_object('session_id', $1::uuid, "
+        f"'from_seq', s.last_seq - 1, 'to_seq', s.last_seq, 'stopped', $12::bool) FROM s) "
         f"INSERT INTO turns ({TURN_COLUMNS}, created_by) "
         f"SELECT $1, s.last_seq - 1, 'user', $4::text, $2::text, coalesce($13::text, $3::text), $5::uuid, "
         f"$6::int, NULL::int, NULL::int, $7::text, clock_timestamp(), $11::int, false, NULL::text, $15::int, "
@@ -192,7 +197,7 @@ class TurnStore:
         async with self._pool.acquire() as conn, conn.transaction():
             if not await conn.fetchval("SELECT EXISTS (SELECT 1 FROM repos WHERE id = $1 FOR KEY SHARE)", repo_id):
                 raise NotFound(f"No Space with id {repo_id}.", field="repo_id", source=repo_id_in)
-            yield SessionImport(conn, repo_id, provider, source, copies, agent_id=None if agent is None else agent.id)
+            yield SessionImport(conn, repo_id, provider, source, copies, agent=agent)
 
     async def write_exchange(self, session_id: UUID, exchange: Exchange) -> tuple[Turn, Turn]:
         """Store the user and assistant Turns together, numbered by the Session's counter.
@@ -225,7 +230,7 @@ class TurnStore:
                 derived_title(exchange.user_content)
                 if exchange.retry_of is None and not exchange.context_through_seq
                 else None,
-                None if exchange.agent is None else exchange.agent.id,
+                *actor_columns(exchange.agent),
             )
         except asyncpg.UniqueViolationError:
             if exchange.request_id is None:

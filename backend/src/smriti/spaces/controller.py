@@ -29,8 +29,10 @@ class SpaceController(Controller):
         responses=error_responses(409),
         opt=access(CREATES_SPACES),
     )
-    async def create_space(self, data: JSONBody[SpaceCreate], spaces: NamedDependency[SpaceService]) -> Response[Space]:
-        space = await spaces.add(data)
+    async def create_space(
+        self, data: JSONBody[SpaceCreate], spaces: NamedDependency[SpaceService], caller: NamedDependency[Caller]
+    ) -> Response[Space]:
+        space = await spaces.add(data, agent=caller.agent)
         return Response(space, headers={"Location": f"/v4/repos/{space.id}"})
 
     @get(
@@ -57,9 +59,13 @@ class SpaceController(Controller):
         opt=access(WRITES),
     )
     async def update_space(
-        self, repo_id: FromPath[UUID], data: JSONBody[SpaceUpdate], spaces: NamedDependency[SpaceService]
+        self,
+        repo_id: FromPath[UUID],
+        data: JSONBody[SpaceUpdate],
+        spaces: NamedDependency[SpaceService],
+        caller: NamedDependency[Caller],
     ) -> Space:
-        return await spaces.change(repo_id, data)
+        return await spaces.change(repo_id, data, agent=caller.agent)
 
     @delete(
         "/{repo_id:str}",
@@ -76,4 +82,4 @@ class SpaceController(Controller):
         self, repo_id: FromPath[UUID], spaces: NamedDependency[SpaceService], caller: NamedDependency[Caller]
     ) -> None:
         caller.require_person("deletes a Space")
-        await spaces.remove(repo_id)
+        await spaces.remove(repo_id, agent=caller.agent)

@@ -7,15 +7,17 @@ from uuid import UUID
 import asyncpg
 from advanced_alchemy.exceptions import IntegrityError
 from advanced_alchemy.repository import SQLAlchemyAsyncRepository
-from sqlalchemy import func, update
+from sqlalchemy import delete, func, update
 from sqlalchemy.exc import IntegrityError as SQLAlchemyIntegrityError
 
+from smriti.access.caller import Agent
 from smriti.access.scope import visible_spaces
 from smriti.core.errors import Conflict, NotFound, caused_by
 from smriti.core.pagination import PageParams
 from smriti.core.schemas import Page, Usage
 from smriti.db.models import RepoModel
 from smriti.db.services import EntityService
+from smriti.events.record import record_orm
 from smriti.spaces.schemas import Space, SpaceCreate, SpaceUpdate
 
 
@@ -51,16 +53,18 @@ class SpaceService(EntityService[RepoModel]):
         where = () if visible is None else (RepoModel.id.in_(visible),)
         return await self.page_of(page, to_space, *where, order_by=(RepoModel.updated_at.desc(), RepoModel.id))
 
-    async def add(self, data: SpaceCreate) -> Space:
+    async def add(self, data: SpaceCreate, *, agent: Agent | None) -> Space:
         try:
-            model = await self.create(RepoModel(name=data.name.strip(), description=data.description), auto_commit=True)
+            model = await self.create(RepoModel(name=data.name.strip(), description=data.description))
         except IntegrityError as exc:
             if not caused_by(exc, asyncpg.UniqueViolationError):
                 raise
             raise Conflict(f"A Space named {data.name.strip()!r} already exists.", field="name") from None
+        await record_orm(self.repository.session, model.id, "space.created", {"name": model.name}, agent=agent)
+        await self.repository.session.commit()
         return to_space(model)
 
-    async def change(self, space_id: UUID, data: SpaceUpdate) -> Space:
+    async def change(self, space_id: UUID, data: SpaceUpdate, *, agent: Agent | None) -> Space:
         changes = {
             name: value.strip() if name == "name" else value
             for name, value in (("name", data.name), ("description", data.description))
@@ -73,21 +77,29 @@ class SpaceService(EntityService[RepoModel]):
                 update(RepoModel)
                 .where(RepoModel.id == space_id)
                 .values(**changes, updated_at=func.clock_timestamp())
-                .returning(RepoModel.id)
+                .returning(RepoModel.name)
             )
             try:
-                updated = await self.repository.session.scalar(statement)
+                name = await self.repository.session.scalar(statement)
+                if name is not None:
+                    # The name after the change, whichever field changed: what a listener shows.
+                    await record_orm(self.repository.session, space_id, "space.updated", {"name": name}, agent=agent)
                 await self.repository.session.commit()
             except SQLAlchemyIntegrityError as exc:
                 await self.repository.session.rollback()
                 if not caused_by(exc, asyncpg.UniqueViolationError):
                     raise
                 raise Conflict(f"A Space named {changes['name']!r} already exists.", field="name") from None
-            if updated is None:
+            if name is None:
                 raise NotFound(f"No Space with id {space_id}.", field="repo_id", source="path")
         return to_space(await self.fetch(space_id))
 
-    async def remove(self, space_id: UUID) -> None:
-        await self.fetch(space_id)
-        # Sessions, Turns and Checkpoints go with it (ON DELETE CASCADE).
-        await self.delete(space_id, auto_commit=True)
+    async def remove(self, space_id: UUID, *, agent: Agent | None) -> None:
+        # Sessions, Turns and Checkpoints go with it (ON DELETE CASCADE). One DELETE … RETURNING:
+        # its event keeps the name of the Space it deleted, and one deleted meanwhile is a 404.
+        session = self.repository.session
+        name = await session.scalar(delete(RepoModel).where(RepoModel.id == space_id).returning(RepoModel.name))
+        if name is None:
+            raise NotFound(f"No Space with id {space_id}.", field="repo_id", source="path")
+        await record_orm(session, space_id, "space.deleted", {"name": name}, agent=agent)
+        await session.commit()
