@@ -120,7 +120,7 @@ class ProposalController(Controller):
         caller: NamedDependency[Caller],
     ) -> ProposalDetail:
         caller.require_person("merges a proposal")
-        return await proposals.merge(repo_id, _number(number), data)
+        return await proposals.merge(repo_id, _number(number), data, caller)
 
     @post(
         "/{number:str}/close",

@@ -53,7 +53,7 @@ class ProposalService:
     checkpoints: CheckpointStore
 
     async def open(self, repo_id: UUID, data: ProposalCreate, caller: Caller) -> ProposalDetail:
-        number = await self.store.open(repo_id, data, created_by=caller.agent_id)
+        number = await self.store.open(repo_id, data, agent=caller.agent)
         return await self.detail(repo_id, number)
 
     async def detail(self, repo_id: UUID, number: int) -> ProposalDetail:
@@ -83,10 +83,10 @@ class ProposalService:
             raise Forbidden(f"Only the person, or the agent that opened proposal #{number}, closes it.")
         if row.proposal.status != "open":
             raise not_open(row)
-        await self.store.close(repo_id, number, data.reason)
+        await self.store.close(repo_id, number, data.reason, agent=agent)
         return await self.detail(repo_id, number)
 
-    async def merge(self, repo_id: UUID, number: int, data: ProposalMerge) -> ProposalDetail:
+    async def merge(self, repo_id: UUID, number: int, data: ProposalMerge, caller: Caller) -> ProposalDetail:
         """Save the merge of `from` into `into` as a merge Checkpoint on `into` and mark the
         proposal merged, in one transaction. The person only (the controller checks)."""
         _require_pinned(data)
@@ -104,7 +104,7 @@ class ProposalService:
                 )
             state = _state_to_save(run, data)
             try:
-                await self._save(row, run, state, data)
+                await self._save(row, run, state, data, caller)
             except _Moved:
                 continue
             return await self.detail(repo_id, number)
@@ -114,7 +114,9 @@ class ProposalService:
             source="path",
         )
 
-    async def _save(self, row: ProposalRow, run: MergeRun, state: MergeState, data: ProposalMerge) -> None:
+    async def _save(
+        self, row: ProposalRow, run: MergeRun, state: MergeState, data: ProposalMerge, caller: Caller
+    ) -> None:
         proposal = row.proposal
         assert row.into_branch_id is not None
         assert row.from_branch_id is not None  # `_heads` checked both
@@ -146,7 +148,9 @@ class ProposalService:
                 conn=conn,
             )
             merge_commit_id = UUID(msgspec.json.decode(saved)["id"])
-            await ProposalStore.mark_merged(conn, proposal.repo_id, proposal.number, merge_commit_id)
+            await ProposalStore.mark_merged(
+                conn, proposal.repo_id, proposal.number, merge_commit_id, agent=caller.agent
+            )
 
     async def _merge_of(self, row: ProposalRow) -> MergeRun | None:
         if row.from_head is None or row.into_head is None or row.from_head == row.into_head:

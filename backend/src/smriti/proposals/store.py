@@ -13,11 +13,13 @@ from uuid import UUID
 
 import asyncpg
 
+from smriti.access.caller import Agent
 from smriti.access.schemas import Author
 from smriti.core.errors import BadRequest, Conflict, NotFound, no_line
 from smriti.core.ids import uuid7
 from smriti.core.schemas import line_lookup_key
 from smriti.db.pool import Pool
+from smriti.events.record import actor_columns, record
 from smriti.proposals.schemas import Proposal, ProposalCreate, ProposalStatus
 
 _SELECT = """
@@ -44,6 +46,13 @@ SELECT (SELECT count(*) FROM proposals WHERE repo_id = r.id AND ($2::text IS NUL
 FROM repos r WHERE r.id = $1
 """
 
+# An event's `from` and `into` (SYSTEM.md §14): each line's name now, or the name it had when the
+# proposal was opened once it is deleted (a listener is told which lines, not that one is gone).
+_EVENT_LINES = (
+    "jsonb_build_object('number', changed.number, 'from', coalesce(f.name, changed.from_name), "
+    "'into', coalesce(i.name, changed.into_name))"
+)
+
 _LOCK_SPACE = "SELECT id FROM repos WHERE id = $1 FOR KEY SHARE"
 # Both lines in one statement, locked in its order (LockRows sits above the sort): the default
 # line first, as every change of a Space's lines takes it; a line deleted or renamed meanwhile
@@ -63,14 +72,38 @@ ON CONFLICT (from_branch_id, into_branch_id) WHERE status = 'open' DO NOTHING
 RETURNING id
 """
 _OPEN_PAIR = "SELECT number FROM proposals WHERE from_branch_id = $1 AND into_branch_id = $2 AND status = 'open'"
-_CLOSE = """
-UPDATE proposals SET status = 'closed', closed_reason = $3, updated_at = now()
-WHERE repo_id = $1 AND number = $2 AND status = 'open' RETURNING id
+# The proposal closed and its `proposal.closed` event (actor $4, $5) in one statement.
+_CLOSE = f"""
+WITH changed AS (
+    UPDATE proposals SET status = 'closed', closed_reason = $3, updated_at = now()
+    WHERE repo_id = $1 AND number = $2 AND status = 'open'
+    RETURNING id, repo_id, number, from_branch_id, into_branch_id, from_name, into_name
+),
+event AS (
+    INSERT INTO events (repo_id, type, actor_agent_id, actor_name, data)
+    SELECT changed.repo_id, 'proposal.closed', $4, $5, {_EVENT_LINES}
+    FROM changed
+    LEFT JOIN branches f ON f.id = changed.from_branch_id
+    LEFT JOIN branches i ON i.id = changed.into_branch_id
+)
+SELECT id FROM changed
 """
 _LOCK_PROPOSAL = "SELECT status FROM proposals WHERE repo_id = $1 AND number = $2 FOR UPDATE"
-_MERGED = """
-UPDATE proposals SET status = 'merged', merge_commit_id = $3, updated_at = now()
-WHERE repo_id = $1 AND number = $2 AND status = 'open' RETURNING id
+_MERGED = f"""
+WITH changed AS (
+    UPDATE proposals SET status = 'merged', merge_commit_id = $3, updated_at = now()
+    WHERE repo_id = $1 AND number = $2 AND status = 'open'
+    RETURNING id, repo_id, number, from_branch_id, into_branch_id, from_name, into_name, merge_commit_id
+),
+event AS (
+    INSERT INTO events (repo_id, type, actor_agent_id, actor_name, data)
+    SELECT changed.repo_id, 'proposal.merged', $4, $5,
+           {_EVENT_LINES} || jsonb_build_object('merge_commit_id', changed.merge_commit_id)
+    FROM changed
+    LEFT JOIN branches f ON f.id = changed.from_branch_id
+    LEFT JOIN branches i ON i.id = changed.into_branch_id
+)
+SELECT id FROM changed
 """
 
 
@@ -125,7 +158,7 @@ class ProposalStore:
     def __init__(self, pool: Pool) -> None:
         self._pool = pool
 
-    async def open(self, repo_id: UUID, data: ProposalCreate, *, created_by: UUID | None) -> int:
+    async def open(self, repo_id: UUID, data: ProposalCreate, *, agent: Agent | None) -> int:
         """Insert an open proposal; its number. 404 naming `from` or `into` for a line the Space
         lacks, 400 naming `into` when both are one line, 409 when the pair already has an open one."""
         from_key = _line_key(data.from_, "from")
@@ -163,7 +196,7 @@ class ProposalStore:
                 target["name"],
                 data.title.strip(),
                 data.description,
-                created_by,
+                None if agent is None else agent.id,
             )
             if inserted is None:
                 existing = await conn.fetchval(_OPEN_PAIR, source["id"], target["id"])
@@ -172,6 +205,8 @@ class ProposalStore:
                     "open: update its line, or close it first.",
                     field="from",
                 )
+            opened = {"number": number, "from": source["name"], "into": target["name"]}
+            await record(conn, repo_id, "proposal.opened", opened, agent=agent)
         return number
 
     async def get(self, repo_id: UUID, number: int) -> ProposalRow:
@@ -191,9 +226,9 @@ class ProposalStore:
         rows = await self._pool.fetch(_PAGE, repo_id, status, limit, offset) if offset < total else []
         return [_row(row).proposal for row in rows], total
 
-    async def close(self, repo_id: UUID, number: int, reason: str | None) -> None:
+    async def close(self, repo_id: UUID, number: int, reason: str | None, *, agent: Agent | None) -> None:
         """Close an open proposal; 409 when it is not open."""
-        if await self._pool.fetchval(_CLOSE, repo_id, number, reason) is None:
+        if await self._pool.fetchval(_CLOSE, repo_id, number, reason, *actor_columns(agent)) is None:
             raise not_open(await self.get(repo_id, number))
 
     @staticmethod
@@ -204,8 +239,12 @@ class ProposalStore:
             raise Conflict(f"Proposal #{number} is {status} now; only an open one is merged.", field="number")
 
     @staticmethod
-    async def mark_merged(conn: asyncpg.Connection, repo_id: UUID, number: int, merge_commit_id: UUID) -> None:
-        if await conn.fetchval(_MERGED, repo_id, number, merge_commit_id) is None:
+    async def mark_merged(
+        conn: asyncpg.Connection, repo_id: UUID, number: int, merge_commit_id: UUID, *, agent: Agent | None
+    ) -> None:
+        """Mark a locked open proposal merged, with its `proposal.merged` event, in the caller's
+        transaction (the one that wrote the merge Checkpoint)."""
+        if await conn.fetchval(_MERGED, repo_id, number, merge_commit_id, *actor_columns(agent)) is None:
             raise RuntimeError("a locked open proposal was not open")
 
 
