@@ -49,6 +49,24 @@ async def test_each_stored_exchange_is_one_turns_added_by_whoever_sent_it(
     ]
 
 
+async def test_concurrent_sends_each_write_the_event_of_the_pair_they_stored(
+    client: httpx.AsyncClient, db: asyncpg.Connection
+) -> None:
+    session = await _session(client)
+    await db.execute("TRUNCATE events")
+
+    answers = await asyncio.gather(*(send(client, session["id"], f"Message {n}.") for n in range(12)))
+
+    stored = sorted((a["user_turn"]["sequence_number"], a["assistant_turn"]["sequence_number"]) for a in answers)
+    events = await recorded(db)
+    assert {event.type for event in events} == {"turns.added"}
+    assert (
+        sorted((e.data["from_seq"], e.data["to_seq"]) for e in events)
+        == stored
+        == [(n, n + 1) for n in range(1, 24, 2)]
+    )
+
+
 async def test_a_send_that_stores_nothing_writes_no_event(
     client: httpx.AsyncClient, db: asyncpg.Connection, fake_providers: FakeProviderServer
 ) -> None:
