@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import AsyncIterator
+from typing import Any
 
 import asyncpg
 import httpx
@@ -24,9 +26,25 @@ async def events_pool(database_url: str, db: asyncpg.Connection) -> AsyncIterato
 
 
 async def make_space(client: httpx.AsyncClient, name: str) -> uuid.UUID:
+    """A new Space, returned once its own `space.created` is numbered (the app's hub numbers it
+    within a tick), so a stream opened after this starts after it."""
     response = await client.post("/v4/repos", json={"name": f"{name}-{uuid.uuid4().hex[:6]}"})
     assert response.status_code == 201, response.text
-    return uuid.UUID(response.json()["id"])
+    repo_id = uuid.UUID(response.json()["id"])
+    async with asyncio.timeout(5):
+        while not (await client.get(f"/v5/repos/{repo_id}/events")).json()["items"]:  # noqa: ASYNC110 - polled
+            await asyncio.sleep(0.02)
+    return repo_id
+
+
+async def newest(pool: Pool) -> int:
+    """The newest numbered event's id: what a test's own events come after."""
+    return int(await pool.fetchval("SELECT coalesce(max(id), 0) FROM events"))
+
+
+def written(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events `write_events` wrote, among a page's or a stream's."""
+    return [e for e in items if e["type"] == "turns.added" and "n" in e["data"]]
 
 
 async def make_agent(

@@ -23,7 +23,7 @@ from smriti.events import hub as hub_module
 from smriti.events.hub import EventHub
 from smriti.events.record import record
 from smriti.events.sequencer import number_events
-from tests.events.support import events_pool, make_agent, make_space, write_events
+from tests.events.support import events_pool, make_agent, make_space, newest, write_events
 from tests.support.events import EVENT_STREAM, EventReader, serving
 from tests.support.live_server import live_server
 
@@ -76,7 +76,7 @@ async def test_a_stream_starts_at_the_next_new_event_and_sends_it_within_a_secon
             elapsed = time.monotonic() - started
         assert event is not None
         assert event.data["data"]["n"] == 0
-        assert event.data["id"] == 4
+        assert event.data["id"] == await newest(pool)
         assert elapsed < 1.0
 
 
@@ -85,8 +85,9 @@ async def test_a_stream_resumes_from_last_event_id_with_nothing_lost_or_repeated
 ) -> None:
     async with serving(settings) as served, httpx.AsyncClient(base_url=served.url, timeout=30) as http:
         space = await make_space(http, "resume")
+        base = await newest(pool)
         await write_events(pool, space, 5)
-        async with _stream(http, f"/v5/repos/{space}/events", after=0) as reader:
+        async with _stream(http, f"/v5/repos/{space}/events", after=base) as reader:
             first = await _ids(reader, 3)  # then the client drops mid-stream
         await write_events(pool, space, 450)  # more than a replay page while it was away
         async with _stream(http, f"/v5/repos/{space}/events", {"last-event-id": str(first[-1])}) as reader:
@@ -94,7 +95,7 @@ async def test_a_stream_resumes_from_last_event_id_with_nothing_lost_or_repeated
             await write_events(pool, space, 2, number=False)
             live = await _ids(reader, 2)
         seen = first + rest + live
-        assert seen == list(range(1, 458))
+        assert seen == list(range(base + 1, base + 458))
 
 
 async def test_an_agent_key_streams_only_its_spaces_events(settings: Settings, pool: Pool) -> None:
@@ -105,14 +106,15 @@ async def test_an_agent_key_streams_only_its_spaces_events(settings: Settings, p
         assert hidden.status_code == 404
         assert hidden.json()["errors"][0]["field"] == "repo_id"
         await write_events(pool, theirs, 2)
-        async with _stream(http, "/v5/events", auth, after=0) as replayed, _stream(http, "/v5/events", auth) as live:
+        base = await newest(pool)
+        async with _stream(http, "/v5/events", auth, after=base) as replayed, _stream(http, "/v5/events", auth) as live:
             await write_events(pool, theirs, 3, number=False)
             await write_events(pool, mine, 1, number=False)
             [(replayed_id)] = await _ids(replayed, 1)
             event = await asyncio.wait_for(live.next(), 5)
         assert event is not None
         assert event.data["repo_id"] == str(mine)
-        assert replayed_id == event.data["id"] == 6
+        assert replayed_id == event.data["id"] == await newest(pool)
 
 
 @pytest.mark.parametrize(
@@ -221,7 +223,7 @@ async def test_two_hundred_streams_each_get_a_new_event(settings: Settings, pool
         started = time.monotonic()
         got = await asyncio.gather(*(_ids(reader, 1) for reader in readers))
         elapsed = time.monotonic() - started
-    assert {ids[0] for ids in got} == {1}
+    assert {ids[0] for ids in got} == {await newest(pool)}
     assert elapsed < 3, elapsed
 
 
@@ -246,9 +248,8 @@ async def test_an_event_reaches_a_stream_on_another_server_process_within_a_seco
 
 
 async def make_space_at(http: httpx.AsyncClient, url: str) -> uuid.UUID:
-    made = await http.post(f"{url}/v4/repos", json={"name": f"far-{uuid.uuid4().hex[:6]}"})
-    assert made.status_code == 201, made.text
-    return uuid.UUID(made.json()["id"])
+    async with httpx.AsyncClient(base_url=url, timeout=30) as there:
+        return await make_space(there, "far")
 
 
 async def test_shutdown_ends_open_streams_promptly(settings: Settings, pool: Pool) -> None:
@@ -290,7 +291,7 @@ async def test_the_hub_survives_losing_its_database_connections(settings: Settin
                 space,
             )
             [event_id] = await _ids(reader, 1, within=5)
-        assert event_id == 1
+        assert event_id == await db.fetchval("SELECT max(id) FROM events")
 
 
 async def test_a_revoked_agent_keys_streams_end_within_a_second(settings: Settings, pool: Pool) -> None:
@@ -314,8 +315,9 @@ async def test_a_stream_opens_by_naming_where_it_starts(settings: Settings, pool
     """A client that drops before the first event resumes from this id, missing nothing."""
     async with serving(settings) as served, httpx.AsyncClient(base_url=served.url, timeout=30) as http:
         space = await make_space(http, "opening")
+        base = await newest(pool)
         await write_events(pool, space, 3)
-        for params, start in (({}, 3), ({"after": 1}, 1)):
+        for params, start in (({}, base + 3), ({"after": base + 1}, base + 1)):
             async with http.stream("GET", "/v5/events", params=params, headers=EVENT_STREAM) as response:
                 lines = response.aiter_lines()
                 assert [await anext(lines), await anext(lines)] == [f"id: {start}", ""]
