@@ -55,7 +55,7 @@ async def db(database_url: str, fake_providers: FakeProviderServer) -> AsyncIter
     """A raw connection for assertions; every test starts from empty tables and a quiet fake."""
     fake_providers.state.reset()
     conn = await asyncpg.connect(database_url)
-    await conn.execute("TRUNCATE repos, commits, sessions, turns, agents, events CASCADE")
+    await conn.execute("TRUNCATE repos, commits, sessions, turns, agents, events, webhooks CASCADE")
     await conn.execute("UPDATE events_pruned SET through = 0")
     try:
         yield conn

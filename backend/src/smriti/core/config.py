@@ -81,6 +81,13 @@ class Settings:
     debug: bool = False
     log_level: str = "INFO"
     log_json: bool = False
+    webhook_retry_hours: float = 24.0
+    """`SMRITI_WEBHOOK_RETRY_HOURS`: how long a webhook's receiver may keep failing one event (24 hours;
+    fractions allowed) before the webhook is disabled with the reason (`webhooks/schedule.py`)."""
+    webhook_allow_private: bool = False
+    """`SMRITI_WEBHOOK_ALLOW_PRIVATE`: let webhooks reach loopback, private, link-local and other
+    non-public addresses (`webhooks/addresses.py`); off, such a URL is refused at creation and at
+    every delivery."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -131,6 +138,8 @@ class Settings:
             debug=_bool(env, "SMRITI_DEBUG"),
             log_level=(env.get("SMRITI_LOG_LEVEL") or "INFO").upper(),
             log_json=_bool(env, "SMRITI_LOG_JSON"),
+            webhook_retry_hours=_float(env, "SMRITI_WEBHOOK_RETRY_HOURS", 24.0, maximum=24 * 365, unit="hours"),
+            webhook_allow_private=_bool(env, "SMRITI_WEBHOOK_ALLOW_PRIVATE"),
         )
 
 
@@ -159,16 +168,18 @@ def _int(env: Mapping[str, str], name: str, default: int, *, minimum: int) -> in
     return value
 
 
-def _float(env: Mapping[str, str], name: str, default: float, *, maximum: float = 86_400 * 365) -> float:
+def _float(
+    env: Mapping[str, str], name: str, default: float, *, maximum: float = 86_400 * 365, unit: str = "seconds"
+) -> float:
     raw = _text(env, name)
     if raw is None:
         return default
     try:
         value = float(raw)
     except ValueError:
-        raise ConfigError(f"{name} must be a number of seconds, got {raw!r}") from None
+        raise ConfigError(f"{name} must be a number of {unit}, got {raw!r}") from None
     if not 0 < value <= maximum:  # also refuses nan and inf
-        raise ConfigError(f"{name} must be a positive number of seconds up to {maximum:,.0f}, got {raw}")
+        raise ConfigError(f"{name} must be a positive number of {unit} up to {maximum:,.0f}, got {raw}")
     return value
 
 

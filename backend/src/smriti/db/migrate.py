@@ -12,7 +12,7 @@ from advanced_alchemy.config import AlembicAsyncConfig, SQLAlchemyAsyncConfig
 from sqlalchemy.pool import NullPool
 
 from smriti.core.errors import caused_by
-from smriti.db import agent_models, event_models, models  # noqa: F401  (registers the tables on the metadata)
+from smriti.db import agent_models, event_models, models, webhook_models  # noqa: F401  (registers the tables on the metadata)
 from smriti.db.urls import sqlalchemy_url
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"

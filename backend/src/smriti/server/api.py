@@ -25,6 +25,7 @@ from smriti.search.routes import ROUTES as SEARCH
 from smriti.sessions.routes import ROUTES as SESSIONS
 from smriti.spaces.routes import ROUTES as SPACES
 from smriti.transcripts.routes import ROUTES as TRANSCRIPTS
+from smriti.webhooks.routes import ROUTES as WEBHOOKS
 
 # In this order in the OpenAPI document (and so in the web app's generated types).
 DOMAINS: tuple[Routes, ...] = (
@@ -43,6 +44,7 @@ DOMAINS: tuple[Routes, ...] = (
     AGENTS,
     PROPOSALS,
     EVENTS,
+    WEBHOOKS,
 )
 
 

@@ -67,6 +67,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
         max_checkpoint_bytes=settings.max_body_bytes,
         max_bundle_line_bytes=settings.max_bundle_line_bytes,
         event_retention_days=settings.event_retention_days,
+        webhook_allow_private=settings.webhook_allow_private,
+        webhook_retry_window_s=settings.webhook_retry_hours * 3600,
     )
     mcp = McpEndpoint(settings)
     sqlalchemy = SQLAlchemyAsyncConfig(
@@ -112,6 +114,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
         # The event streams never end on their own: the stop ends them, and the hub's loop.
         services.events.start()
         forget_events = when_stopping(services.events.stop)
+        services.deliverer.start()
+        forget_deliveries = when_stopping(services.deliverer.stop_soon)
         try:
             async with mcp.run(app):  # the MCP endpoint stops before the pool closes
                 yield
@@ -120,7 +124,9 @@ def create_app(settings: Settings | None = None) -> Litestar:
             forget_work()
             forget_events()
             await services.events.close()
+            forget_deliveries()
             resume_work()  # the stop is over: whatever runs next in this process (tests, tools) may work
+            await services.deliverer.stop()  # before the pool closes: it gives back its leases
             await pool.close()
             # advanced-alchemy (1.12) disposes the ORM's engine only for the first config of a
             # process: later ones get a renamed state key its shutdown does not look up. Without

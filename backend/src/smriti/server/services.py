@@ -36,6 +36,9 @@ from smriti.sessions.claims import SendClaims
 from smriti.sessions.forks import SessionForks
 from smriti.sessions.turns import TurnStore
 from smriti.transcripts.service import TranscriptService
+from smriti.webhooks.addresses import resolve_system
+from smriti.webhooks.deliverer import Deliverer
+from smriti.webhooks.store import WebhookStore
 
 # Each is a dependency of that name, for handlers that declare `<name>: NamedDependency[<type>]`.
 _PROVIDED = (
@@ -57,6 +60,7 @@ _PROVIDED = (
     "agents",
     "proposals",
     "events",
+    "webhooks",
 )
 
 
@@ -78,6 +82,8 @@ class Services:
     agents: AgentKeys
     proposals: ProposalService
     events: EventHub
+    webhooks: WebhookStore
+    deliverer: Deliverer
 
     def __init__(
         self,
@@ -89,6 +95,8 @@ class Services:
         max_checkpoint_bytes: int,
         max_bundle_line_bytes: int,
         event_retention_days: int,
+        webhook_allow_private: bool = False,
+        webhook_retry_window_s: float = 24 * 3600,
     ) -> None:
         self.providers = providers
         self._nudge_after_turns = nudge_after_turns
@@ -97,6 +105,8 @@ class Services:
         self._max_checkpoint_bytes = max_checkpoint_bytes
         self._max_bundle_line_bytes = max_bundle_line_bytes
         self._event_retention_days = event_retention_days
+        self._webhook_allow_private = webhook_allow_private
+        self._webhook_retry_window_s = webhook_retry_window_s
 
     def start(self, pool: Pool) -> None:
         self.pool = pool
@@ -125,6 +135,11 @@ class Services:
         self.proposals = ProposalService(pool, ProposalStore(pool), self.merges, self.checkpoints)
         # Started by the lifespan, which also stops it (`server/app.py`).
         self.events = EventHub(pool, retention_days=self._event_retention_days)
+        self.webhooks = WebhookStore(pool, allow_private=self._webhook_allow_private, resolve=resolve_system)
+        # Started and stopped by the app's lifespan (`server/app.py`).
+        self.deliverer = Deliverer(
+            pool, allow_private=self._webhook_allow_private, retry_window_s=self._webhook_retry_window_s
+        )
 
     def dependencies(self) -> dict[str, Provide]:
         provided = {name: Provide(self._provider(name), sync_to_thread=False) for name in _PROVIDED}

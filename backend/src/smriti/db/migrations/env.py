@@ -10,7 +10,7 @@ from alembic import context
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from smriti.db import agent_models, event_models, models  # noqa: F401  (registers the tables on the metadata)
+from smriti.db import agent_models, event_models, models, webhook_models  # noqa: F401  (registers the tables on the metadata)
 from smriti.db.migrate import DEFAULT_LOCK_TIMEOUT_S, LOCK_TIMEOUT_ATTRIBUTE, lock_timeout_ms
 
 if TYPE_CHECKING:
