@@ -787,6 +787,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v5/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The webhooks, newest first (never their secrets)
+         * @description `active` false: disabled, and `disabled_reason` says why (retries ran out, or the receiver answered 410).
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Send every matching event to a URL
+         * @description `repo_id`: only that Space's events (null: every Space's); `types`: only those event types (null: all). Each event from now on is POSTed as JSON, signed as Standard Webhooks says, at least once and in order. `url` is http(s), without credentials, and must not resolve to a loopback, private, link-local or reserved address (unless the server allows it). `secret` is in this answer only.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v5/webhooks/{webhook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook
+         * @description Nothing more is sent to it (an attempt already under way may still arrive).
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v5/webhooks/{webhook_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A webhook's latest 100 delivery attempts, newest first */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1056,6 +1117,19 @@ export interface components {
             images: number;
             thinking: number;
             tool_calls: number;
+        };
+        /** Deliveries */
+        Deliveries: {
+            items: components["schemas"]["Delivery"][];
+        };
+        /** Delivery */
+        Delivery: {
+            /** Format: date-time */
+            at: string;
+            attempt: number;
+            error: string | null;
+            event_id: number;
+            status_code: number | null;
         };
         /** DraftedBy */
         DraftedBy: {
@@ -1332,6 +1406,16 @@ export interface components {
             spaces: string[] | null;
             token: string;
             write: boolean;
+        };
+        /** NewWebhook */
+        NewWebhook: {
+            active: boolean;
+            /** Format: uuid */
+            id: string;
+            repo_id: string | null;
+            secret: string;
+            types: string[] | null;
+            url: string;
         };
         /** Proposal */
         Proposal: {
@@ -1691,6 +1775,31 @@ export interface components {
             problems: components["schemas"]["VerifyProblem"][];
             /** Format: uuid */
             repo_id: string;
+        };
+        /** Webhook */
+        Webhook: {
+            active: boolean;
+            /** Format: date-time */
+            created_at: string;
+            disabled_reason: string | null;
+            /** Format: uuid */
+            id: string;
+            repo_id: string | null;
+            types: string[] | null;
+            url: string;
+        };
+        /** WebhookCreate */
+        WebhookCreate: {
+            repo_id?: string | null;
+            types?: string[] | null;
+            url: string;
+        };
+        /** WebhookPage */
+        WebhookPage: {
+            items: components["schemas"]["Webhook"][];
+            limit: number;
+            offset: number;
+            total: number;
         };
     };
     responses: never;
@@ -4419,6 +4528,207 @@ export interface operations {
             };
             /** @description The body is not declared as JSON (Content-Type: application/json). */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /** @description Items per page. */
+                limit?: number;
+                /** @description Items to skip. */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    /** @description RFC 8288 links to the neighbouring pages: `rel="next"` while items remain past this page, `rel="prev"` and `rel="first"` past the first one. Each is this request's path and query with `offset` changed; absent when there is no such page. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookPage"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller may not do this: an agent key where only the person may, a read-only key writing, or a protected line. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookCreate"];
+            };
+        };
+        responses: {
+            /** @description Document created, URL follows */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewWebhook"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller may not do this: an agent key where only the person may, a read-only key writing, or a protected line. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not declared as JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, nothing follows */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller may not do this: an agent key where only the person may, a read-only key writing, or a protected line. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deliveries"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `errors` names the offending fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller may not do this: an agent key where only the person may, a read-only key writing, or a protected line. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
