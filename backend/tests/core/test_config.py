@@ -35,3 +35,13 @@ def test_the_bundle_line_limit_is_8_mib_unless_set() -> None:
     assert Settings.from_env({"SMRITI_MAX_BUNDLE_LINE_BYTES": "65536"}).max_bundle_line_bytes == 65536
     with pytest.raises(ConfigError, match="SMRITI_MAX_BUNDLE_LINE_BYTES must be at least 1024"):
         Settings.from_env({"SMRITI_MAX_BUNDLE_LINE_BYTES": "10"})
+
+
+def test_webhook_settings() -> None:
+    default = Settings.from_env({})
+    assert (default.webhook_retry_hours, default.webhook_allow_private) == (24.0, False)
+    chosen = Settings.from_env({"SMRITI_WEBHOOK_RETRY_HOURS": "0.01", "SMRITI_WEBHOOK_ALLOW_PRIVATE": "1"})
+    assert (chosen.webhook_retry_hours, chosen.webhook_allow_private) == (0.01, True)
+    for unusable in ("0", "-1", "nan", "a day"):
+        with pytest.raises(ConfigError, match=r"SMRITI_WEBHOOK_RETRY_HOURS must be a .*number of hours"):
+            Settings.from_env({"SMRITI_WEBHOOK_RETRY_HOURS": unusable})

@@ -3,7 +3,9 @@ that reaches a non-public address refused at creation; the secret shown once."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
+import time
 import uuid
 from typing import Any
 
@@ -11,6 +13,10 @@ import asyncpg
 import httpx
 import pytest
 
+from smriti.core.errors import BadRequest
+from smriti.db.pool import create_pool
+from smriti.webhooks.schemas import WebhookCreate
+from smriti.webhooks.store import WebhookStore
 from tests.access.agents import agent_headers
 from tests.support.api import create_space
 
@@ -155,3 +161,23 @@ async def test_an_agent_key_is_refused_on_every_webhook_route(
     assert [a.status_code for a in answers] == [403, 403, 403, 403]
     assert made.json()["secret"] not in "".join(a.text for a in answers)
     assert await db.fetchval("SELECT count(*) FROM webhooks") == 1
+
+
+async def test_a_host_that_takes_too_long_to_resolve_is_a_400_naming_url(
+    database_url: str, db: asyncpg.Connection
+) -> None:
+    async def hanging(host: str, port: int) -> list[str]:
+        await asyncio.sleep(60)
+        return ["93.184.215.14"]
+
+    pool = await create_pool(database_url, size=2)
+    try:
+        store = WebhookStore(pool, allow_private=False, resolve=hanging, resolve_timeout_s=0.2)
+        started = time.monotonic()
+        with pytest.raises(BadRequest, match=r"did not resolve within 0\.2 s") as refused:
+            await store.create(WebhookCreate(url="https://slow.example/hook"))
+        assert time.monotonic() - started < 5
+        assert refused.value.errors[0].field == "url"
+    finally:
+        await pool.close()
+    assert await db.fetchval("SELECT count(*) FROM webhooks") == 0

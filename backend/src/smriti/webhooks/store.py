@@ -3,6 +3,7 @@ deleted, and their latest delivery attempts."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Final
 from urllib.parse import urlsplit
 from uuid import UUID
@@ -34,6 +35,7 @@ _COUNT: Final = "SELECT count(*) FROM webhooks"
 _DELETE: Final = "DELETE FROM webhooks WHERE id = $1 RETURNING id"
 _SPACE_EXISTS: Final = "SELECT EXISTS (SELECT 1 FROM repos WHERE id = $1)"
 KEPT_DELIVERIES: Final = 100
+RESOLVE_TIMEOUT_S: Final = 10.0
 _DELIVERIES: Final = f"""
 SELECT w.id AS webhook, d.event_id, d.attempt, d.status_code, d.error, d.at
 FROM webhooks w LEFT JOIN LATERAL (
@@ -64,7 +66,9 @@ def url_port(scheme: str, port: int | None) -> int:
     return port if port is not None else (443 if scheme == "https" else 80)
 
 
-async def check_url(url: str, *, allow_private: bool, resolve: Resolver) -> None:
+async def check_url(
+    url: str, *, allow_private: bool, resolve: Resolver, resolve_timeout_s: float = RESOLVE_TIMEOUT_S
+) -> None:
     """400 naming `url` unless it is an http(s) URL without credentials whose host resolves only
     to addresses a webhook may reach (`addresses.py`)."""
     parts = urlsplit(url)
@@ -79,18 +83,28 @@ async def check_url(url: str, *, allow_private: bool, resolve: Resolver) -> None
     if not parts.hostname:
         raise BadRequest("url has no host.", field="url")
     try:
-        await checked_address(
-            parts.hostname, url_port(parts.scheme, port), allow_private=allow_private, resolve=resolve
-        )
+        # The system resolver runs in a thread and may wait on a slow DNS server: bounded here.
+        async with asyncio.timeout(resolve_timeout_s):
+            await checked_address(
+                parts.hostname, url_port(parts.scheme, port), allow_private=allow_private, resolve=resolve
+            )
     except UnsafeAddress as unsafe:
         raise BadRequest(f"url cannot be used: {unsafe}", field="url") from None
+    except TimeoutError:
+        raise BadRequest(
+            f"url cannot be used: its host {parts.hostname} did not resolve within {resolve_timeout_s:g} s.",
+            field="url",
+        ) from None
 
 
 class WebhookStore:
-    def __init__(self, pool: Pool, *, allow_private: bool, resolve: Resolver) -> None:
+    def __init__(
+        self, pool: Pool, *, allow_private: bool, resolve: Resolver, resolve_timeout_s: float = RESOLVE_TIMEOUT_S
+    ) -> None:
         self._pool = pool
         self._allow_private = allow_private
         self._resolve = resolve
+        self._resolve_timeout_s = resolve_timeout_s
 
     async def create(self, data: WebhookCreate) -> NewWebhook:
         types = None if data.types is None else list(dict.fromkeys(data.types))
@@ -100,7 +114,12 @@ class WebhookStore:
                     f"types[{index}]: {kind[:100]!r} is not an event type ({', '.join(EVENT_TYPES)}).",
                     field=f"types[{index}]",
                 )
-        await check_url(data.url, allow_private=self._allow_private, resolve=self._resolve)
+        await check_url(
+            data.url,
+            allow_private=self._allow_private,
+            resolve=self._resolve,
+            resolve_timeout_s=self._resolve_timeout_s,
+        )
         if data.repo_id is not None and not await self._pool.fetchval(_SPACE_EXISTS, data.repo_id):
             raise NotFound(f"No Space with id {data.repo_id}.", field="repo_id")
         # Events already committed get their ids first, so "from now on" excludes them.
