@@ -320,3 +320,22 @@ async def test_only_the_latest_100_deliveries_are_kept(pool: Pool, receiver: Web
         )
     ]
     assert event_ids == list(range(6, 106))
+
+
+async def test_the_app_stops_promptly_with_a_delivery_in_flight(
+    settings: Settings, db: asyncpg.Connection, receiver: WebhookReceiver, pool: Pool
+) -> None:
+    released = threading.Event()
+    receiver.answer(Answer(hold=released))
+    try:
+        async with make_client(settings, webhook_allow_private=True) as client:
+            made = await client.post("/v5/webhooks", json={"url": receiver.url})
+            assert made.status_code == 201, made.text
+            await write_events(pool, uuid.uuid4(), 1)
+            await until(lambda: len(receiver.received) == 1)
+            stopping = time.monotonic()
+        assert time.monotonic() - stopping < 2  # not the 10 s the attempt may take
+        # its lease was given back: the next process may send the event at once
+        assert await pool.fetchval("SELECT lease_holder FROM webhooks") is None
+    finally:
+        released.set()
