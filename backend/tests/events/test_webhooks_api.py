@@ -181,3 +181,12 @@ async def test_a_host_that_takes_too_long_to_resolve_is_a_400_naming_url(
     finally:
         await pool.close()
     assert await db.fetchval("SELECT count(*) FROM webhooks") == 0
+
+
+async def test_a_malformed_webhook_id_is_a_400_naming_it(client: httpx.AsyncClient, db: asyncpg.Connection) -> None:
+    for response in (
+        await client.delete("/v5/webhooks/not-an-id"),
+        await client.get("/v5/webhooks/not-an-id/deliveries"),
+    ):
+        assert response.status_code == 400, response.text
+        assert _field(response) == "webhook_id"
