@@ -95,8 +95,8 @@ class Services:
         max_checkpoint_bytes: int,
         max_bundle_line_bytes: int,
         event_retention_days: int,
-        webhook_allow_private: bool = False,
-        webhook_retry_window_s: float = 24 * 3600,
+        webhook_allow_private: bool,
+        webhook_retry_window_s: float,
     ) -> None:
         self.providers = providers
         self._nudge_after_turns = nudge_after_turns
