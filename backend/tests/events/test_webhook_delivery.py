@@ -22,6 +22,7 @@ from smriti.db.pool import Pool, create_pool
 from smriti.events.record import EventType, record
 from smriti.webhooks.addresses import resolve_system
 from smriti.webhooks.deliverer import Deliverer
+from smriti.webhooks.schedule import retry_delay_s
 from smriti.webhooks.schemas import WebhookCreate
 from smriti.webhooks.store import WebhookStore
 from tests.conftest import make_client
@@ -339,3 +340,11 @@ async def test_the_app_stops_promptly_with_a_delivery_in_flight(
         assert await pool.fetchval("SELECT lease_holder FROM webhooks") is None
     finally:
         released.set()
+
+
+def test_retries_come_twice_within_30_s_then_at_most_hourly() -> None:
+    delays = [retry_delay_s(n) for n in range(1, 30)]
+    assert delays[0] + delays[1] <= 30  # the first two retries, counted from the first attempt
+    assert delays == sorted(delays)
+    assert max(delays) == 3600
+    assert delays[-1] == 3600
