@@ -29,14 +29,18 @@ _NEWEST_SQL: Final = (
 _PRUNED_SQL: Final = "SELECT through FROM events_pruned"
 
 
-def to_event(row: Any) -> Event:
+def to_event(row: Any, *, id_column: str = "id") -> Event:
+    """The event of a row of `events` (its id read from `id_column`): the one shape pages, streams
+    and webhooks send."""
     agent_id: UUID | None = row["actor_agent_id"]
     actor = (
         Actor(kind="human", name=row["actor_name"])
         if agent_id is None
         else Actor(kind="agent", name=row["actor_name"], id=agent_id)
     )
-    return Event(id=row["id"], type=row["type"], at=row["at"], repo_id=row["repo_id"], actor=actor, data=row["data"])
+    return Event(
+        id=row[id_column], type=row["type"], at=row["at"], repo_id=row["repo_id"], actor=actor, data=row["data"]
+    )
 
 
 async def events_after(

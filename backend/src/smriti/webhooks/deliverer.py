@@ -29,11 +29,11 @@ import msgspec
 import structlog
 
 from smriti.db.pool import Pool
+from smriti.events.log import to_event
 from smriti.events.sequencer import number_events
 from smriti.webhooks import delivery_sql
 from smriti.webhooks.addresses import Resolver, resolve_system
 from smriti.webhooks.schedule import retry_delay_s
-from smriti.webhooks.schemas import EventActor, EventBody
 from smriti.webhooks.sender import Outcome, Sender, http_client
 
 log = structlog.get_logger(__name__)
@@ -56,17 +56,7 @@ class _Claim:
 
 def event_body(row: asyncpg.Record) -> bytes:
     """The event as the event pages show it, encoded once."""
-    agent_id = row["actor_agent_id"]
-    actor = (
-        EventActor(kind="human", name=row["actor_name"])
-        if agent_id is None
-        else EventActor(kind="agent", name=row["actor_name"], id=agent_id)
-    )
-    return msgspec.json.encode(
-        EventBody(
-            id=row["event_id"], type=row["type"], at=row["at"], repo_id=row["repo_id"], actor=actor, data=row["data"]
-        )
-    )
+    return msgspec.json.encode(to_event(row, id_column="event_id"))
 
 
 class Deliverer:

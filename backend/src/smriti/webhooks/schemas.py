@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime
-from typing import Annotated, Any
+from typing import Annotated
 from uuid import UUID
 
 import msgspec
@@ -61,20 +61,3 @@ class Delivery(msgspec.Struct):
 
 class Deliveries(msgspec.Struct):
     items: list[Delivery]
-
-
-class EventActor(msgspec.Struct, omit_defaults=True):
-    kind: str  # "human" | "agent"
-    name: str
-    id: UUID | None = None
-
-
-class EventBody(msgspec.Struct):
-    """What a webhook is sent: the event as the event pages show it."""
-
-    id: int
-    type: str
-    at: datetime.datetime
-    repo_id: UUID
-    actor: EventActor
-    data: dict[str, Any]
