@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import asyncpg
@@ -27,15 +27,6 @@ from tests.proposals.helpers import bearer, make_agent, merge, propose, space_wi
 from tests.support.api import commit, create_space
 
 Made = Callable[[httpx.AsyncClient, dict[str, Any], dict[str, str]], Awaitable[httpx.Response]]
-
-
-@pytest.fixture
-async def pool(database_url: str, db: asyncpg.Connection) -> AsyncIterator[Pool]:
-    pool = await create_pool(database_url, size=4)
-    try:
-        yield pool
-    finally:
-        await pool.close()
 
 
 async def _setup(client: httpx.AsyncClient) -> dict[str, Any]:

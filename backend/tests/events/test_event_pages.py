@@ -14,10 +14,9 @@ from smriti.db.pool import Pool
 from smriti.events.record import record
 from smriti.events.retention import prune_events
 from smriti.events.sequencer import number_events
-from tests.events.support import events_pool, make_agent, make_space, newest, write_events, written
+from tests.events.support import make_agent, make_space, newest, write_events, written
 
 pytestmark = pytest.mark.usefixtures("db")
-pool = events_pool
 
 
 async def _page(client: httpx.AsyncClient, path: str, **params: Any) -> dict[str, Any]:

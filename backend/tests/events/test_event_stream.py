@@ -23,12 +23,11 @@ from smriti.events import hub as hub_module
 from smriti.events.hub import EventHub
 from smriti.events.record import record
 from smriti.events.sequencer import number_events
-from tests.events.support import events_pool, make_agent, make_space, newest, write_events
+from tests.events.support import make_agent, make_space, newest, write_events
 from tests.support.events import EVENT_STREAM, EventReader, serving
 from tests.support.live_server import live_server
 
 pytestmark = pytest.mark.usefixtures("db")
-pool = events_pool
 
 
 @asynccontextmanager

@@ -8,9 +8,7 @@ import asyncpg
 
 from smriti.db.pool import Pool
 from smriti.events.hub import EventHub
-from tests.events.support import events_pool, write_events
-
-pool = events_pool
+from tests.events.support import write_events
 
 
 async def test_a_stream_that_started_before_the_hubs_first_round_reads_the_log(pool: Pool) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator
 
 import asyncpg
 import pytest
@@ -12,15 +11,6 @@ import pytest
 from smriti.db.pool import Pool, create_pool
 from smriti.events.record import record
 from smriti.events.sequencer import number_events
-
-
-@pytest.fixture
-async def pool(database_url: str, db: asyncpg.Connection) -> AsyncIterator[Pool]:
-    pool = await create_pool(database_url, size=4)
-    try:
-        yield pool
-    finally:
-        await pool.close()
 
 
 async def _ids_by_type(db: asyncpg.Connection) -> dict[str, int | None]:

@@ -31,15 +31,6 @@ from tests.support.webhook_receiver import Answer, WebhookReceiver, signature_is
 
 
 @pytest.fixture
-async def pool(database_url: str, db: asyncpg.Connection) -> AsyncIterator[Pool]:
-    pool = await create_pool(database_url, size=4)
-    try:
-        yield pool
-    finally:
-        await pool.close()
-
-
-@pytest.fixture
 def receiver() -> Any:
     with WebhookReceiver() as running:
         yield running
