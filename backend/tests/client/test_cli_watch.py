@@ -22,8 +22,7 @@ import pytest
 from smriti.access.caller import Agent
 from smriti.db.pool import Pool
 from smriti.events.record import record
-from smriti.events.sequencer import number_events
-from tests.events.support import events_pool, write_events
+from tests.events.support import events_pool, number_all, write_events
 from tests.support.cli import smriti
 from tests.support.live_server import free_port, live_server
 
@@ -132,7 +131,7 @@ async def test_watch_shows_who_did_what_and_resumes_after_an_id(database_url: st
                 agent=planner,
             )
             await record(conn, space, "line.updated", {"name": "main", "protected": True}, agent=None)
-        await number_events(pool)
+        await number_all(pool)
         first_id = await pool.fetchval("SELECT min(id) FROM events WHERE type = 'line.created' AND repo_id = $1", space)
         with watching(server.url, "--after", str(first_id)) as watch:
             lines = watch.take(2)

@@ -13,8 +13,7 @@ from smriti.access.caller import Agent
 from smriti.db.pool import Pool
 from smriti.events.record import record
 from smriti.events.retention import prune_events
-from smriti.events.sequencer import number_events
-from tests.events.support import make_agent, make_space, newest, write_events, written
+from tests.events.support import make_agent, make_space, newest, number_all, write_events, written
 
 pytestmark = pytest.mark.usefixtures("db")
 
@@ -85,7 +84,7 @@ async def test_an_agents_change_names_the_agent(client: httpx.AsyncClient, pool:
     agent = Agent(id=uuid.uuid4(), name="planner", spaces=None, write=True)
     async with pool.acquire() as conn, conn.transaction():
         await record(conn, space, "line.created", {"name": "b", "head_commit_id": None}, agent=agent)
-    await number_events(pool)
+    await number_all(pool)
     items = (await _page(client, f"/v5/repos/{space}/events"))["items"]
     assert items[-1]["actor"] == {"kind": "agent", "id": str(agent.id), "name": "planner"}
 

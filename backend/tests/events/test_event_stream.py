@@ -22,8 +22,7 @@ from smriti.db.pool import Pool
 from smriti.events import hub as hub_module
 from smriti.events.hub import EventHub
 from smriti.events.record import record
-from smriti.events.sequencer import number_events
-from tests.events.support import make_agent, make_space, newest, write_events
+from tests.events.support import make_agent, make_space, newest, number_all, write_events
 from tests.support.events import EVENT_STREAM, EventReader, serving
 from tests.support.live_server import live_server
 
@@ -191,7 +190,7 @@ async def _big_events(pool: Pool, space: uuid.UUID, count: int, *, number: bool 
         for n in range(count):
             await record(conn, space, "space.updated", {"name": f"{n}-" + "x" * 2500}, agent=None)
     if number:
-        await number_events(pool)
+        await number_all(pool)
 
 
 async def test_a_stream_that_fell_behind_catches_up_from_the_log(
