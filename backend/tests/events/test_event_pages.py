@@ -89,6 +89,13 @@ async def test_an_agents_change_names_the_agent(client: httpx.AsyncClient, pool:
     assert items[-1]["actor"] == {"kind": "agent", "id": str(agent.id), "name": "planner"}
 
 
+async def test_a_malformed_last_event_id_is_named_on_a_page_too(client: httpx.AsyncClient) -> None:
+    response = await client.get("/v5/events", headers={"Last-Event-ID": "-1"})
+    assert response.status_code == 400, response.text
+    [error] = response.json()["errors"]
+    assert (error["field"], error["source"]) == ("Last-Event-ID", "header")
+
+
 @pytest.mark.parametrize(
     ("params", "field"),
     [
@@ -98,6 +105,7 @@ async def test_an_agents_change_names_the_agent(client: httpx.AsyncClient, pool:
         ({"limit": "0"}, "limit"),
         ({"limit": "501"}, "limit"),
         ({"limit": "x"}, "limit"),
+        ({"afer": "5"}, "afer"),  # a misspelled `after` must not mean "from the start"
     ],
 )
 async def test_malformed_after_or_limit_is_a_400_naming_it(

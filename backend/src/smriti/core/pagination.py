@@ -135,3 +135,14 @@ def paged(page: P, scope: Scope) -> Response[P]:
     """A page as a list's handler answers it: with its `Link` header."""
     links = page_links(scope, total=page.total, limit=page.limit, offset=page.offset)
     return Response(page, headers={"Link": links} if links else None)
+
+
+def refuse_unknown_query(scope: Scope, known: frozenset[str]) -> None:
+    """400 naming the first query parameter the route does not take: a misspelled `afer=` must not
+    silently mean "from the start"."""
+    for part in scope["query_string"].split(b"&"):
+        name = unquote_plus(part.split(b"=", 1)[0].decode("latin-1")) if part else ""
+        if name and name not in known:
+            shown = name[:40]
+            rule = f"this route takes no query parameter {shown!r}; it takes {', '.join(sorted(known))}"
+            raise BadRequest(f"Invalid request. {shown}: {rule}", field=shown, source="query", field_message=rule)

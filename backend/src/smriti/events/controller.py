@@ -15,6 +15,7 @@ from smriti.access.caller import current_caller, space_not_found
 from smriti.access.scope import visible_spaces
 from smriti.core.error_docs import error_responses
 from smriti.core.errors import BadRequest
+from smriti.core.pagination import refuse_unknown_query
 from smriti.core.routes import READS, access
 from smriti.core.streaming import EVENT_STREAM, STREAM_HEADERS, PacedStream, is_head, wants_event_stream
 from smriti.db.pool import Pool
@@ -27,6 +28,7 @@ DEFAULT_LIMIT: Final = 100
 MAX_LIMIT: Final = 500
 MAX_EVENT_ID: Final = 2**63 - 1  # a bigint
 _DIGITS = re.compile(r"[0-9]{1,19}")
+_QUERY: Final = frozenset({"after", "limit"})
 _ID_SCHEMA: Final = {"type": "integer", "minimum": 0, "maximum": MAX_EVENT_ID}
 
 _DESCRIPTION: Final = (
@@ -90,6 +92,7 @@ async def _events(
     limit: str,
     last_event_id: str | None,
 ) -> Response[EventPage]:
+    refuse_unknown_query(scope, _QUERY)
     spaces = visible_spaces()
     if wants_event_stream(scope):
         if is_head(scope):  # the stream's headers; its body would never end
@@ -99,6 +102,8 @@ async def _events(
             await _stream(pool, hub, repo_id=repo_id, spaces=spaces, after=after, last_event_id=last_event_id),
         )
     count = _limit(limit)
+    if last_event_id is not None:  # a stream's start, no page's: still a bad one is named, not ignored
+        event_id("Last-Event-ID", last_event_id.strip(), source="header")
     start = event_id("after", after, source="query") if after is not None else None
     items = await events_after(pool, start or 0, limit=count, repo_id=repo_id, spaces=spaces)
     if start is not None:
