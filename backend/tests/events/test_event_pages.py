@@ -105,7 +105,7 @@ async def test_a_malformed_last_event_id_is_named_on_a_page_too(client: httpx.As
         ({"limit": "0"}, "limit"),
         ({"limit": "501"}, "limit"),
         ({"limit": "x"}, "limit"),
-        ({"afer": "5"}, "afer"),  # a misspelled `after` must not mean "from the start"
+        ({"since": "5"}, "since"),  # a guessed name for `after` must not mean "from the start"
     ],
 )
 async def test_malformed_after_or_limit_is_a_400_naming_it(

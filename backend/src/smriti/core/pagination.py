@@ -138,8 +138,8 @@ def paged(page: P, scope: Scope) -> Response[P]:
 
 
 def refuse_unknown_query(scope: Scope, known: frozenset[str]) -> None:
-    """400 naming the first query parameter the route does not take: a misspelled `afer=` must not
-    silently mean "from the start"."""
+    """400 naming the first query parameter the route does not take: a misspelled or guessed name
+    (`since=` for `after=`) must not silently mean "from the start"."""
     for part in scope["query_string"].split(b"&"):
         name = unquote_plus(part.split(b"=", 1)[0].decode("latin-1")) if part else ""
         if name and name not in known:
