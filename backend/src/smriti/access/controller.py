@@ -86,7 +86,12 @@ class MeController(Controller):
     path = "/me"
     tags = ["Agents"]
 
-    @get("/", operation_id="getMe", summary="Who the server takes the caller to be")
+    @get(
+        "/",
+        operation_id="getMe",
+        summary="Who the server takes the caller to be",
+        responses=error_responses(401),
+    )
     async def me(self, caller: NamedDependency[Caller]) -> Me:
         agent = caller.agent
         if agent is None:
