@@ -11,19 +11,18 @@ import asyncio
 import itertools
 import uuid
 from collections.abc import AsyncIterator, Callable
-from typing import Any
 
 import asyncpg
 import msgspec
 import pytest
 
-from smriti.checkpoints.schemas import CommitCreate
 from smriti.checkpoints.store import CheckpointStore
 from smriti.checkpoints.writes import CommitWriter
 from smriti.core.errors import BadRequest, Conflict, NotFound
 from smriti.core.ids import uuid7
 from smriti.db.pool import Pool, PoolTimeout, create_pool
 from tests.support.api import recomputed_hash
+from tests.support.checkpoints import commit_body, insert_spaces
 
 AWKWARD_METADATA = {"z": 1, "a": 1.0, "exp": 1e2, "text": 'naïve ☃ "quoted"', "nested": {"b": [3, {"y": None}]}}
 
@@ -37,20 +36,6 @@ async def pool(database_url: str, db: asyncpg.Connection) -> AsyncIterator[Pool]
         await pool.close()
 
 
-async def _spaces(db: asyncpg.Connection, count: int) -> list[uuid.UUID]:
-    ids = [uuid.uuid4() for _ in range(count)]
-    await db.execute(
-        "INSERT INTO repos (id, name, created_at, updated_at) "
-        "SELECT id, id::text, now(), now() FROM unnest($1::uuid[]) id",
-        ids,
-    )
-    return ids
-
-
-def _body(space: uuid.UUID, message: str, **fields: Any) -> CommitCreate:
-    return msgspec.convert({"repo_id": str(space), "message": message, **fields}, CommitCreate)
-
-
 def _one_statement_store(pool: Pool, new_id: Callable[[], uuid.UUID] = uuid7) -> CheckpointStore:
     return CheckpointStore(pool, new_id=new_id, writer=CommitWriter(pool, max_statements=1))
 
@@ -59,9 +44,11 @@ async def test_concurrent_commits_to_many_spaces_share_statements_and_keep_every
     pool: Pool, db: asyncpg.Connection
 ) -> None:
     store = CheckpointStore(pool)
-    spaces = await _spaces(db, 12)
+    spaces = await insert_spaces(db, 12)
     bodies = [
-        _body(space, f"c{n}", decisions=[f"d{n}"], metadata=AWKWARD_METADATA) for n in range(8) for space in spaces
+        commit_body(space, f"c{n}", decisions=[f"d{n}"], metadata=AWKWARD_METADATA)
+        for n in range(8)
+        for space in spaces
     ]
     saved = [msgspec.json.decode(body) for body in await asyncio.gather(*(store.commit(b) for b in bodies))]
 
@@ -99,20 +86,20 @@ async def test_concurrent_commits_to_many_spaces_share_statements_and_keep_every
 
 async def test_refused_commits_leave_the_rest_of_their_statement_alone(pool: Pool, db: asyncpg.Connection) -> None:
     store = _one_statement_store(pool)
-    stale, missing_parent, foreign_parent, plain, with_parent, with_head, blocker = await _spaces(db, 7)
+    stale, missing_parent, foreign_parent, plain, with_parent, with_head, blocker = await insert_spaces(db, 7)
     bases = {
-        space: msgspec.json.decode(await store.commit(_body(space, "base")))
+        space: msgspec.json.decode(await store.commit(commit_body(space, "base")))
         for space in (stale, missing_parent, foreign_parent, plain, with_parent, with_head)
     }
     attempts = [
-        _body(blocker, "takes the only statement"),
-        _body(stale, "late", expected_head_commit_id=str(uuid.uuid4())),
-        _body(missing_parent, "orphan", parent_commit_id=str(uuid.uuid4())),
-        _body(foreign_parent, "stranger", parent_commit_id=bases[plain]["id"]),
-        _body(uuid.uuid4(), "nowhere"),
-        _body(plain, "fine"),
-        _body(with_parent, "fine", parent_commit_id=bases[with_parent]["id"]),
-        _body(with_head, "fine", expected_head_commit_id=bases[with_head]["id"]),
+        commit_body(blocker, "takes the only statement"),
+        commit_body(stale, "late", expected_head_commit_id=str(uuid.uuid4())),
+        commit_body(missing_parent, "orphan", parent_commit_id=str(uuid.uuid4())),
+        commit_body(foreign_parent, "stranger", parent_commit_id=bases[plain]["id"]),
+        commit_body(uuid.uuid4(), "nowhere"),
+        commit_body(plain, "fine"),
+        commit_body(with_parent, "fine", parent_commit_id=bases[with_parent]["id"]),
+        commit_body(with_head, "fine", expected_head_commit_id=bases[with_head]["id"]),
     ]
     results = await asyncio.gather(*(store.commit(a) for a in attempts), return_exceptions=True)
 
@@ -155,8 +142,8 @@ async def test_a_statement_that_fails_as_a_whole_is_retried_commit_by_commit(
         return made[-1]
 
     store = _one_statement_store(pool, new_id)
-    spaces = await _spaces(db, 5)
-    results = await asyncio.gather(*(store.commit(_body(s, "c")) for s in spaces), return_exceptions=True)
+    spaces = await insert_spaces(db, 5)
+    results = await asyncio.gather(*(store.commit(commit_body(s, "c")) for s in spaces), return_exceptions=True)
 
     assert store.writer.groups_written == 0
     assert isinstance(results[2], asyncpg.UniqueViolationError)
@@ -170,10 +157,10 @@ async def test_a_statement_that_fails_as_a_whole_is_retried_commit_by_commit(
 
 async def test_a_commit_given_up_before_it_is_sent_is_not_written(pool: Pool, db: asyncpg.Connection) -> None:
     store = _one_statement_store(pool)
-    first, given_up, kept = await _spaces(db, 3)
-    running = asyncio.create_task(store.commit(_body(first, "runs")))
-    waiting = asyncio.create_task(store.commit(_body(given_up, "waits, then the caller leaves")))
-    staying = asyncio.create_task(store.commit(_body(kept, "waits")))
+    first, given_up, kept = await insert_spaces(db, 3)
+    running = asyncio.create_task(store.commit(commit_body(first, "runs")))
+    waiting = asyncio.create_task(store.commit(commit_body(given_up, "waits, then the caller leaves")))
+    staying = asyncio.create_task(store.commit(commit_body(kept, "waits")))
     await asyncio.sleep(0)  # all three have been handed to the writer; only the first is sent
     waiting.cancel()
     await running
@@ -188,8 +175,8 @@ async def test_a_commit_given_up_before_it_is_sent_is_not_written(pool: Pool, db
 
 async def test_commits_to_one_space_never_share_a_statement(pool: Pool, db: asyncpg.Connection) -> None:
     store = _one_statement_store(pool)
-    (space,) = await _spaces(db, 1)
-    await asyncio.gather(*(store.commit(_body(space, f"c{n}")) for n in range(10)))
+    (space,) = await insert_spaces(db, 1)
+    await asyncio.gather(*(store.commit(commit_body(space, f"c{n}")) for n in range(10)))
     assert store.writer.groups_written == 0
     stored = await db.fetch("SELECT id, parent_commit_id FROM commits WHERE repo_id = $1 ORDER BY created_at", space)
     assert len(stored) == 10
@@ -215,13 +202,13 @@ async def test_a_busy_space_is_written_alone_and_holds_up_no_other(
     database_url: str, pool: Pool, db: asyncpg.Connection
 ) -> None:
     store = _one_statement_store(pool)
-    blocker, busy, free_a, free_b = await _spaces(db, 4)
+    blocker, busy, free_a, free_b = await insert_spaces(db, 4)
     holder = await asyncpg.connect(database_url)
     try:
         await holder.execute("BEGIN")
         await holder.execute("SELECT 1 FROM repos WHERE id = $1 FOR UPDATE", busy)  # another process's commit
-        first = asyncio.create_task(store.commit(_body(blocker, "first")))
-        others = [asyncio.create_task(store.commit(_body(s, "grouped"))) for s in (busy, free_a, free_b)]
+        first = asyncio.create_task(store.commit(commit_body(blocker, "first")))
+        others = [asyncio.create_task(store.commit(commit_body(s, "grouped"))) for s in (busy, free_a, free_b)]
         done, _ = await asyncio.wait([first, *others[1:]], timeout=10)
         assert len(done) == 3  # written while the busy Space stays locked
         assert not others[0].done()
@@ -240,15 +227,15 @@ async def test_a_commit_that_waits_too_long_for_its_turn_is_refused_unwritten(
 ) -> None:
     short = await create_pool(database_url, size=4, acquire_timeout=0.5)
     store = CheckpointStore(short, writer=CommitWriter(short, max_statements=1))
-    stuck, queued = await _spaces(db, 2)
+    stuck, queued = await insert_spaces(db, 2)
     holder = await asyncpg.connect(database_url)
     try:
         await holder.execute("BEGIN")
         await holder.execute("SELECT 1 FROM repos WHERE id = $1 FOR UPDATE", stuck)
-        first = asyncio.create_task(store.commit(_body(stuck, "waits for the lock")))
+        first = asyncio.create_task(store.commit(commit_body(stuck, "waits for the lock")))
         await _waiting_backend(db, "WITH space AS (")
         with pytest.raises(PoolTimeout):
-            await store.commit(_body(queued, "waits for a statement"))
+            await store.commit(commit_body(queued, "waits for a statement"))
     finally:
         await holder.execute("ROLLBACK")
         await holder.close()
@@ -264,12 +251,12 @@ async def test_a_group_whose_outcome_is_unknown_is_not_retried(
     """A lost connection may come after PostgreSQL committed: every commit of the statement gets
     the error and none is written again (here nothing was committed, so nothing may be found)."""
     store = _one_statement_store(pool)
-    spaces = await _spaces(db, 4)
+    spaces = await insert_spaces(db, 4)
     holder = await asyncpg.connect(database_url)
     try:
         await holder.execute("BEGIN")
         await holder.execute("LOCK TABLE commits IN SHARE MODE")  # every insert into commits waits
-        tasks = [asyncio.create_task(store.commit(_body(s, "c"))) for s in spaces]
+        tasks = [asyncio.create_task(store.commit(commit_body(s, "c"))) for s in spaces]
         await db.execute("SELECT pg_terminate_backend($1)", await _waiting_backend(db, "WITH space AS ("))
         await db.execute("SELECT pg_terminate_backend($1)", await _waiting_backend(db, "unnest("))
         # A retry would queue behind the table lock again, and this would time out.
@@ -295,9 +282,9 @@ async def test_two_writers_on_the_same_spaces_lose_nothing_and_never_fork(
             CheckpointStore(pool, writer=CommitWriter(pool, max_group=8)),
             CheckpointStore(other, writer=CommitWriter(other, max_group=8)),
         ]
-        spaces = await _spaces(db, 6)
+        spaces = await insert_spaces(db, 6)
         rounds = 12
-        bodies = [(n % 2, _body(space, f"c{n}")) for n in range(rounds) for space in spaces]
+        bodies = [(n % 2, commit_body(space, f"c{n}")) for n in range(rounds) for space in spaces]
         results = await asyncio.gather(*(stores[side].commit(body) for side, body in bodies))
     finally:
         await other.close()
@@ -328,8 +315,8 @@ async def test_commits_to_the_lines_of_one_space_share_statements_and_keep_every
     # Three lines of one Space, the default one reached by two keys (its name and none): group
     # statements carry several lines at once, never two commits to one line.
     store = CheckpointStore(pool)
-    [space] = await _spaces(db, 1)
-    await store.commit(_body(space, "base"))
+    [space] = await insert_spaces(db, 1)
+    await store.commit(commit_body(space, "base"))
     for name in ("left", "right"):
         await db.execute(
             "INSERT INTO branches (id, repo_id, name, name_key, is_default, head_commit_id, head_commit_hash, "
@@ -340,7 +327,7 @@ async def test_commits_to_the_lines_of_one_space_share_statements_and_keep_every
             name,
         )
     keys = [None, "main", "MAIN", "left", "right"]
-    bodies = [_body(space, f"c{n}", **({"branch": key} if key else {})) for n in range(10) for key in keys]
+    bodies = [commit_body(space, f"c{n}", **({"branch": key} if key else {})) for n in range(10) for key in keys]
     await asyncio.gather(*(store.commit(b) for b in bodies))
     assert store.writer.groups_written > 0
     lines = await db.fetch("SELECT name, head_commit_id, commit_count FROM branches WHERE repo_id = $1", space)

@@ -14,7 +14,6 @@ import msgspec
 import pytest
 
 from smriti.access.caller import Agent
-from smriti.checkpoints.schemas import CommitCreate
 from smriti.checkpoints.store import CheckpointStore
 from smriti.checkpoints.writes import CommitWriter
 from smriti.core.errors import Conflict
@@ -25,6 +24,7 @@ from tests.bundles.test_round_trip import NDJSON, export
 from tests.events.change_events import Written, created, events_since, mark
 from tests.proposals.helpers import bearer, make_agent, merge, propose, space_with_line
 from tests.support.api import commit, create_space
+from tests.support.checkpoints import commit_body, insert_spaces
 
 Made = Callable[[httpx.AsyncClient, dict[str, Any], dict[str, str]], Awaitable[httpx.Response]]
 
@@ -154,29 +154,15 @@ async def test_a_refused_commit_writes_no_event(client: httpx.AsyncClient, db: a
     assert [event.data for event in await events_since(db, before)] == [created(saved, "main")]
 
 
-def _body(space: uuid.UUID, message: str, **fields: Any) -> CommitCreate:
-    return msgspec.convert({"repo_id": str(space), "message": message, **fields}, CommitCreate)
-
-
-async def _new_spaces(db: asyncpg.Connection, count: int) -> list[uuid.UUID]:
-    ids = [uuid.uuid4() for _ in range(count)]
-    await db.execute(
-        "INSERT INTO repos (id, name, created_at, updated_at) "
-        "SELECT id, id::text, now(), now() FROM unnest($1::uuid[]) id",
-        ids,
-    )
-    return ids
-
-
 async def test_a_group_commit_writes_each_commits_own_event(pool: Pool, db: asyncpg.Connection) -> None:
     # One statement at a time: every commit started while the first runs goes into the next one.
     store = CheckpointStore(pool, writer=CommitWriter(pool, max_statements=1))
-    blocker, stale, *spaces = await _new_spaces(db, 10)
-    await store.commit(_body(stale, "base"))
+    blocker, stale, *spaces = await insert_spaces(db, 10)
+    await store.commit(commit_body(stale, "base"))
     before = await mark(db)
-    bodies = [_body(blocker, "first")] + [_body(space, f"commit {n}") for n, space in enumerate(spaces)]
+    bodies = [commit_body(blocker, "first")] + [commit_body(space, f"commit {n}") for n, space in enumerate(spaces)]
     # A commit refused in the group statement (its HEAD moved) writes no event there.
-    refused = store.commit(_body(stale, "late", expected_head_commit_id=str(uuid.uuid4())))
+    refused = store.commit(commit_body(stale, "late", expected_head_commit_id=str(uuid.uuid4())))
     *answers, refusal = await asyncio.gather(*(store.commit(b) for b in bodies), refused, return_exceptions=True)
     assert isinstance(refusal, Conflict)
     saved = [msgspec.json.decode(answer) for answer in answers if isinstance(answer, bytes)]
@@ -194,12 +180,12 @@ async def test_concurrent_agents_commits_each_name_their_agent(pool: Pool, db: a
     # An agent's commit has a statement of its own (a protected line refuses it), so it is never
     # grouped: each names its own agent however many run at once.
     store = CheckpointStore(pool)
-    spaces = await _new_spaces(db, 8)
+    spaces = await insert_spaces(db, 8)
     agents = [Agent(uuid.uuid4(), f"agent {n}", None, True) for n in range(8)]
     before = await mark(db)
     saved = await asyncio.gather(
         *(
-            store.commit(_body(space, f"by {agent.name}"), agent=agent)
+            store.commit(commit_body(space, f"by {agent.name}"), agent=agent)
             for space, agent in zip(spaces, agents, strict=True)
         )
     )
@@ -219,8 +205,8 @@ async def test_the_events_of_one_lines_commits_are_numbered_in_the_lines_order(
     other_pool = await create_pool(database_url, size=4)
     try:
         stores = [CheckpointStore(pool), CheckpointStore(other_pool)]
-        (space,) = await _new_spaces(db, 1)
-        await asyncio.gather(*(stores[n % 2].commit(_body(space, f"commit {n}")) for n in range(40)))
+        (space,) = await insert_spaces(db, 1)
+        await asyncio.gather(*(stores[n % 2].commit(commit_body(space, f"commit {n}")) for n in range(40)))
     finally:
         await other_pool.close()
     while await number_events(pool):
