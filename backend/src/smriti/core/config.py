@@ -72,6 +72,9 @@ class Settings:
     event_retention_days: int = 30
     """`SMRITI_EVENT_RETENTION_DAYS`: how long events are kept (`events/retention.py`); an `after`
     some of whose following events were removed is a 410."""
+    max_event_streams: int = 2000
+    """`SMRITI_MAX_EVENT_STREAMS`: event streams (SSE) one server process holds at once; an agent
+    key a tenth of them (`events/hub.py`). Past it, opening one is a 503."""
     migrate_on_start: bool = True
     web_dir: Path | None = None
     api_token: str | None = field(default=None, repr=False)
@@ -130,6 +133,7 @@ class Settings:
             context_windows=parse_context_windows(env.get("SMRITI_CONTEXT_WINDOWS")),
             max_page_size=_int(env, "SMRITI_MAX_PAGE_SIZE", 200, minimum=1),
             event_retention_days=_int(env, "SMRITI_EVENT_RETENTION_DAYS", 30, minimum=1),
+            max_event_streams=_int(env, "SMRITI_MAX_EVENT_STREAMS", 2000, minimum=1),
             migrate_on_start=not _bool(env, "SMRITI_SKIP_MIGRATIONS"),
             web_dir=Path(env["SMRITI_WEB_DIR"]) if env.get("SMRITI_WEB_DIR") else None,
             api_token=_text(env, "SMRITI_API_TOKEN"),

@@ -38,7 +38,8 @@ _DESCRIPTION: Final = (
     "replays what followed, then sends each new event within a second, whichever server process wrote it; "
     "without either, at the next new event; a comment every 15 s. An `after` some of whose following events "
     "are past their retention (SMRITI_EVENT_RETENTION_DAYS) is a 410 naming it; one past the newest event "
-    "ever given is a 400. See docs/api.md."
+    "ever given is a 400. A process holds at most SMRITI_MAX_EVENT_STREAMS streams, an agent key a tenth of "
+    "them: past it, a 503. See docs/api.md."
 )
 
 AfterQuery = Annotated[
@@ -152,7 +153,7 @@ class EventController(Controller):
         opt=access(READS),
         summary="Every change to the Spaces the caller can read, oldest first (or as a live stream)",
         description=_DESCRIPTION + " An agent key sees the events of its Spaces only.",
-        responses=error_responses(410),
+        responses=error_responses(410, 503),
     )
     async def list_events(
         self,
@@ -172,7 +173,7 @@ class EventController(Controller):
         opt=access(READS),
         summary="Every change to one Space, oldest first (or as a live stream)",
         description=_DESCRIPTION,
-        responses=error_responses(404, 410),
+        responses=error_responses(404, 410, 503),
     )
     async def list_space_events(
         self,

@@ -11,7 +11,11 @@ its change commits, on whichever process wrote it.
 
 A subscriber's queue is bounded (`QUEUE_LIMIT`): one whose client reads slower than events come
 is marked `behind`, its queue emptied, and its stream catches up from the log itself
-(`events/stream.py`), so a client that stops reading costs a bounded amount of memory.
+(`events/stream.py`), so a client that stops reading costs a bounded amount of memory. The
+streams themselves are bounded too: `max_streams` a process (each holds a socket and a file
+descriptor), and an agent key a tenth of them, so that one agent cannot shut out the rest; past
+either, opening one is a 503. The hub holds its subscribers weakly: a stream whose response never
+ran (its client went before the first byte) leaves nothing registered behind it.
 
 Once an hour (and at start) the loop also applies retention (`retention.py`), and twice a second
 it ends the streams of agent keys revoked since they opened (one query for all of them). A database error
@@ -23,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+import weakref
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -31,6 +36,7 @@ from uuid import UUID
 
 import structlog
 
+from smriti.core.errors import Unavailable
 from smriti.db.pool import Pool
 from smriti.events.log import events_after, newest_id
 from smriti.events.retention import prune_events
@@ -42,6 +48,9 @@ log = structlog.get_logger("smriti")
 TICK_S: Final = 0.1
 QUEUE_LIMIT: Final = 256
 """Events waiting for one stream's client; past it the stream catches up from the log."""
+MAX_STREAMS: Final = 2000
+"""Event streams a process holds at once (`SMRITI_MAX_EVENT_STREAMS`); an agent key a tenth of them."""
+STREAMS_FULL_RETRY_S: Final = 5
 READ_BATCH: Final = 1000
 PRUNE_EVERY_S: Final = 3600.0
 RETRY_S: Final = 60.0
@@ -85,11 +94,15 @@ class Subscriber:
 
 
 class EventHub:
-    def __init__(self, pool: Pool, *, retention_days: int, tick_s: float = TICK_S) -> None:
+    def __init__(
+        self, pool: Pool, *, retention_days: int, max_streams: int = MAX_STREAMS, tick_s: float = TICK_S
+    ) -> None:
         self._pool = pool
         self._retention_days = retention_days
+        self._max_streams = max_streams
         self._tick_s = tick_s
-        self._subscribers: set[Subscriber] = set()
+        # Weak: a subscriber lives as long as its stream does (`events/stream.py` holds it).
+        self._subscribers: weakref.WeakSet[Subscriber] = weakref.WeakSet()
         self._seen: int | None = None  # the last id handed out; None until the first tick read it
         self._keys_checked_at = float("-inf")
         self._tasks: list[asyncio.Task[None]] = []
@@ -124,6 +137,21 @@ class EventHub:
     def subscribe(
         self, *, repo_id: UUID | None, spaces: frozenset[UUID] | None, agent_id: UUID | None = None
     ) -> Subscriber:
+        """A new stream's share of the feed; 503 when this process holds its `max_streams`, or the
+        agent key a tenth of them."""
+        if len(self._subscribers) >= self._max_streams:
+            raise Unavailable(
+                f"This server process holds {self._max_streams:,} event streams already (SMRITI_MAX_EVENT_STREAMS); "
+                "retry in a moment.",
+                retry_after_s=STREAMS_FULL_RETRY_S,
+            )
+        per_key = max(1, self._max_streams // 10)
+        if agent_id is not None and sum(1 for s in self._subscribers if s.agent_id == agent_id) >= per_key:
+            raise Unavailable(
+                f"This agent key holds {per_key:,} event streams on this server process already; close one "
+                "(GET /v5/events streams every Space the key reads at once).",
+                retry_after_s=STREAMS_FULL_RETRY_S,
+            )
         subscriber = Subscriber(repo_id, spaces, agent_id, closed=self._stopped)
         self._subscribers.add(subscriber)
         return subscriber

@@ -67,6 +67,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         max_checkpoint_bytes=settings.max_body_bytes,
         max_bundle_line_bytes=settings.max_bundle_line_bytes,
         event_retention_days=settings.event_retention_days,
+        max_event_streams=settings.max_event_streams,
         webhook_allow_private=settings.webhook_allow_private,
         webhook_retry_window_s=settings.webhook_retry_hours * 3600,
     )

@@ -95,6 +95,7 @@ class Services:
         max_checkpoint_bytes: int,
         max_bundle_line_bytes: int,
         event_retention_days: int,
+        max_event_streams: int,
         webhook_allow_private: bool,
         webhook_retry_window_s: float,
     ) -> None:
@@ -105,6 +106,7 @@ class Services:
         self._max_checkpoint_bytes = max_checkpoint_bytes
         self._max_bundle_line_bytes = max_bundle_line_bytes
         self._event_retention_days = event_retention_days
+        self._max_event_streams = max_event_streams
         self._webhook_allow_private = webhook_allow_private
         self._webhook_retry_window_s = webhook_retry_window_s
 
@@ -134,7 +136,7 @@ class Services:
         self.agents = AgentKeys(pool)
         self.proposals = ProposalService(pool, ProposalStore(pool), self.merges, self.checkpoints)
         # Started by the lifespan, which also stops it (`server/app.py`).
-        self.events = EventHub(pool, retention_days=self._event_retention_days)
+        self.events = EventHub(pool, retention_days=self._event_retention_days, max_streams=self._max_event_streams)
         self.webhooks = WebhookStore(pool, allow_private=self._webhook_allow_private, resolve=resolve_system)
         # Started and stopped by the app's lifespan (`server/app.py`).
         self.deliverer = Deliverer(
