@@ -16,14 +16,18 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
-from uuid import uuid4
+from uuid import UUID, uuid4
 
+import anyio
 import httpx
 import pytest
 from mcp import Client, MCPError, StdioServerParameters
 from mcp.client.subscriptions import ResourceUpdated
 from mcp.shared.exceptions import MCPDeprecationWarning
 
+from smriti.client.api import SmritiClient
+from smriti.client.mcp.heads import HeadWatch
+from smriti.client.mcp.subscriptions import MAX_LISTENED_URIS
 from tests.client.test_mcp_stdio import Host
 from tests.support.live_server import LiveServer, free_port, live_server, tree_env
 
@@ -307,3 +311,46 @@ async def test_a_move_while_the_smriti_server_is_away_is_told_when_it_is_back(
                     "While the MCP server's API was away"
                 )
                 await told.nothing()
+
+
+async def test_one_stream_follows_every_watched_head_and_stops_with_the_last_subscription(
+    server: LiveServer, api: Api
+) -> None:
+    space = await api.space()
+    space_id = UUID(space["id"])
+    told: asyncio.Queue[str] = asyncio.Queue()
+
+    async def notify(uri: str) -> None:
+        told.put_nowait(uri)
+
+    async with SmritiClient(server.url, token=TOKEN) as client, anyio.create_task_group() as tasks:
+        heads = HeadWatch(client, tasks, notify)
+        assert not heads.following
+        for uri in ("by id", "by name", "by id"):
+            heads.add(uri, space_id, None)
+        assert heads.following
+        await api.commit(space, "First")
+        assert {await asyncio.wait_for(told.get(), TOLD_WITHIN_S) for _ in range(2)} == {"by id", "by name"}
+
+        heads.remove("by id", space_id)  # "by id" was subscribed twice: one is left
+        await api.commit(space, "Second")
+        assert {await asyncio.wait_for(told.get(), TOLD_WITHIN_S) for _ in range(2)} == {"by id", "by name"}
+
+        heads.remove("by id", space_id)
+        heads.remove("by name", space_id)
+        heads.remove("by name", space_id)  # once too often: nothing
+        assert not heads.following
+        await api.commit(space, "Third")
+        await asyncio.sleep(QUIET_FOR_S)
+        assert told.empty()
+        tasks.cancel_scope.cancel()
+
+
+async def test_a_listen_stream_naming_too_many_heads_is_refused(server: LiveServer, api: Api) -> None:
+    space = await api.space()
+    uris = [f"smriti://spaces/{quote(space['name'], safe='')}/head?{n}" for n in range(MAX_LISTENED_URIS + 1)]
+    async with modern_client(server.url) as client:
+        with pytest.raises(MCPError, match="resourceSubscriptions names 101 resources") as refused:
+            async with client.listen(resource_subscriptions=uris):
+                pass
+        assert refused.value.error.code == -32602
