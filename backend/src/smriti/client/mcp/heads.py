@@ -90,6 +90,10 @@ class HeadWatch:
                     # Refused (a revoked key, events pruned past `after`): start again from the next
                     # new event, later; the HEADs are read again then, so no move goes untold.
                     log.warning("Event stream refused (%s); starting again in %g s", exc.one_line(), MAX_PAUSE_S)
+                except Exception:
+                    # Anything else (an event that is not the JSON it should be) must not end the
+                    # MCP server, whose task group this runs in: the same fresh start.
+                    log.exception("Event stream failed; starting again in %g s", MAX_PAUSE_S)
                 await anyio.sleep(MAX_PAUSE_S)
 
     async def _started(self, after: int) -> None:
