@@ -9,7 +9,7 @@ wrong token) ends the watch with its error: trying again would get the same answ
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Final
 from uuid import UUID
 
@@ -29,19 +29,26 @@ async def watch(
     client: SmritiClient,
     space_id: UUID | None,
     after: int | None,
-    show: Callable[[dict[str, Any]], None],
+    show: Callable[[dict[str, Any]], Awaitable[None]],
     *,
     on_retry: Callable[[ClientError, float], None] | None = None,
+    on_start: Callable[[int], Awaitable[None]] | None = None,
 ) -> None:
-    """Calls `show` with each event (the API's JSON, decoded) for as long as it runs."""
+    """Awaits `show` with each event (the API's JSON, decoded) for as long as it runs, and
+    `on_start` once, with the id the watch starts after, as soon as the first stream says it: from
+    then on, every new event reaches `show`."""
     pause = FIRST_PAUSE_S
+    started = False
     while True:
         try:
             async for message in client.event_stream(space_id, after):
                 if message.last_id is not None and message.last_id.isdigit():
                     after = int(message.last_id)
+                    if not started and on_start is not None:
+                        await on_start(after)
+                    started = True
                 if message.data is not None:
-                    show(msgspec.json.decode(message.data))
+                    await show(msgspec.json.decode(message.data))
                     pause = FIRST_PAUSE_S  # it was up: the next drop starts the pauses over
         except ClientError as exc:
             if not _worth_retrying(exc):

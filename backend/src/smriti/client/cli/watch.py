@@ -40,7 +40,7 @@ async def _watch(client: SmritiClient, space: str | None, after: int | None, *, 
 
     space_id = (await client.resolve_space(space)).id if space is not None else None
 
-    def show(event: dict[str, Any]) -> None:
+    async def show(event: dict[str, Any]) -> None:
         if as_json:
             sys.stdout.buffer.write(msgspec.json.encode(event) + b"\n")
             sys.stdout.flush()

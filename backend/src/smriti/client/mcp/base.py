@@ -14,6 +14,7 @@ from typing import Annotated, Any
 import msgspec
 
 from smriti.client.api import SmritiClient
+from smriti.client.errors import ClientError, ConflictError, InvalidInput, MissingError, OpenConflicts, Unreachable
 
 # Every text argument that reaches the API's address (a path or a query) is bounded here by what
 # the API itself accepts, so an over-long one is refused as an invalid argument, by its name,
@@ -111,3 +112,20 @@ class ToolSpec:
 def shown(text: str, limit: int = 120) -> str:
     """`text` quoted for a message, cut: an unknown name or address may be as long as the request."""
     return repr(text if len(text) <= limit else text[:limit] + "…")
+
+
+_KIND_LABELS: tuple[tuple[type[ClientError], str], ...] = (
+    (Unreachable, "Smriti server unreachable"),
+    (InvalidInput, "Invalid input"),
+    (MissingError, "Not found"),
+    (ConflictError, "Conflict"),
+    (OpenConflicts, "Open conflicts"),
+)
+
+
+def error_label(exc: ClientError) -> str:
+    """What kind of failure `exc` is, as the first words of a tool's or a request's error."""
+    for kind, label in _KIND_LABELS:
+        if isinstance(exc, kind):
+            return label
+    return f"Server error{f' {exc.status_code}' if exc.status_code else ''}"

@@ -17,30 +17,35 @@ from __future__ import annotations
 import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
-from urllib.parse import unquote, urlsplit
 
 import mcp_types as types
 import msgspec
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
-from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from smriti import __version__
-from smriti.checkpoints.schemas import Checkpoint
 from smriti.client import operations
-from smriti.client.api import SmritiClient
-from smriti.client.errors import ClientError, ConflictError, InvalidInput, MissingError, OpenConflicts, Unreachable
+from smriti.client.errors import ClientError, Unreachable
 from smriti.client.mcp.arguments import largest, not_text
-from smriti.client.mcp.base import MAX_NAME, MAX_REF, Call, ClientSource, ToolSpec, shown
+from smriti.client.mcp.base import Call, ClientSource, ToolSpec, error_label, shown
 from smriti.client.mcp.prompts import PROMPTS, PromptError, prompt_result
+from smriti.client.mcp.resources import (
+    CHECKPOINT_URI,
+    HEAD_URI,
+    head_uri,
+    read_named,
+    resource_error,
+    resource_named,
+)
 from smriti.client.mcp.tools import BY_NAME as _BY_NAME
 from smriti.client.mcp.tools import STRUCTURED_FIELDS as _STRUCTURED_FIELDS
 from smriti.client.mcp.tools import TOOLS
 from smriti.core.json_checks import duplicate_key
-from smriti.spaces.schemas import Space
 
 if TYPE_CHECKING:
     from mcp.server.context import ServerRequestContext
+
+    from smriti.client.mcp.subscriptions import HeadSubscriptions
 
 
 log = logging.getLogger("smriti.mcp")
@@ -138,22 +143,6 @@ def _prepare(arguments: dict[str, Any]) -> dict[str, Any]:
     return prepared
 
 
-_KIND_LABELS: tuple[tuple[type[ClientError], str], ...] = (
-    (Unreachable, "Smriti server unreachable"),
-    (InvalidInput, "Invalid input"),
-    (MissingError, "Not found"),
-    (ConflictError, "Conflict"),
-    (OpenConflicts, "Open conflicts"),
-)
-
-
-def _label(exc: ClientError) -> str:
-    for kind, label in _KIND_LABELS:
-        if isinstance(exc, kind):
-            return label
-    return f"Server error{f' {exc.status_code}' if exc.status_code else ''}"
-
-
 def _too_large(exc: ClientError, arguments: dict[str, Any]) -> str:
     """For a body the API refused as too large (413): which argument to shorten."""
     found = largest(arguments) if exc.status_code == 413 else None
@@ -189,32 +178,18 @@ def _agent_header(ctx: ServerRequestContext[Any, Any]) -> str | None:
     return name or None
 
 
-RESOURCE_NOT_FOUND_LEGACY = -32002
-""""Resource not found" in every handshake revision (2024-11-05 to 2025-11-25); 2026-07-28 retired
-the code and answers -32602 (invalid params) instead."""
-
-
-def _not_found_code(ctx: ServerRequestContext[Any, Any]) -> int:
-    try:
-        version = str(ctx.session.protocol_version)
-    except (AttributeError, RuntimeError):
-        version = ""
-    return types.INVALID_PARAMS if version in MODERN_PROTOCOL_VERSIONS else RESOURCE_NOT_FOUND_LEGACY
-
-
-HEAD_URI = "smriti://spaces/{space}/head"
-CHECKPOINT_URI = "smriti://checkpoints/{ref}"
-
-
-def head_uri(space: Space) -> str:
-    return HEAD_URI.format(space=space.id)
-
-
-def build_server(clients: ClientSource, *, configured_author: str | None = None) -> Server[Any]:
+def build_server(
+    clients: ClientSource,
+    *,
+    configured_author: str | None = None,
+    subscriptions: HeadSubscriptions | None = None,
+) -> Server[Any]:
     """The MCP server over the client `clients()` returns.
 
     `configured_author` names the agent on its saves (over stdio, `SMRITI_AGENT_NAME`); over HTTP
     the `X-Smriti-Agent` header does (`Call.author` says who is credited when neither is set).
+    With `subscriptions` (over stdio), a Space's HEAD can be subscribed to, in the negotiated
+    revision's way; the capability (`resources.subscribe`) is declared then only.
     """
 
     async def list_tools(
@@ -243,7 +218,7 @@ def build_server(clients: ClientSource, *, configured_author: str | None = None)
         try:
             result = await spec.run(call, args)
         except ClientError as exc:
-            return tool_error(f"{_label(exc)}: {exc.one_line()}{_too_large(exc, arguments)}")
+            return tool_error(f"{error_label(exc)}: {exc.one_line()}{_too_large(exc, arguments)}")
         except Exception:
             log.exception("MCP tool %s failed", spec.name)
             return tool_error(f"{spec.name} failed with an internal error in the Smriti MCP server.")
@@ -257,7 +232,7 @@ def build_server(clients: ClientSource, *, configured_author: str | None = None)
         try:
             spaces = await clients().all_spaces()
         except ClientError as exc:
-            raise MCPError(code=types.INTERNAL_ERROR, message=f"{_label(exc)}: {exc.one_line()}") from None
+            raise MCPError(code=types.INTERNAL_ERROR, message=f"{error_label(exc)}: {exc.one_line()}") from None
         return types.ListResourcesResult(
             resources=[
                 types.Resource(
@@ -299,16 +274,11 @@ def build_server(clients: ClientSource, *, configured_author: str | None = None)
         ctx: ServerRequestContext[Any, Any], params: types.ReadResourceRequestParams
     ) -> types.ReadResourceResult:
         uri = str(params.uri)
-        named = _resource_named(ctx, uri)
+        named = resource_named(ctx, uri)
         try:
-            head = await _resource(clients(), *named)
+            head = await read_named(clients(), *named)
         except ClientError as exc:
-            code = types.INVALID_PARAMS
-            if isinstance(exc, Unreachable):
-                code = types.INTERNAL_ERROR
-            elif isinstance(exc, MissingError):
-                code = _not_found_code(ctx)
-            raise MCPError(code=code, message=f"{_label(exc)}: {exc.one_line()}") from None
+            raise resource_error(ctx, exc) from None
         return types.ReadResourceResult(
             contents=[
                 types.TextResourceContents(
@@ -332,7 +302,7 @@ def build_server(clients: ClientSource, *, configured_author: str | None = None)
             raise MCPError(code=types.INVALID_PARAMS, message=str(exc)) from None
         except ClientError as exc:
             code = types.INTERNAL_ERROR if isinstance(exc, Unreachable) else types.INVALID_PARAMS
-            raise MCPError(code=code, message=f"{_label(exc)}: {exc.one_line()}") from None
+            raise MCPError(code=code, message=f"{error_label(exc)}: {exc.one_line()}") from None
 
     return Server(
         "smriti",
@@ -345,44 +315,9 @@ def build_server(clients: ClientSource, *, configured_author: str | None = None)
         on_list_resources=list_resources,
         on_list_resource_templates=list_templates,
         on_read_resource=read_resource,
+        on_subscribe_resource=subscriptions.subscribe if subscriptions else None,
+        on_unsubscribe_resource=subscriptions.unsubscribe if subscriptions else None,
+        on_subscriptions_listen=subscriptions.listen if subscriptions else None,
         on_list_prompts=list_prompts,
         on_get_prompt=get_prompt,
     )
-
-
-def _resource_named(ctx: ServerRequestContext[Any, Any], uri: str) -> tuple[str, str]:
-    """`_named_by_uri`, or the MCP error for an unknown resource or an over-long {ref} or {space}."""
-    named = _named_by_uri(uri)
-    if named is None:
-        raise MCPError(
-            code=_not_found_code(ctx),
-            message=f"Unknown resource {shown(uri)}; expected {HEAD_URI} or {CHECKPOINT_URI}.",
-        )
-    kind, value = named
-    variable, longest = ("{ref}", MAX_REF) if kind == "checkpoint" else ("{space}", MAX_NAME)
-    if len(value) > longest:
-        raise MCPError(
-            code=types.INVALID_PARAMS,
-            message=f"Invalid resource {shown(uri)}: {variable} is {len(value):,} characters long; it is at most "
-            f"{longest}.",
-        )
-    return named
-
-
-async def _resource(client: SmritiClient, kind: str, ref: str) -> Checkpoint:
-    if kind == "checkpoint":
-        return await client.get_checkpoint(ref)
-    return await client.head((await client.resolve_space(ref)).id)
-
-
-def _named_by_uri(uri: str) -> tuple[str, str] | None:
-    """("head", the Space's id or name) or ("checkpoint", its ref), from a resource URI."""
-    parts = urlsplit(uri)
-    segments = parts.path.strip("/").split("/")
-    if parts.scheme != "smriti" or not segments[0]:
-        return None
-    if parts.netloc == "spaces" and len(segments) == 2 and segments[1] == "head":
-        return "head", unquote(segments[0])
-    if parts.netloc == "checkpoints" and len(segments) == 1:
-        return "checkpoint", unquote(segments[0])
-    return None

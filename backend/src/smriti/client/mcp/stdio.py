@@ -16,6 +16,7 @@ from mcp.shared.message import SessionMessage
 from smriti.client.api import DEFAULT_TIMEOUT, SmritiClient
 from smriti.client.hints import MCP_HINTS
 from smriti.client.mcp.server import build_server
+from smriti.client.mcp.subscriptions import HeadSubscriptions
 
 
 def run_stdio(url: str, *, token: str | None = None, timeout: float = DEFAULT_TIMEOUT) -> None:
@@ -23,9 +24,9 @@ def run_stdio(url: str, *, token: str | None = None, timeout: float = DEFAULT_TI
     client = SmritiClient(url, token=token, timeout=timeout, hints=MCP_HINTS)  # a bad URL fails here, before serving
 
     async def serve() -> None:
-        async with client:
+        async with client, HeadSubscriptions.serving(client) as subscriptions:
             author = os.environ.get("SMRITI_AGENT_NAME", "").strip() or None
-            server = build_server(lambda: client, configured_author=author)
+            server = build_server(lambda: client, configured_author=author, subscriptions=subscriptions)
             async with stdio_server() as (read_stream, write_stream):
                 lines = AnsweringUnreadable(read_stream, write_stream)
                 await server.run(lines, write_stream, server.create_initialization_options())
