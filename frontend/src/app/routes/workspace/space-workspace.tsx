@@ -74,6 +74,13 @@ export function SpaceWorkspace({
             {space.data?.name ?? "…"}
           </Link>
         </nav>
+        <Link
+          href={`/spaces/${spaceId}/activity`}
+          className="top-nav-link"
+          title="Who changed what"
+        >
+          Activity
+        </Link>
         {space.data && (
           <span className="top-head" data-testid="space-head">
             {space.data.head_commit_hash ? (
