@@ -11,18 +11,11 @@ import pytest
 from smriti.access.caller import Agent
 from smriti.db.pool import Pool
 from smriti.events.record import record
-from tests.events.support import make_agent, make_space, number_all, write_events, written
+from tests.events.support import get_page, make_agent, make_space, number_all, write_events, written
 
 pytestmark = pytest.mark.usefixtures("db")
 
 PLANNER = Agent(id=uuid.uuid4(), name="planner", spaces=None, write=True)
-
-
-async def _page(client: httpx.AsyncClient, path: str, **params: Any) -> dict[str, Any]:
-    response = await client.get(path, params=params)
-    assert response.status_code == 200, response.text
-    body: dict[str, Any] = response.json()
-    return body
 
 
 async def _mixed(pool: Pool, space: uuid.UUID) -> None:
@@ -40,22 +33,22 @@ async def test_newest_first_pages_go_down_through_next_before(client: httpx.Asyn
     space = await make_space(client, "newest")
     await write_events(pool, space, 5)
     path = f"/v5/repos/{space}/events"
-    everything = [e["id"] for e in (await _page(client, path))["items"]]  # space.created and the five
-    first = await _page(client, path, order="newest", limit=4)
+    everything = [e["id"] for e in (await get_page(client, path))["items"]]  # space.created and the five
+    first = await get_page(client, path, order="newest", limit=4)
     assert [e["id"] for e in first["items"]] == everything[::-1][:4]
     assert first["next_before"] == everything[2]
     assert first["next_after"] == everything[-1]  # what reads on to newer events
-    second = await _page(client, path, order="newest", limit=4, before=first["next_before"])
+    second = await get_page(client, path, order="newest", limit=4, before=first["next_before"])
     assert [e["id"] for e in second["items"]] == everything[1::-1]
     assert second["next_before"] is None  # nothing older: no "older" button
-    exact = await _page(client, path, order="newest", limit=6)
+    exact = await get_page(client, path, order="newest", limit=6)
     assert len(exact["items"]) == 6
     assert exact["next_before"] is None
-    assert (await _page(client, path, order="newest", before=everything[0]))["items"] == []
-    newer = await _page(client, path, after=first["next_after"])
+    assert (await get_page(client, path, order="newest", before=everything[0]))["items"] == []
+    newer = await get_page(client, path, after=first["next_after"])
     assert newer["items"] == []
     # An oldest-first page never has a `next_before`.
-    assert (await _page(client, path))["next_before"] is None
+    assert (await get_page(client, path))["next_before"] is None
 
 
 async def test_pages_filter_by_type_and_actor(client: httpx.AsyncClient, pool: Pool) -> None:
@@ -67,23 +60,23 @@ async def test_pages_filter_by_type_and_actor(client: httpx.AsyncClient, pool: P
     def names(page: dict[str, Any]) -> list[tuple[str, str]]:
         return [(e["type"], e["data"]["name"]) for e in page["items"]]
 
-    created = await _page(client, path, type="line.created", order="newest")
+    created = await get_page(client, path, type="line.created", order="newest")
     assert names(created) == [("line.created", "c"), ("line.created", "b"), ("line.created", "a")]
     both = await client.get(path, params=[("type", "line.deleted"), ("type", "space.created")])
     assert [e["type"] for e in both.json()["items"]] == ["space.created", "line.deleted"]
-    by_agent = await _page(client, path, actor=str(PLANNER.id), order="newest")
+    by_agent = await get_page(client, path, actor=str(PLANNER.id), order="newest")
     assert names(by_agent) == [("line.deleted", "a"), ("line.created", "c")]
     assert {e["actor"]["name"] for e in by_agent["items"]} == {"planner"}
-    by_person = await _page(client, path, actor="human", type="line.created")
+    by_person = await get_page(client, path, actor="human", type="line.created")
     assert names(by_person) == [("line.created", "a"), ("line.created", "b")]
-    nobody = await _page(client, path, actor=str(uuid.uuid4()))
+    nobody = await get_page(client, path, actor=str(uuid.uuid4()))
     assert nobody["items"] == []
     # Across every Space: the same filters, both Spaces' events.
-    everywhere = await _page(client, "/v5/events", actor=str(PLANNER.id), type="line.deleted", order="newest")
+    everywhere = await get_page(client, "/v5/events", actor=str(PLANNER.id), type="line.deleted", order="newest")
     assert [e["repo_id"] for e in everywhere["items"]][:2] == [str(other), str(space)]
     # A filtered page goes down a page at a time too.
-    first = await _page(client, path, actor="human", order="newest", limit=1)
-    second = await _page(client, path, actor="human", order="newest", limit=1, before=first["next_before"])
+    first = await get_page(client, path, actor="human", order="newest", limit=1)
+    second = await get_page(client, path, actor="human", order="newest", limit=1, before=first["next_before"])
     assert [e["type"] for e in first["items"] + second["items"]] == ["line.created", "line.created"]
 
 
