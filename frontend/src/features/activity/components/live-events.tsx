@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { useTokenRequired } from "@/api/auth";
 import { meQuery } from "@/api/me";
 import { connectEvents } from "../api/connect-events";
-import { applyEvent } from "../lib/apply-event";
+import { EventApplier } from "../lib/apply-event";
 import { LiveStream } from "../lib/live-stream";
 import {
   isSomeoneElses,
@@ -32,10 +32,12 @@ export function LiveEvents() {
 
   useEffect(() => {
     if (tokenRequired) return;
+    const applier = new EventApplier(queryClient);
     const stream = new LiveStream(connectEvents, {
       onEvent: (event) => {
-        applyEvent(queryClient, event);
-        if (!isSomeoneElses(event, viewer.current)) return;
+        const someoneElses = isSomeoneElses(event, viewer.current);
+        applier.add(event, !someoneElses);
+        if (!someoneElses) return;
         setNotices((current) => withNotice(current, event));
         setTimeout(() => setNotices((current) => withoutNotice(current, event.id)), NOTICE_MS);
       },
@@ -43,7 +45,10 @@ export function LiveEvents() {
       onRestart: () => void queryClient.invalidateQueries(),
     });
     void stream.run();
-    return () => stream.stop();
+    return () => {
+      stream.stop();
+      applier.stop();
+    };
   }, [queryClient, tokenRequired]);
 
   const count = notices.shown.length;

@@ -37,18 +37,54 @@ function changed(event: SpaceEvent): Key[] {
   }
 }
 
+/** How long events gather before the cache is refreshed once for all of them. */
+const GATHER_MS = 150;
+
 /**
- * Brings the cache up to date with one event: refreshes exactly the queries it changes (only
- * those some screen holds are fetched again; the rest are marked stale), the Space's activity
- * view, and for new Turns fetches only those after the last one cached.
+ * Brings the cache up to date with the events as they come: refreshes exactly the queries they
+ * change (only those some screen holds are fetched again; the rest are marked stale), the
+ * Space's activity view, and for new Turns fetches only those after the last one cached. Events
+ * that come together (a replay after a reconnect, an import, a busy agent) are gathered for
+ * GATHER_MS and each query is refreshed once for all of them, not once per event.
  */
-export function applyEvent(queryClient: QueryClient, event: SpaceEvent): void {
-  for (const queryKey of [...changed(event), keys.events(event.repo_id)]) {
-    void queryClient.invalidateQueries({ queryKey });
+export class EventApplier {
+  private readonly stale = new Map<string, Key>();
+  private readonly sessions = new Set<string>();
+  private timer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(
+    private readonly queryClient: QueryClient,
+    private readonly gatherMs = GATHER_MS,
+  ) {}
+
+  /** `mine`: the viewer's own change. Its Turns are not appended: the tab that sent them cached
+   * them with its answer, and appending first would show them beside the pending send. */
+  add(event: SpaceEvent, mine = false): void {
+    for (const key of [...changed(event), keys.events(event.repo_id)]) {
+      this.stale.set(JSON.stringify(key), key);
+    }
+    const session = event.data.session_id;
+    if (event.type === "turns.added" && typeof session === "string" && !mine) {
+      this.sessions.add(session);
+    }
+    this.timer ??= setTimeout(() => this.flush(), this.gatherMs);
   }
-  const session = event.data.session_id;
-  if (event.type === "turns.added" && typeof session === "string") {
-    void appendTurns(queryClient, session);
+
+  /** Refreshes what the gathered events changed. */
+  flush(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    for (const queryKey of this.stale.values()) {
+      void this.queryClient.invalidateQueries({ queryKey });
+    }
+    for (const session of this.sessions) void appendTurns(this.queryClient, session);
+    this.stale.clear();
+    this.sessions.clear();
+  }
+
+  stop(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
   }
 }
 
@@ -58,6 +94,7 @@ async function appendTurns(queryClient: QueryClient, sessionId: string): Promise
   const after = cached[cached.length - 1]?.sequence_number ?? 0;
   try {
     const page = await listTurnsPage(sessionId, after);
+    if (page.items.length === 0) return; // already there: the list keeps its identity
     queryClient.setQueryData<Turn[]>(keys.turns(sessionId), (old) => mergeTurns(old, page.items));
     if (page.items.length < page.total) {
       void queryClient.invalidateQueries({ queryKey: keys.turns(sessionId) }); // more than a page
