@@ -37,6 +37,14 @@ async def make_space(client: httpx.AsyncClient, name: str) -> uuid.UUID:
     return repo_id
 
 
+async def get_page(client: httpx.AsyncClient, path: str, **params: Any) -> dict[str, Any]:
+    """A page of events (200 asserted)."""
+    response = await client.get(path, params=params)
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
 async def newest(pool: Pool) -> int:
     """The newest numbered event's id: what a test's own events come after."""
     return int(await pool.fetchval("SELECT coalesce(max(id), 0) FROM events"))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 import asyncpg
 import httpx
@@ -13,23 +12,16 @@ from smriti.access.caller import Agent
 from smriti.db.pool import Pool
 from smriti.events.record import record
 from smriti.events.retention import prune_events
-from tests.events.support import make_agent, make_space, newest, number_all, write_events, written
+from tests.events.support import get_page, make_agent, make_space, newest, number_all, write_events, written
 
 pytestmark = pytest.mark.usefixtures("db")
-
-
-async def _page(client: httpx.AsyncClient, path: str, **params: Any) -> dict[str, Any]:
-    response = await client.get(path, params=params)
-    assert response.status_code == 200, response.text
-    body: dict[str, Any] = response.json()
-    return body
 
 
 async def test_pages_are_oldest_first_and_follow_next_after(client: httpx.AsyncClient, pool: Pool) -> None:
     space = await make_space(client, "pages")
     base = await newest(pool)
     await write_events(pool, space, 7)
-    first = await _page(client, "/v5/events", after=base, limit=3)
+    first = await get_page(client, "/v5/events", after=base, limit=3)
     assert [e["data"]["n"] for e in first["items"] if e["repo_id"] == str(space)] == [0, 1, 2]
     ids = [e["id"] for e in first["items"]]
     assert ids == sorted(ids)
@@ -37,7 +29,7 @@ async def test_pages_are_oldest_first_and_follow_next_after(client: httpx.AsyncC
     seen = list(ids)
     after = first["next_after"]
     while True:
-        page = await _page(client, "/v5/events", after=after, limit=3)
+        page = await get_page(client, "/v5/events", after=after, limit=3)
         if not page["items"]:
             assert page["next_after"] == after
             break
@@ -55,7 +47,7 @@ async def test_a_space_page_holds_that_space_only(client: httpx.AsyncClient, poo
     one, other = await make_space(client, "one"), await make_space(client, "other")
     await write_events(pool, one, 2)
     await write_events(pool, other, 3)
-    page = await _page(client, f"/v5/repos/{other}/events")
+    page = await get_page(client, f"/v5/repos/{other}/events")
     assert {e["repo_id"] for e in page["items"]} == {str(other)}
     assert len(written(page["items"])) == 3
     missing = await client.get(f"/v5/repos/{uuid.uuid4()}/events")
@@ -85,7 +77,7 @@ async def test_an_agents_change_names_the_agent(client: httpx.AsyncClient, pool:
     async with pool.acquire() as conn, conn.transaction():
         await record(conn, space, "line.created", {"name": "b", "head_commit_id": None}, agent=agent)
     await number_all(pool)
-    items = (await _page(client, f"/v5/repos/{space}/events"))["items"]
+    items = (await get_page(client, f"/v5/repos/{space}/events"))["items"]
     assert items[-1]["actor"] == {"kind": "agent", "id": str(agent.id), "name": "planner"}
 
 
@@ -120,8 +112,8 @@ async def test_malformed_after_or_limit_is_a_400_naming_it(
 async def test_an_after_past_the_newest_event_is_a_400(client: httpx.AsyncClient, pool: Pool) -> None:
     space = await make_space(client, "future")
     await write_events(pool, space, 2)
-    newest = (await _page(client, "/v5/events"))["next_after"]
-    assert (await _page(client, "/v5/events", after=newest))["items"] == []
+    newest = (await get_page(client, "/v5/events"))["next_after"]
+    assert (await get_page(client, "/v5/events", after=newest))["items"] == []
     response = await client.get("/v5/events", params={"after": newest + 1})
     assert response.status_code == 400
     assert response.json()["errors"][0]["field"] == "after"
@@ -132,7 +124,7 @@ async def test_an_after_whose_following_events_were_pruned_is_a_410(
 ) -> None:
     space = await make_space(client, "old")
     await write_events(pool, space, 5)
-    ids = [e["id"] for e in (await _page(client, "/v5/events"))["items"]]
+    ids = [e["id"] for e in (await get_page(client, "/v5/events"))["items"]]
     # The three oldest are past a day's retention.
     await db.execute("UPDATE events SET at = now() - interval '2 days' WHERE id <= $1", ids[2])
     assert await prune_events(pool, retention_days=1) == 3
@@ -140,7 +132,7 @@ async def test_an_after_whose_following_events_were_pruned_is_a_410(
     gone = await client.get("/v5/events", params={"after": ids[1]})
     assert gone.status_code == 410
     assert gone.json()["errors"][0] == {"field": "after", "message": gone.json()["detail"], "source": "query"}
-    kept = await _page(client, "/v5/events", after=ids[2])
+    kept = await get_page(client, "/v5/events", after=ids[2])
     assert [e["id"] for e in kept["items"]] == ids[3:]
-    oldest = await _page(client, "/v5/events")
+    oldest = await get_page(client, "/v5/events")
     assert [e["id"] for e in oldest["items"]] == ids[3:]

@@ -19,5 +19,9 @@ export const keys = {
   proposalList: (spaceId: string, status: string) =>
     ["proposals", spaceId, "list", status] as const,
   proposal: (spaceId: string, number: number) => ["proposals", spaceId, "one", number] as const,
+  /** Every activity view of a Space (each filter) starts with this. */
+  events: (spaceId: string) => ["events", spaceId] as const,
+  eventPages: (spaceId: string, actor: string, type: string) =>
+    ["events", spaceId, actor, type] as const,
   search: (query: string, spaceId: string | null) => ["search", query, spaceId] as const,
 };

@@ -35,3 +35,5 @@ export type LineCreate = Schemas["LineCreate"];
 export type LineUpdate = Schemas["LineUpdate"];
 export type ForkRequest = Schemas["ForkRequest"];
 export type RestoreRequest = Schemas["RestoreRequest"];
+export type SpaceEvent = Schemas["Event"];
+export type EventPage = Schemas["EventPage"];

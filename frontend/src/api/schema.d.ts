@@ -518,7 +518,7 @@ export interface paths {
         };
         /**
          * Every change to the Spaces the caller can read, oldest first (or as a live stream)
-         * @description Oldest first, `limit` at a time (1 to 500, default 100); `next_after` is the next page's `after`. Without `after`, from the oldest event kept. With `Accept: text/event-stream`, a live stream of Server-Sent Events (`id:` the event id, `event:` its type, `data:` the event): it starts after `Last-Event-ID` (or `after`), replays what followed, then sends each new event within a second, whichever server process wrote it; without either, at the next new event; a comment every 15 s. An `after` some of whose following events are past their retention (SMRITI_EVENT_RETENTION_DAYS) is a 410 naming it; one past the newest event ever given is a 400. See docs/api.md. An agent key sees the events of its Spaces only.
+         * @description Oldest first, `limit` at a time (1 to 500, default 100); `next_after` is the next page's `after`. Without `after`, from the oldest event kept. With `Accept: text/event-stream`, a live stream of Server-Sent Events (`id:` the event id, `event:` its type, `data:` the event): it starts after `Last-Event-ID` (or `after`), replays what followed, then sends each new event within a second, whichever server process wrote it; without either, at the next new event; a comment every 15 s. An `after` some of whose following events are past their retention (SMRITI_EVENT_RETENTION_DAYS) is a 410 naming it; one past the newest event ever given is a 400. A page (not a stream) can be newest first: `order=newest`, then `before` (the previous page's `next_before`) for older ones; and hold only some types (`type`, repeatable) or one actor (`actor`: `human`, or an agent key's id). See docs/api.md. An agent key sees the events of its Spaces only.
          */
         get: operations["listEvents"];
         put?: never;
@@ -555,7 +555,7 @@ export interface paths {
         };
         /**
          * Every change to one Space, oldest first (or as a live stream)
-         * @description Oldest first, `limit` at a time (1 to 500, default 100); `next_after` is the next page's `after`. Without `after`, from the oldest event kept. With `Accept: text/event-stream`, a live stream of Server-Sent Events (`id:` the event id, `event:` its type, `data:` the event): it starts after `Last-Event-ID` (or `after`), replays what followed, then sends each new event within a second, whichever server process wrote it; without either, at the next new event; a comment every 15 s. An `after` some of whose following events are past their retention (SMRITI_EVENT_RETENTION_DAYS) is a 410 naming it; one past the newest event ever given is a 400. See docs/api.md.
+         * @description Oldest first, `limit` at a time (1 to 500, default 100); `next_after` is the next page's `after`. Without `after`, from the oldest event kept. With `Accept: text/event-stream`, a live stream of Server-Sent Events (`id:` the event id, `event:` its type, `data:` the event): it starts after `Last-Event-ID` (or `after`), replays what followed, then sends each new event within a second, whichever server process wrote it; without either, at the next new event; a comment every 15 s. An `after` some of whose following events are past their retention (SMRITI_EVENT_RETENTION_DAYS) is a 410 naming it; one past the newest event ever given is a 400. A page (not a stream) can be newest first: `order=newest`, then `before` (the previous page's `next_before`) for older ones; and hold only some types (`type`, repeatable) or one actor (`actor`: `human`, or an agent key's id). See docs/api.md.
          */
         get: operations["listSpaceEvents"];
         put?: never;
@@ -1203,6 +1203,7 @@ export interface components {
         EventPage: {
             items: components["schemas"]["Event"][];
             next_after: number;
+            next_before: number | null;
         };
         /** FieldError */
         FieldError: {
@@ -3695,10 +3696,18 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
+                /** @description Only the changes of `human` (the person) or of one agent key (its id). Pages only. */
+                actor?: string | null;
                 /** @description Only events with a greater id: the `next_after` of the previous page, or the last id seen. */
                 after?: number | string | null;
+                /** @description Newest first, only events with a smaller id: the `next_before` of the previous page. */
+                before?: number | string | null;
                 /** @description Events per page (not for a stream). */
                 limit?: number;
+                /** @description `oldest` first (from `after`), or `newest` first (below `before`). Pages only. */
+                order?: "oldest" | "newest";
+                /** @description Only events of this type; repeatable (any of them). Pages only. */
+                type?: string[] | null;
             };
             header?: {
                 /** @description A stream's start, sent by an EventSource that reconnects; over `after` when both are given. */
@@ -3779,10 +3788,18 @@ export interface operations {
     listSpaceEvents: {
         parameters: {
             query?: {
+                /** @description Only the changes of `human` (the person) or of one agent key (its id). Pages only. */
+                actor?: string | null;
                 /** @description Only events with a greater id: the `next_after` of the previous page, or the last id seen. */
                 after?: number | string | null;
+                /** @description Newest first, only events with a smaller id: the `next_before` of the previous page. */
+                before?: number | string | null;
                 /** @description Events per page (not for a stream). */
                 limit?: number;
+                /** @description `oldest` first (from `after`), or `newest` first (below `before`). Pages only. */
+                order?: "oldest" | "newest";
+                /** @description Only events of this type; repeatable (any of them). Pages only. */
+                type?: string[] | null;
             };
             header?: {
                 /** @description A stream's start, sent by an EventSource that reconnects; over `after` when both are given. */

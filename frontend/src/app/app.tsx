@@ -1,11 +1,13 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, Route, Switch } from "wouter";
+import { LiveEvents } from "@/features/activity";
 import { AgentsPage } from "@/features/agents";
 import { SpacesPage } from "@/features/spaces";
 import { ErrorBoundary } from "./error-boundary";
 import { prefetchRoute } from "./prefetch";
 import { createQueryClient } from "./query-client";
+import { ActivityRoute } from "./routes/activity-route";
 import { ProposalRoute } from "./routes/proposal-route";
 import { SpaceWorkspace } from "./routes/workspace/space-workspace";
 import { TokenGate } from "./token-gate";
@@ -37,6 +39,9 @@ export function App() {
             <Route path="/spaces/:spaceId/proposals/:number">
               {(params) => <ProposalRoute spaceId={params.spaceId} number={params.number} />}
             </Route>
+            <Route path="/spaces/:spaceId/activity">
+              {(params) => <ActivityRoute spaceId={params.spaceId} />}
+            </Route>
             <Route path="/spaces/:spaceId/sessions/:sessionId">
               {(params) => <SpaceWorkspace spaceId={params.spaceId} sessionId={params.sessionId} />}
             </Route>
@@ -55,6 +60,7 @@ export function App() {
           </Switch>
         </div>
       </ErrorBoundary>
+      <LiveEvents />
       <TokenGate />
     </QueryClientProvider>
   );

@@ -1,4 +1,5 @@
-"""Reading the event log: numbered events after an id, oldest first (SYSTEM.md §14).
+"""Reading the event log: numbered events after an id, oldest first, or before one, newest first,
+of some types and one actor (SYSTEM.md §14).
 
 Every read is one short statement on a pooled connection, released before the caller does
 anything with what it read, so a reader that waits (a stream's client, the hub's next tick)
@@ -8,7 +9,8 @@ never holds a connection.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from dataclasses import dataclass
+from typing import Any, Final, Literal
 from uuid import UUID
 
 from smriti.core.errors import BadRequest, Gone
@@ -16,12 +18,6 @@ from smriti.db.pool import Pool
 from smriti.events.schemas import Actor, Event
 
 _COLUMNS: Final = "id, type, at, repo_id, actor_agent_id, actor_name, data"
-# `spaces` NULL: every Space. Served by `events_repo_id` for one Space, `events_id` otherwise.
-_AFTER_SQL: Final = f"""
-SELECT {_COLUMNS} FROM events
-WHERE id > $1 AND ($2::uuid IS NULL OR repo_id = $2) AND ($3::uuid[] IS NULL OR repo_id = ANY($3))
-ORDER BY id LIMIT $4
-"""
 # The newest id ever given: the log's, or the highest one retention removed when it removed all.
 _NEWEST_SQL: Final = (
     "SELECT greatest((SELECT max(id) FROM events WHERE id IS NOT NULL), (SELECT through FROM events_pruned), 0)"
@@ -43,18 +39,74 @@ def to_event(row: Any, *, id_column: str = "id") -> Event:
     )
 
 
-async def events_after(
-    pool: Pool,
-    after: int,
+@dataclass(frozen=True, slots=True)
+class EventFilter:
+    """What a page keeps besides its Spaces: events of some `types` (None: all), made by one
+    `actor` ("human": the person; an agent key's id; None: anyone)."""
+
+    types: frozenset[str] | None = None
+    actor: UUID | Literal["human"] | None = None
+
+
+_ANYONE: Final = EventFilter()
+
+
+def _page_sql(
+    start: int,
     *,
+    newest_first: bool,
+    limit: int,
+    repo_id: UUID | None,
+    spaces: frozenset[UUID] | None,
+    kept: EventFilter,
+) -> tuple[str, list[Any]]:
+    """The statement of one page, holding only the conditions it needs: a generic `$n IS NULL OR`
+    would let a cached generic plan walk every Space's events. One Space's page is a range scan of
+    `events_repo_id (repo_id, id)` (backward when newest first); a page of all, of `events_id`.
+    The id bound also keeps out events not numbered yet (NULL ids)."""
+    args: list[Any] = [start]
+
+    def bind(value: Any) -> str:
+        args.append(value)
+        return f"${len(args)}"
+
+    where = ["id < $1" if newest_first else "id > $1"]
+    if repo_id is not None:
+        where.append(f"repo_id = {bind(repo_id)}")
+    if spaces is not None:
+        where.append(f"repo_id = ANY({bind(list(spaces))}::uuid[])")
+    if kept.types is not None:
+        where.append(f"type = ANY({bind(sorted(kept.types))}::text[])")
+    if kept.actor == "human":
+        where.append("actor_agent_id IS NULL")
+    elif kept.actor is not None:
+        where.append(f"actor_agent_id = {bind(kept.actor)}")
+    order = "id DESC" if newest_first else "id"
+    return f"SELECT {_COLUMNS} FROM events WHERE {' AND '.join(where)} ORDER BY {order} LIMIT {bind(limit)}", args
+
+
+async def read_events(
+    pool: Pool,
+    start: int,
+    *,
+    newest_first: bool,
     limit: int,
     repo_id: UUID | None = None,
     spaces: frozenset[UUID] | None = None,
+    kept: EventFilter = _ANYONE,
 ) -> list[Event]:
-    """Up to `limit` numbered events with ids above `after`, oldest first: of one Space
-    (`repo_id`), of some (`spaces`), or of all."""
-    rows: Sequence[Any] = await pool.fetch(_AFTER_SQL, after, repo_id, None if spaces is None else list(spaces), limit)
+    """Up to `limit` numbered events of one Space (`repo_id`), of some (`spaces`), or of all, that
+    `kept` lets through: those with ids above `start`, oldest first, or (`newest_first`) below it."""
+    sql, args = _page_sql(start, newest_first=newest_first, limit=limit, repo_id=repo_id, spaces=spaces, kept=kept)
+    rows: Sequence[Any] = await pool.fetch(sql, *args)
     return [to_event(row) for row in rows]
+
+
+async def events_after(
+    pool: Pool, after: int, *, limit: int, repo_id: UUID | None = None, spaces: frozenset[UUID] | None = None
+) -> list[Event]:
+    """Up to `limit` numbered events with ids above `after`, oldest first (a stream's replay)."""
+    return await read_events(pool, after, newest_first=False, limit=limit, repo_id=repo_id, spaces=spaces)
 
 
 async def newest_id(pool: Pool) -> int:

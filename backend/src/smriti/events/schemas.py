@@ -31,4 +31,7 @@ class Event(msgspec.Struct, frozen=True):
 class EventPage(msgspec.Struct, frozen=True):
     items: list[Event]
     next_after: int
-    """The `after` of the next page: the last item's id, or this page's own `after` when it is empty."""
+    """The `after` that reads on to newer events (with the same filters): oldest first, the last
+    item's id, or this page's own `after` when it is empty; newest first, the first item's id."""
+    next_before: int | None
+    """Newest first only: the `before` of the next, older page; null when no older event matches."""

@@ -1,1 +1,2 @@
+export { useAgents } from "./api/list-agents";
 export { AgentsPage } from "./components/agents-page";

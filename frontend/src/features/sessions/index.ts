@@ -3,7 +3,7 @@ export { useDeleteSession } from "./api/delete-session";
 export { useForkSession } from "./api/fork-session";
 export { useSession } from "./api/get-session";
 export { useSessions } from "./api/list-sessions";
-export { mergeTurns, TURN_PAGE, turnsQuery, useTurns } from "./api/list-turns";
+export { listTurnsPage, mergeTurns, TURN_PAGE, turnsQuery, useTurns } from "./api/list-turns";
 export { DeleteSessionButton } from "./components/delete-session";
 export { SessionLineage } from "./components/session-lineage";
 export { SessionSidebar } from "./components/session-sidebar";

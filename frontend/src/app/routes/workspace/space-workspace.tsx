@@ -74,6 +74,15 @@ export function SpaceWorkspace({
             {space.data?.name ?? "…"}
           </Link>
         </nav>
+        <nav className="top-nav" aria-label="Space">
+          <Link
+            href={`/spaces/${spaceId}/activity`}
+            className="top-nav-link"
+            title="Who changed what"
+          >
+            Activity
+          </Link>
+        </nav>
         {space.data && (
           <span className="top-head" data-testid="space-head">
             {space.data.head_commit_hash ? (

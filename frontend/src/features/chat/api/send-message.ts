@@ -4,8 +4,8 @@ import { ApiError, api, toApiError, unwrap } from "@/api/client";
 import { keys } from "@/api/keys";
 import type { SendRequest, SendResponse, Session, Turn } from "@/api/models";
 import { mergeTurns } from "@/features/sessions";
+import { EventStreamParser } from "@/lib/event-stream";
 import { isRecord } from "@/lib/is-record";
-import { EventStreamParser } from "../lib/event-stream";
 
 /** What a streamed send reports while the reply arrives. */
 export interface SendProgress {

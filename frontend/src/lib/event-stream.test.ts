@@ -31,4 +31,14 @@ describe("the event-stream parser", () => {
     const parser = new EventStreamParser();
     expect(parser.feed(": hello\n\nevent: nothing\n\nid: 3\n\n")).toEqual([]);
   });
+
+  it("keeps the last id of a completed block, with data or without, for a reconnect", () => {
+    const parser = new EventStreamParser();
+    parser.feed("id: 7\n\n");
+    expect(parser.lastEventId).toBe("7");
+    parser.feed("id: 8\nevent: line.created\ndata: {}\n\nid: 9\ndata: {}");
+    expect(parser.lastEventId).toBe("8"); // 9's block is not complete yet
+    parser.feed("\n\n");
+    expect(parser.lastEventId).toBe("9");
+  });
 });
