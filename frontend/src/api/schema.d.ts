@@ -518,7 +518,7 @@ export interface paths {
         };
         /**
          * Every change to the Spaces the caller can read, oldest first (or as a live stream)
-         * @description Oldest first, `limit` at a time (1 to 500, default 100); `next_after` is the next page's `after`. Without `after`, from the oldest event kept. With `Accept: text/event-stream`, a live stream of Server-Sent Events (`id:` the event id, `event:` its type, `data:` the event): it starts after `Last-Event-ID` (or `after`), replays what followed, then sends each new event within a second, whichever server process wrote it; without either, at the next new event; a comment every 15 s. An `after` some of whose following events are past their retention (SMRITI_EVENT_RETENTION_DAYS) is a 410 naming it; one past the newest event ever given is a 400. A page (not a stream) can be newest first: `order=newest`, then `before` (the previous page's `next_before`) for older ones; and hold only some types (`type`, repeatable) or one actor (`actor`: `human`, or an agent key's id). See docs/api.md. An agent key sees the events of its Spaces only.
+         * @description Oldest first, `limit` at a time (1 to 500, default 100); `next_after` is the next page's `after`. Without `after`, from the oldest event kept. With `Accept: text/event-stream`, a live stream of Server-Sent Events (`id:` the event id, `event:` its type, `data:` the event): it starts after `Last-Event-ID` (or `after`), replays what followed, then sends each new event within a second, whichever server process wrote it; without either, at the next new event; a comment every 15 s. An `after` some of whose following events are past their retention (SMRITI_EVENT_RETENTION_DAYS) is a 410 naming it; one past the newest event ever given is a 400. A page (not a stream) can be newest first: `order=newest`, then `before` (the previous page's `next_before`) for older ones; and hold only some types (`type`, repeatable) or one actor (`actor`: `human`, or an agent key's id). A process holds at most SMRITI_MAX_EVENT_STREAMS streams, an agent key a tenth of them: past it, a 503. See docs/api.md. An agent key sees the events of its Spaces only.
          */
         get: operations["listEvents"];
         put?: never;
@@ -555,7 +555,7 @@ export interface paths {
         };
         /**
          * Every change to one Space, oldest first (or as a live stream)
-         * @description Oldest first, `limit` at a time (1 to 500, default 100); `next_after` is the next page's `after`. Without `after`, from the oldest event kept. With `Accept: text/event-stream`, a live stream of Server-Sent Events (`id:` the event id, `event:` its type, `data:` the event): it starts after `Last-Event-ID` (or `after`), replays what followed, then sends each new event within a second, whichever server process wrote it; without either, at the next new event; a comment every 15 s. An `after` some of whose following events are past their retention (SMRITI_EVENT_RETENTION_DAYS) is a 410 naming it; one past the newest event ever given is a 400. A page (not a stream) can be newest first: `order=newest`, then `before` (the previous page's `next_before`) for older ones; and hold only some types (`type`, repeatable) or one actor (`actor`: `human`, or an agent key's id). See docs/api.md.
+         * @description Oldest first, `limit` at a time (1 to 500, default 100); `next_after` is the next page's `after`. Without `after`, from the oldest event kept. With `Accept: text/event-stream`, a live stream of Server-Sent Events (`id:` the event id, `event:` its type, `data:` the event): it starts after `Last-Event-ID` (or `after`), replays what followed, then sends each new event within a second, whichever server process wrote it; without either, at the next new event; a comment every 15 s. An `after` some of whose following events are past their retention (SMRITI_EVENT_RETENTION_DAYS) is a 410 naming it; one past the newest event ever given is a 400. A page (not a stream) can be newest first: `order=newest`, then `before` (the previous page's `next_before`) for older ones; and hold only some types (`type`, repeatable) or one actor (`actor`: `human`, or an agent key's id). A process holds at most SMRITI_MAX_EVENT_STREAMS streams, an agent key a tenth of them: past it, a 503. See docs/api.md.
          */
         get: operations["listSpaceEvents"];
         put?: never;
@@ -3745,6 +3745,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database is unavailable, too busy to answer in time, or rolled the request back to resolve a conflict with a concurrent one; or too many requests of this kind are already waiting, or the server is shutting down; retry later (`Retry-After`, when sent, says when). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getMe: {
@@ -3841,6 +3850,15 @@ export interface operations {
             };
             /** @description What the request starts from was removed for good (events past their retention). */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable, too busy to answer in time, or rolled the request back to resolve a conflict with a concurrent one; or too many requests of this kind are already waiting, or the server is shutting down; retry later (`Retry-After`, when sent, says when). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
