@@ -1,0 +1,258 @@
+"""Live events (issue 46, SYSTEM.md §14): part of `bench/run.py --only events`.
+
+- latency across two processes: N subscribers (1, then 100) hold `GET /v5/repos/{id}/events`
+  streams on server process B while Checkpoints are committed through process A (the same
+  database), one at a time at ~10 a second, at random intervals (so that commits do not keep
+  step with the hubs' 100-ms ticks); a latency is the time from a commit's 201 at the client to a
+  subscriber's receipt of its `checkpoint.created` (matched by `commit_id`). The event is
+  numbered at the next tick of either process's hub and read at the next tick of B's, so p50 is
+  expected at 50–100 ms. The client (committer and subscribers) is one process: its own delays
+  count in the latencies;
+- 1,000 idle streams on one process: its resident memory per stream ((after − before) / 1,000),
+  how fast it answers `GET head` while they are open (against before), and the database
+  backends busy meanwhile (a stream holds no pooled connection: none should be).
+
+1,000 streams need as many sockets on each side: the bench raises its own soft limit on open
+files (`RLIMIT_NOFILE`, inherited by the server it starts) up to the hard limit when it is lower.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import resource
+import statistics
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import httpx
+from database import fresh_database
+from payload import STATE_4KB
+from report import Report, Row
+from servers import ROOT, Server, server, server_command
+
+LATENCY_ROW = "events: commit on A to receipt on B"
+SUBSCRIBERS = (1, 100)
+LATENCY_AIM_MS = 250.0
+IDLE_STREAMS = 1_000
+OPEN_AT_ONCE = 50
+"""Streams opened at a time: each reads the newest id on a pooled connection as it opens."""
+POOL_SIZE = 10
+"""SMRITI_DB_POOL_SIZE of these servers (its default)."""
+COMMIT_INTERVAL_S = 0.1
+"""The mean time between commits (random, from half to one and a half of it)."""
+LAST_WAIT_S = 3.0
+"""How long the last commit's event may take before it counts as never received."""
+_STREAM_HEADERS = {"accept": "text/event-stream"}
+
+
+def _raise_open_files(needed: int) -> int:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < needed:
+        soft = needed if hard == resource.RLIM_INFINITY else min(needed, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    return soft
+
+
+async def _space(client: httpx.AsyncClient, base: str) -> str:
+    response = await client.post(f"{base}/v4/repos", json={"name": f"events {time.time_ns()}"})
+    response.raise_for_status()
+    return str(response.json()["id"])
+
+
+async def _subscribe(
+    client: httpx.AsyncClient, url: str, opened: asyncio.Event, lines: list[tuple[float, str]] | None
+) -> None:
+    """Holds one stream until cancelled; the `data:` lines it receives and when, into `lines`."""
+    async with client.stream("GET", url, headers=_STREAM_HEADERS) as response:
+        response.raise_for_status()
+        async for line in response.aiter_lines():
+            opened.set()  # the stream's first line is its start (`id: N`)
+            if lines is not None and line.startswith("data: "):
+                lines.append((time.perf_counter(), line))  # parsed afterwards: the receipt is what is timed
+
+
+async def _open(tasks: list[asyncio.Task[None]], start: Callable[[asyncio.Event], Awaitable[None]]) -> None:
+    """One more stream, returned once it has started (it raises if the stream failed)."""
+    opened = asyncio.Event()
+    task = asyncio.create_task(start(opened))
+    tasks.append(task)
+    waiting = asyncio.create_task(opened.wait())
+    await asyncio.wait({task, waiting}, return_when=asyncio.FIRST_COMPLETED)
+    waiting.cancel()
+    if task.done():
+        task.result()
+        raise RuntimeError("an event stream ended as it opened")
+
+
+async def _close(tasks: list[asyncio.Task[None]]) -> None:
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def latencies(writer: str, reader: str, subscribers: int, commits: int) -> tuple[list[float], int]:
+    """Seconds from each commit's 201 on `writer` to each subscriber's receipt of its event on
+    `reader`; and how many receipts never came."""
+    limits = httpx.Limits(max_connections=subscribers + 4, max_keepalive_connections=subscribers + 4)
+    async with httpx.AsyncClient(timeout=httpx.Timeout(60, read=None), limits=limits) as client:
+        space = await _space(client, writer)
+        url = f"{reader}/v5/repos/{space}/events"
+        received: list[list[tuple[float, str]]] = [[] for _ in range(subscribers)]
+        tasks: list[asyncio.Task[None]] = []
+        try:
+            for lines in received:
+                await _open(tasks, lambda opened, lines=lines: _subscribe(client, url, opened, lines))
+            committed: dict[str, float] = {}
+            pace = random.Random(46)  # noqa: S311 (intervals, not secrets)
+            for n in range(commits):
+                body = {"repo_id": space, "message": f"event latency {n}", **STATE_4KB}
+                response = await client.post(f"{writer}/v4/chat/commit", json=body)
+                answered = time.perf_counter()
+                response.raise_for_status()
+                committed[response.json()["id"]] = answered
+                await asyncio.sleep(COMMIT_INTERVAL_S * pace.uniform(0.5, 1.5))
+            await asyncio.sleep(LAST_WAIT_S)
+        finally:
+            await _close(tasks)
+    seconds = []
+    for lines in received:
+        for at, line in lines:
+            event = json.loads(line[len("data: ") :])
+            if event["type"] == "checkpoint.created" and event["data"]["commit_id"] in committed:
+                seconds.append(at - committed[event["data"]["commit_id"]])
+    return seconds, subscribers * commits - len(seconds)
+
+
+def _percentiles_ms(seconds: list[float]) -> tuple[float, float]:
+    ordered = sorted(seconds)
+    return statistics.median(ordered) * 1e3, ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1e3
+
+
+async def _heads_ms(client: httpx.AsyncClient, url: str, count: int) -> list[float]:
+    times = []
+    for _ in range(count):
+        started = time.perf_counter()
+        response = await client.get(url)
+        response.raise_for_status()
+        times.append((time.perf_counter() - started) * 1e3)
+    return times
+
+
+async def _backends(url: str, samples: int = 10) -> tuple[int, int]:
+    """The database's backends other than this one, over `samples` looks 0.1 s apart: the most
+    open, and the fewest busy (in a statement or a transaction; a hub's tick is busy for a moment
+    every 100 ms, a held connection would be at every look)."""
+    conn = await asyncpg.connect(url)
+    opened, busy = 0, samples * 1_000_000
+    try:
+        for _ in range(samples):
+            row = await conn.fetchrow(
+                "SELECT count(*) AS open, count(*) FILTER (WHERE state <> 'idle') AS busy FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            assert row is not None
+            opened, busy = max(opened, int(row["open"])), min(busy, int(row["busy"]))
+            await asyncio.sleep(0.1)
+    finally:
+        await conn.close()
+    return opened, busy
+
+
+async def idle_streams(watch: Server, database_url: str, count: int) -> dict[str, Any]:
+    base = watch.url
+    limits = httpx.Limits(max_connections=count + 4, max_keepalive_connections=count + 4)
+    async with httpx.AsyncClient(timeout=httpx.Timeout(60, read=None), limits=limits) as client:
+        space = await _space(client, base)
+        head = f"{base}/v4/repos/{space}/head"
+        url = f"{base}/v5/repos/{space}/events"
+        committed = await client.post(f"{base}/v4/chat/commit", json={"repo_id": space, "message": "events"})
+        committed.raise_for_status()
+        tasks: list[asyncio.Task[None]] = []
+        # Warm up: the code a stream runs is loaded and its first allocations made before `before`.
+        for _ in range(OPEN_AT_ONCE):
+            await _open(tasks, lambda opened: _subscribe(client, url, opened, None))
+        await _close(tasks)
+        tasks.clear()
+        await asyncio.sleep(1)
+        heads_before = await _heads_ms(client, head, 50)
+        backends_before = await _backends(database_url)
+        rss_before = watch.rss()
+        try:
+            for first in range(0, count, OPEN_AT_ONCE):
+                opening = [
+                    _open(tasks, lambda opened: _subscribe(client, url, opened, None))
+                    for _ in range(min(OPEN_AT_ONCE, count - first))
+                ]
+                await asyncio.gather(*opening)
+            await asyncio.sleep(2)
+            rss_open = watch.rss()
+            heads_open = await _heads_ms(client, head, 50)
+            backends_open = await _backends(database_url)
+            still_open = sum(1 for task in tasks if not task.done())
+        finally:
+            await _close(tasks)
+    return {
+        "streams": still_open,
+        "rss_kib_per_stream": (rss_open - rss_before) / count / 1024,
+        "rss_mb_before": rss_before / 2**20,
+        "rss_mb_open": rss_open / 2**20,
+        "head_ms_p50_before": statistics.median(heads_before),
+        "head_ms_p50_open": statistics.median(heads_open),
+        "head_ms_max_open": max(heads_open),
+        "backends_before": backends_before[0],
+        "backends_open": backends_open[0],
+        "backends_busy_open": backends_open[1],
+    }
+
+
+def run_events_live(report: Report, args: argparse.Namespace, env: dict[str, str], log: Path) -> None:
+    limit = _raise_open_files(4 * IDLE_STREAMS)
+    print(f"live events ({args.server}, 2 processes on one database; open files limit {limit}):", flush=True)
+    url = asyncio.run(fresh_database("smriti_bench_events_live"))
+    env = {**env, "DATABASE_URL": url, "SMRITI_DB_POOL_SIZE": str(POOL_SIZE)}
+    command = server_command(args.server, "smriti")
+    commits = max(20, round(args.seconds * 3 / COMMIT_INTERVAL_S))
+    with server(command, env, ROOT, log) as writer, server(command, env, ROOT, log) as reader:
+        for subscribers in SUBSCRIBERS:
+            seconds, missing = asyncio.run(latencies(writer.url, reader.url, subscribers, commits))
+            p50, p99 = _percentiles_ms(seconds)
+            report.rows.append(Row("events", LATENCY_ROW, subscribers, float("nan"), p50, p99, errors=missing))
+            print(
+                f"  {subscribers} subscriber(s), {commits} commits: p50 {p50:.1f} ms, p99 {p99:.1f} ms, "
+                f"max {max(seconds) * 1e3:.1f} ms, {missing} never received",
+                flush=True,
+            )
+    with server(command, env, ROOT, log) as alone:  # alone: every backend of the database is its pool's
+        idle = asyncio.run(idle_streams(alone, url, IDLE_STREAMS))
+    report.growth["events_idle_streams"] = [idle]
+    print(f"  {IDLE_STREAMS:,} idle streams on one process: {idle}", flush=True)
+
+
+def evaluate_events_live(report: Report) -> None:
+    for subscribers in SUBSCRIBERS:
+        row = report.get(LATENCY_ROW, subscribers)
+        what = f"event latency, commit on A to a subscriber on B, {subscribers} subscriber(s)"
+        report.target(f"{what}: p50 ms", row.p50_ms, "(reported)", True)
+        held = subscribers < max(SUBSCRIBERS) or row.p99_ms < LATENCY_AIM_MS
+        aim = f"< {LATENCY_AIM_MS:g}" if subscribers == max(SUBSCRIBERS) else "(reported)"
+        report.target(f"{what}: p99 ms", row.p99_ms, aim, held)
+        report.target(f"{what}: events never received", row.errors, "= 0", row.errors == 0)
+    [idle] = report.growth["events_idle_streams"]
+    count = f"{IDLE_STREAMS:,} idle event streams"
+    report.target(f"{count}: open at the end", idle["streams"], f"= {IDLE_STREAMS:,}", idle["streams"] == IDLE_STREAMS)
+    report.target(f"{count}: server memory KiB per stream", idle["rss_kib_per_stream"], "(reported)", True)
+    report.target(f"{count}: GET head median ms while open", idle["head_ms_p50_open"], "(reported)", True)
+    report.target(f"{count}: GET head median ms before", idle["head_ms_p50_before"], "(reported)", True)
+    # A stream that kept a pooled connection would keep it to its end: with 100 times more streams
+    # than the pool has connections, they could not all open, nor HEAD be answered, had any kept
+    # one. The backends open are the pool's (grown while 50 streams at a time read the newest id)
+    # and the ORM engine's.
+    report.target(f"{count}: the server's database backends while open", idle["backends_open"], "(reported)", True)
+    busy = idle["backends_busy_open"]
+    report.target(f"{count}: database backends busy at every look while open", busy, "= 0", busy == 0)
