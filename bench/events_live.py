@@ -9,8 +9,10 @@
   expected at 50–100 ms. The client (committer and subscribers) is one process: its own delays
   count in the latencies;
 - 1,000 idle streams on one process: its resident memory per stream ((after − before) / 1,000),
-  how fast it answers `GET head` while they are open (against before), and the database
-  backends busy meanwhile (a stream holds no pooled connection: none should be).
+  how fast it answers `GET head` while they are open (against before), the database backends
+  busy meanwhile (a stream holds no pooled connection: none should be), and the CPU time the
+  server and PostgreSQL spend with no request, before and while the streams are open (the hub's
+  tick every 100 ms, the keep-alives).
 
 1,000 streams need as many sockets on each side: the bench raises its own soft limit on open
 files (`RLIMIT_NOFILE`, inherited by the server it starts) up to the hard limit when it is lower.
@@ -34,7 +36,7 @@ import httpx
 from database import fresh_database
 from payload import STATE_4KB
 from report import Report, Row
-from servers import ROOT, Server, server, server_command
+from servers import ROOT, Server, postgres_cpu_seconds, server, server_command
 
 LATENCY_ROW = "events: commit on A to receipt on B"
 SUBSCRIBERS = (1, 100)
@@ -46,6 +48,8 @@ POOL_SIZE = 10
 """SMRITI_DB_POOL_SIZE of these servers (its default)."""
 COMMIT_INTERVAL_S = 0.1
 """The mean time between commits (random, from half to one and a half of it)."""
+IDLE_CPU_S = 10.0
+"""The shortest window for the CPU time of a server with no request: the kernel counts in 10-ms ticks."""
 LAST_WAIT_S = 3.0
 """How long the last commit's event may take before it counts as never received."""
 _STREAM_HEADERS = {"accept": "text/event-stream"}
@@ -100,8 +104,13 @@ async def latencies(writer: str, reader: str, subscribers: int, commits: int) ->
     """Seconds from each commit's 201 on `writer` to each subscriber's receipt of its event on
     `reader`; and how many receipts never came."""
     limits = httpx.Limits(max_connections=subscribers + 4, max_keepalive_connections=subscribers + 4)
-    async with httpx.AsyncClient(timeout=httpx.Timeout(60, read=None), limits=limits) as client:
-        space = await _space(client, writer)
+    # The commits on a client of their own: one holding 100 streams looks through all of them for
+    # a free connection at every request.
+    async with (
+        httpx.AsyncClient(timeout=httpx.Timeout(60, read=None), limits=limits) as client,
+        httpx.AsyncClient(timeout=60) as committer,
+    ):
+        space = await _space(committer, writer)
         url = f"{reader}/v5/repos/{space}/events"
         received: list[list[tuple[float, str]]] = [[] for _ in range(subscribers)]
         tasks: list[asyncio.Task[None]] = []
@@ -112,7 +121,7 @@ async def latencies(writer: str, reader: str, subscribers: int, commits: int) ->
             pace = random.Random(46)  # noqa: S311 (intervals, not secrets)
             for n in range(commits):
                 body = {"repo_id": space, "message": f"event latency {n}", **STATE_4KB}
-                response = await client.post(f"{writer}/v4/chat/commit", json=body)
+                response = await committer.post(f"{writer}/v4/chat/commit", json=body)
                 answered = time.perf_counter()
                 response.raise_for_status()
                 committed[response.json()["id"]] = answered
@@ -164,14 +173,26 @@ async def _backends(url: str, samples: int = 10) -> tuple[int, int]:
     return opened, busy
 
 
-async def idle_streams(watch: Server, database_url: str, count: int) -> dict[str, Any]:
+async def _idle_cpu(watch: Server, seconds: float) -> tuple[float, float]:
+    """CPU milliseconds per second of the server, and of PostgreSQL, over `seconds` of no requests:
+    the hub's ticks (numbering, reading the new events) and the streams' keep-alives."""
+    server_before, postgres_before = watch.cpu_seconds(), postgres_cpu_seconds()
+    await asyncio.sleep(seconds)
+    server_cpu, postgres_cpu = watch.cpu_seconds() - server_before, postgres_cpu_seconds() - postgres_before
+    return server_cpu / seconds * 1e3, postgres_cpu / seconds * 1e3
+
+
+async def idle_streams(watch: Server, database_url: str, count: int, idle_s: float) -> dict[str, Any]:
     base = watch.url
     limits = httpx.Limits(max_connections=count + 4, max_keepalive_connections=count + 4)
-    async with httpx.AsyncClient(timeout=httpx.Timeout(60, read=None), limits=limits) as client:
-        space = await _space(client, base)
+    async with (
+        httpx.AsyncClient(timeout=httpx.Timeout(60, read=None), limits=limits) as client,
+        httpx.AsyncClient(timeout=60) as reader,  # HEAD on a client of its own, as in `latencies`
+    ):
+        space = await _space(reader, base)
         head = f"{base}/v4/repos/{space}/head"
         url = f"{base}/v5/repos/{space}/events"
-        committed = await client.post(f"{base}/v4/chat/commit", json={"repo_id": space, "message": "events"})
+        committed = await reader.post(f"{base}/v4/chat/commit", json={"repo_id": space, "message": "events"})
         committed.raise_for_status()
         tasks: list[asyncio.Task[None]] = []
         # Warm up: the code a stream runs is loaded and its first allocations made before `before`.
@@ -180,7 +201,8 @@ async def idle_streams(watch: Server, database_url: str, count: int) -> dict[str
         await _close(tasks)
         tasks.clear()
         await asyncio.sleep(1)
-        heads_before = await _heads_ms(client, head, 50)
+        cpu_before = await _idle_cpu(watch, idle_s)
+        heads_before = await _heads_ms(reader, head, 50)
         backends_before = await _backends(database_url)
         rss_before = watch.rss()
         try:
@@ -192,7 +214,8 @@ async def idle_streams(watch: Server, database_url: str, count: int) -> dict[str
                 await asyncio.gather(*opening)
             await asyncio.sleep(2)
             rss_open = watch.rss()
-            heads_open = await _heads_ms(client, head, 50)
+            cpu_open = await _idle_cpu(watch, idle_s)
+            heads_open = await _heads_ms(reader, head, 50)
             backends_open = await _backends(database_url)
             still_open = sum(1 for task in tasks if not task.done())
         finally:
@@ -205,6 +228,10 @@ async def idle_streams(watch: Server, database_url: str, count: int) -> dict[str
         "head_ms_p50_before": statistics.median(heads_before),
         "head_ms_p50_open": statistics.median(heads_open),
         "head_ms_max_open": max(heads_open),
+        "server_cpu_ms_per_s_before": cpu_before[0],
+        "postgres_cpu_ms_per_s_before": cpu_before[1],
+        "server_cpu_ms_per_s_open": cpu_open[0],
+        "postgres_cpu_ms_per_s_open": cpu_open[1],
         "backends_before": backends_before[0],
         "backends_open": backends_open[0],
         "backends_busy_open": backends_open[1],
@@ -229,7 +256,7 @@ def run_events_live(report: Report, args: argparse.Namespace, env: dict[str, str
                 flush=True,
             )
     with server(command, env, ROOT, log) as alone:  # alone: every backend of the database is its pool's
-        idle = asyncio.run(idle_streams(alone, url, IDLE_STREAMS))
+        idle = asyncio.run(idle_streams(alone, url, IDLE_STREAMS, max(IDLE_CPU_S, args.seconds)))
     report.growth["events_idle_streams"] = [idle]
     print(f"  {IDLE_STREAMS:,} idle streams on one process: {idle}", flush=True)
 
@@ -249,6 +276,10 @@ def evaluate_events_live(report: Report) -> None:
     report.target(f"{count}: server memory KiB per stream", idle["rss_kib_per_stream"], "(reported)", True)
     report.target(f"{count}: GET head median ms while open", idle["head_ms_p50_open"], "(reported)", True)
     report.target(f"{count}: GET head median ms before", idle["head_ms_p50_before"], "(reported)", True)
+    for when in ("before", "open"):
+        for part in ("server", "postgres"):
+            what = f"{count}: {part} CPU ms per second with no request, {when}"
+            report.target(what, idle[f"{part}_cpu_ms_per_s_{when}"], "(reported)", True)
     # A stream that kept a pooled connection would keep it to its end: with 100 times more streams
     # than the pool has connections, they could not all open, nor HEAD be answered, had any kept
     # one. The backends open are the pool's (grown while 50 streams at a time read the newest id)
