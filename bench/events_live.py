@@ -28,6 +28,7 @@ import resource
 import statistics
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -100,9 +101,32 @@ async def _close(tasks: list[asyncio.Task[None]]) -> None:
     await asyncio.gather(*tasks, return_exceptions=True)
 
 
-async def latencies(writer: str, reader: str, subscribers: int, commits: int) -> tuple[list[float], int]:
-    """Seconds from each commit's 201 on `writer` to each subscriber's receipt of its event on
-    `reader`; and how many receipts never came."""
+@dataclass
+class LatencyRun:
+    """One latency row's receipts, in seconds after the commit's 201, by commit."""
+
+    receipts: dict[str, list[float]]
+    missing: int
+    client_cpu: float
+    """This process's CPU time over the run's wall time: near 1, the client itself is late."""
+    reader_cpu_us_per_receipt: float
+    """Server B's CPU time per event handed to a stream (its hub's ticks included)."""
+
+    def all(self) -> list[float]:
+        return [at for each in self.receipts.values() for at in each]
+
+    def firsts(self) -> list[float]:
+        """Each event's first receipt: numbering and the hub's read, without the fan-out."""
+        return [min(each) for each in self.receipts.values() if each]
+
+    def spreads(self) -> list[float]:
+        """From each event's first receipt to its last: the fan-out, B's and this client's."""
+        return [max(each) - min(each) for each in self.receipts.values() if each]
+
+
+async def latencies(writer: str, reader: Server, subscribers: int, commits: int) -> LatencyRun:
+    """Each subscriber's receipt on `reader` of each commit's event, timed from the commit's 201
+    on `writer`."""
     limits = httpx.Limits(max_connections=subscribers + 4, max_keepalive_connections=subscribers + 4)
     # The commits on a client of their own: one holding 100 streams looks through all of them for
     # a free connection at every request.
@@ -111,7 +135,7 @@ async def latencies(writer: str, reader: str, subscribers: int, commits: int) ->
         httpx.AsyncClient(timeout=60) as committer,
     ):
         space = await _space(committer, writer)
-        url = f"{reader}/v5/repos/{space}/events"
+        url = f"{reader.url}/v5/repos/{space}/events"
         received: list[list[tuple[float, str]]] = [[] for _ in range(subscribers)]
         tasks: list[asyncio.Task[None]] = []
         try:
@@ -119,6 +143,7 @@ async def latencies(writer: str, reader: str, subscribers: int, commits: int) ->
                 await _open(tasks, lambda opened, lines=lines: _subscribe(client, url, opened, lines))
             committed: dict[str, float] = {}
             pace = random.Random(46)  # noqa: S311 (intervals, not secrets)
+            started, client_before, reader_before = time.perf_counter(), time.process_time(), reader.cpu_seconds()
             for n in range(commits):
                 body = {"repo_id": space, "message": f"event latency {n}", **STATE_4KB}
                 response = await committer.post(f"{writer}/v4/chat/commit", json=body)
@@ -127,15 +152,18 @@ async def latencies(writer: str, reader: str, subscribers: int, commits: int) ->
                 committed[response.json()["id"]] = answered
                 await asyncio.sleep(COMMIT_INTERVAL_S * pace.uniform(0.5, 1.5))
             await asyncio.sleep(LAST_WAIT_S)
+            client_cpu = (time.process_time() - client_before) / (time.perf_counter() - started)
+            reader_cpu = reader.cpu_seconds() - reader_before
         finally:
             await _close(tasks)
-    seconds = []
+    receipts: dict[str, list[float]] = {commit_id: [] for commit_id in committed}
     for lines in received:
         for at, line in lines:
             event = json.loads(line[len("data: ") :])
             if event["type"] == "checkpoint.created" and event["data"]["commit_id"] in committed:
-                seconds.append(at - committed[event["data"]["commit_id"]])
-    return seconds, subscribers * commits - len(seconds)
+                receipts[event["data"]["commit_id"]].append(at - committed[event["data"]["commit_id"]])
+    got = sum(len(each) for each in receipts.values())
+    return LatencyRun(receipts, subscribers * commits - got, client_cpu, reader_cpu / max(1, got) * 1e6)
 
 
 def _percentiles_ms(seconds: list[float]) -> tuple[float, float]:
@@ -247,12 +275,25 @@ def run_events_live(report: Report, args: argparse.Namespace, env: dict[str, str
     commits = max(20, round(args.seconds * 3 / COMMIT_INTERVAL_S))
     with server(command, env, ROOT, log) as writer, server(command, env, ROOT, log) as reader:
         for subscribers in SUBSCRIBERS:
-            seconds, missing = asyncio.run(latencies(writer.url, reader.url, subscribers, commits))
-            p50, p99 = _percentiles_ms(seconds)
-            report.rows.append(Row("events", LATENCY_ROW, subscribers, float("nan"), p50, p99, errors=missing))
+            run = asyncio.run(latencies(writer.url, reader, subscribers, commits))
+            p50, p99 = _percentiles_ms(run.all())
+            report.rows.append(Row("events", LATENCY_ROW, subscribers, float("nan"), p50, p99, errors=run.missing))
+            first, spread = _percentiles_ms(run.firsts()), _percentiles_ms(run.spreads())
+            parts = {
+                "first_p50_ms": first[0],
+                "first_p99_ms": first[1],
+                "spread_p50_ms": spread[0],
+                "spread_p99_ms": spread[1],
+                "client_cpu": run.client_cpu,
+                "reader_cpu_us_per_receipt": run.reader_cpu_us_per_receipt,
+            }
+            report.growth.setdefault("events_latency", []).append({"subscribers": subscribers, **parts})
             print(
                 f"  {subscribers} subscriber(s), {commits} commits: p50 {p50:.1f} ms, p99 {p99:.1f} ms, "
-                f"max {max(seconds) * 1e3:.1f} ms, {missing} never received",
+                f"max {max(run.all()) * 1e3:.1f} ms, {run.missing} never received; first receipt p50 "
+                f"{first[0]:.1f} / p99 {first[1]:.1f} ms, first to last p50 {spread[0]:.1f} / p99 {spread[1]:.1f} "
+                f"ms; client CPU {100 * run.client_cpu:.0f}%, server B {run.reader_cpu_us_per_receipt:.0f} µs "
+                "per receipt",
                 flush=True,
             )
     with server(command, env, ROOT, log) as alone:  # alone: every backend of the database is its pool's
@@ -270,6 +311,12 @@ def evaluate_events_live(report: Report) -> None:
         aim = f"< {LATENCY_AIM_MS:g}" if subscribers == max(SUBSCRIBERS) else "(reported)"
         report.target(f"{what}: p99 ms", row.p99_ms, aim, held)
         report.target(f"{what}: events never received", row.errors, "= 0", row.errors == 0)
+    # Where a tail comes from: an event's first receipt (numbering, the hub's read) or its fan-out.
+    for parts in report.growth["events_latency"]:
+        what = f"event latency, {parts['subscribers']} subscriber(s)"
+        report.target(f"{what}: first receipt of an event, p99 ms", parts["first_p99_ms"], "(reported)", True)
+        report.target(f"{what}: first to last receipt of an event, p99 ms", parts["spread_p99_ms"], "(reported)", True)
+        report.target(f"{what}: the client's CPU share (1: it is late)", parts["client_cpu"], "(reported)", True)
     [idle] = report.growth["events_idle_streams"]
     count = f"{IDLE_STREAMS:,} idle event streams"
     report.target(f"{count}: open at the end", idle["streams"], f"= {IDLE_STREAMS:,}", idle["streams"] == IDLE_STREAMS)
