@@ -37,8 +37,9 @@ async def discard_events(url: str) -> None:
     event insert still runs (its statement, the identity's next value, the trigger's call) and
     stores no row. Smriti has no switch that turns the log off (every change writes its event,
     SYSTEM.md §14), so the side "without the event log" of an A/B is made here, in the bench's own
-    database only; it pays a little more than a Smriti without events would, so a ratio against it
-    is a conservative bound on the log's cost."""
+    database only. It pays more than a Smriti without events would (the insert's share of its
+    statement), so a ratio against it understates the log's cost by that share
+    (`pg_instructions.py --events-discarded` counts it)."""
     conn = await asyncpg.connect(url)
     try:
         await conn.execute(

@@ -6,9 +6,10 @@ in the statement that writes the change), and the product has no switch to turn 
 side without the log is made in the bench: a second database, migrated alike, whose `events`
 table discards every row (`database.discard_events`: a BEFORE INSERT trigger returning NULL).
 Side B still runs the insert (planned and executed, the identity's next value, the trigger's
-call) and its hub still ticks, numbering nothing: what B saves is storing the row, its three
-indexes and its WAL, and the hub's numbering and reading of it. The ratio with/without is
-therefore a conservative bound on the log's cost.
+call) and its hub still ticks, numbering nothing: what B saves is storing the row, its indexes
+and its WAL, and the hub's numbering and reading of it. The ratio with/without therefore leaves
+out the insert's share of the statement: it is an upper bound on the true ratio, the log's cost
+understated by that share, which PostgreSQL's instructions count (docs/performance.md, Events).
 
 Two servers of the same code run at once, one per database. Each row (a ~4 KB commit rotating over
 16 Spaces; a send with the offline provider rotating over the Sessions, which grow through the
