@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 
 import asyncpg
@@ -53,7 +54,7 @@ def run_events_ab(report: Report, args: argparse.Namespace, env: dict[str, str],
         bases = dict(zip(SIDES, (on.url, off.url), strict=True))
         fixtures = {side: asyncio.run(seed_rows(bases[side], urls[side], sessions)) for side in SIDES}
         for row, name in ROWS.items():
-            rows = [
+            rows: list[tuple[str, str, Path | Callable[[], Path] | None]] = [
                 (
                     name.format(side=side),
                     bases[side] + "/",

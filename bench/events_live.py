@@ -27,8 +27,9 @@ import random
 import resource
 import statistics
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -82,7 +83,9 @@ async def _subscribe(
                 lines.append((time.perf_counter(), line))  # parsed afterwards: the receipt is what is timed
 
 
-async def _open(tasks: list[asyncio.Task[None]], start: Callable[[asyncio.Event], Awaitable[None]]) -> None:
+async def _open(
+    tasks: list[asyncio.Task[None]], start: Callable[[asyncio.Event], Coroutine[object, object, None]]
+) -> None:
     """One more stream, returned once it has started (it raises if the stream failed)."""
     opened = asyncio.Event()
     task = asyncio.create_task(start(opened))
@@ -140,7 +143,7 @@ async def latencies(writer: str, reader: Server, subscribers: int, commits: int)
         tasks: list[asyncio.Task[None]] = []
         try:
             for lines in received:
-                await _open(tasks, lambda opened, lines=lines: _subscribe(client, url, opened, lines))
+                await _open(tasks, partial(_subscribe, client, url, lines=lines))
             committed: dict[str, float] = {}
             pace = random.Random(46)  # noqa: S311 (intervals, not secrets)
             started, client_before, reader_before = time.perf_counter(), time.process_time(), reader.cpu_seconds()
@@ -225,7 +228,7 @@ async def idle_streams(watch: Server, database_url: str, count: int, idle_s: flo
         tasks: list[asyncio.Task[None]] = []
         # Warm up: the code a stream runs is loaded and its first allocations made before `before`.
         for _ in range(OPEN_AT_ONCE):
-            await _open(tasks, lambda opened: _subscribe(client, url, opened, None))
+            await _open(tasks, partial(_subscribe, client, url, lines=None))
         await _close(tasks)
         tasks.clear()
         await asyncio.sleep(1)
@@ -236,7 +239,7 @@ async def idle_streams(watch: Server, database_url: str, count: int, idle_s: flo
         try:
             for first in range(0, count, OPEN_AT_ONCE):
                 opening = [
-                    _open(tasks, lambda opened: _subscribe(client, url, opened, None))
+                    _open(tasks, partial(_subscribe, client, url, lines=None))
                     for _ in range(min(OPEN_AT_ONCE, count - first))
                 ]
                 await asyncio.gather(*opening)
