@@ -15,7 +15,8 @@
   tick every 100 ms, the keep-alives).
 
 1,000 streams need as many sockets on each side: the bench raises its own soft limit on open
-files (`RLIMIT_NOFILE`, inherited by the server it starts) up to the hard limit when it is lower.
+files (`RLIMIT_NOFILE`, inherited by the server it starts) to 4,000, or the hard limit if that is
+lower, when it is below that.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from database import fresh_database
 from payload import STATE_4KB
 from report import Report, Row
 from servers import ROOT, Server, postgres_cpu_seconds, server, server_command
+from streams import median_p99_ms
 
 LATENCY_ROW = "events: commit on A to receipt on B"
 SUBSCRIBERS = (1, 100)
@@ -169,11 +171,6 @@ async def latencies(writer: str, reader: Server, subscribers: int, commits: int)
     return LatencyRun(receipts, subscribers * commits - got, client_cpu, reader_cpu / max(1, got) * 1e6)
 
 
-def _percentiles_ms(seconds: list[float]) -> tuple[float, float]:
-    ordered = sorted(seconds)
-    return statistics.median(ordered) * 1e3, ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1e3
-
-
 async def _heads_ms(client: httpx.AsyncClient, url: str, count: int) -> list[float]:
     times = []
     for _ in range(count):
@@ -279,9 +276,9 @@ def run_events_live(report: Report, args: argparse.Namespace, env: dict[str, str
     with server(command, env, ROOT, log) as writer, server(command, env, ROOT, log) as reader:
         for subscribers in SUBSCRIBERS:
             run = asyncio.run(latencies(writer.url, reader, subscribers, commits))
-            p50, p99 = _percentiles_ms(run.all())
+            p50, p99 = median_p99_ms(run.all())
             report.rows.append(Row("events", LATENCY_ROW, subscribers, float("nan"), p50, p99, errors=run.missing))
-            first, spread = _percentiles_ms(run.firsts()), _percentiles_ms(run.spreads())
+            first, spread = median_p99_ms(run.firsts()), median_p99_ms(run.spreads())
             parts = {
                 "first_p50_ms": first[0],
                 "first_p99_ms": first[1],
