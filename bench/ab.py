@@ -51,7 +51,7 @@ def _checkout(revision: str, into: Path) -> tuple[Path, str]:
     return into, newest
 
 
-async def _seed(base: str, url: str, sessions: int) -> dict[str, Any]:
+async def seed_rows(base: str, url: str, sessions: int) -> dict[str, Any]:
     """What the rows write to: a send Space with `sessions` Sessions and a 4 KB Checkpoint to
     mount, and 16 Spaces to commit to. Only v4 requests, so that any revision takes them."""
     spaces = await post_all(
@@ -158,7 +158,7 @@ def main() -> None:
             server(command, envs["other"], tree, log) as other,
         ):
             servers = {"this": this, "other": other}
-            fixtures = {side: asyncio.run(_seed(servers[side].url, urls[side], 2000)) for side in servers}
+            fixtures = {side: asyncio.run(seed_rows(servers[side].url, urls[side], 2000)) for side in servers}
             dropped = ", search dropped" if args.drop_search else ""
             name = args.this_revision or "this tree"
             print(
@@ -189,7 +189,7 @@ def _compare(
     runs: dict[str, list[WrkRun]] = {"this": [], "other": []}
     for round_number in range(args.rounds):
         for side in ("this", "other") if round_number % 2 == 0 else ("other", "this"):
-            script = _script(row, work, side, urls[side], fixtures[side])
+            script = row_script(row, work, side, urls[side], fixtures[side])
             for each in urls.values():  # both: the other side's writes slow this one's too
                 settle(each)
             url = servers[side].url + "/"
@@ -209,7 +209,7 @@ def _compare(
         print("  " + _line(side, runs[side]), flush=True)
 
 
-def _script(row: str, work: Path, side: str, url: str, fixtures: dict[str, Any]) -> Path:
+def row_script(row: str, work: Path, side: str, url: str, fixtures: dict[str, Any]) -> Path:
     if row == "mounted":
         return _mounted_script(work, side, url, fixtures)
     if row == "send":

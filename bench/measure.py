@@ -12,7 +12,7 @@ import statistics
 import subprocess
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -157,15 +157,18 @@ def rows_in_turn(
     *,
     seconds: float,
     watch: Server | None = None,
+    databases: Sequence[str] = (),
 ) -> list[Row]:
     """`measure_in_turn` for rows (name, URL, wrk script or a callable making a fresh one, or
-    None for a GET) compared with one another."""
+    None for a GET) compared with one another. `databases`: those to settle before each run when
+    the rows write to others than the run's (each side of an A/B has its own)."""
     runs: dict[str, list[WrkRun]] = {name: [] for name, _, _ in rows}
     for round_number in range(args.repeat):
         shift = round_number % len(rows)
         for name, url, script in rows[shift:] + rows[:shift]:
             path = script() if callable(script) else script
-            settle(args.database_url)
+            for database in databases or [args.database_url]:
+                settle(database)
             runs[name].append(wrk(url, clients=clients, seconds=seconds, script=path, watch=watch))
     return [summarise(report, group, name, clients, runs[name]) for name, _, _ in rows]
 

@@ -2,6 +2,7 @@
 
     make bench-pg-instructions        (or: .venv/bin/python bench/pg_instructions.py)
     .venv/bin/python bench/pg_instructions.py --revision 0013 --without-search
+    .venv/bin/python bench/pg_instructions.py --events-discarded
 
 `make bench-pg` reads the CPU time of PostgreSQL's backend, which moves ±15% between runs on this
 shared machine: more than most changes to a statement buy or cost. This starts a PostgreSQL of
@@ -38,7 +39,7 @@ import asyncpg
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "backend"))
 
-from database import drop_search  # noqa: E402
+from database import discard_events, drop_search  # noqa: E402
 from pg_cpu import prepare, statements  # noqa: E402
 
 from smriti.db.admin import recreate_database  # noqa: E402
@@ -166,6 +167,11 @@ def main() -> None:
     parser.add_argument(
         "--without-search", action="store_true", help="drop search's triggers and indexes: what the rest costs"
     )
+    parser.add_argument(
+        "--events-discarded",
+        action="store_true",
+        help="events keep no row (database.discard_events): what storing a change's event costs, by difference",
+    )
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         sys.exit("valgrind is not installed (Debian: apt-get install valgrind)")
@@ -175,8 +181,11 @@ def main() -> None:
             url = asyncio.run(recreate_database(server, "smriti_pg_instructions", revision=args.revision))
             if args.without_search:
                 asyncio.run(drop_search(url))
+            if args.events_discarded:
+                asyncio.run(discard_events(url))
             rows = asyncio.run(measure(url, work, args.count))
     search = ", search's triggers dropped" if args.without_search else ""
+    search += ", events discarded" if args.events_discarded else ""
     print(f"schema at {args.revision}{search}; PostgreSQL instructions per statement (k, {args.count} and")
     print(f"{6 * args.count} runs on fresh connections, the difference):")
     floor = rows["floor: primary-key read of ~4 KB JSONB"]

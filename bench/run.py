@@ -26,6 +26,10 @@
   provider, at 1 and 16 clients; 64 streams at once (CPU per piece, memory per stream);
 - search: a rare, a medium and a common word over 1,000,000 Turns and 100,000 Checkpoints, at 1
   and 16 clients, against the floor's bare `… WHERE search_vector @@ query LIMIT 20`;
+- events: a commit and a send with the event log against without it (an A/B in one run, the side
+  without made in the bench: `events_ab.py`); the time from a commit on one server process to its
+  event at 1 and 100 subscribers of another; memory per idle event stream, 1,000 at once
+  (`events_live.py`);
 - tokens: counting 100 KB and 1 MB unbroken runs with o200k_base, in-process, against prose.
 
 Every ratio compares numbers from the same run; the table ends with each target and whether it
@@ -43,6 +47,8 @@ from pathlib import Path
 
 import agents
 import bundles
+import events_ab
+import events_live
 import import_memory
 import lines
 import merges
@@ -65,6 +71,16 @@ HERE = Path(__file__).resolve().parent
 # own) and report.py prints them.
 
 
+def run_events(report: Report, args: argparse.Namespace, env: dict[str, str], log: Path, work: Path) -> None:
+    events_ab.run_events_ab(report, args, env, log, work)
+    events_live.run_events_live(report, args, env, log)
+
+
+def evaluate_events(report: Report) -> None:
+    events_ab.evaluate_events_ab(report)
+    events_live.evaluate_events_live(report)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=float(os.environ.get("BENCH_SECONDS", "10")))
@@ -75,7 +91,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=HERE / "results" / "latest.json")
     parser.add_argument(
         "--only",
-        choices=["lines", "merges", "agents", "streams", "bundles", "imports", "search", "tokens"],
+        choices=["lines", "merges", "agents", "streams", "bundles", "imports", "search", "events", "tokens"],
         help="only these rows (and their targets)",
     )
     args = parser.parse_args()
@@ -109,6 +125,7 @@ def main() -> None:
         ),
         "search": (lambda: searching.run_search(report, args, env, log, work), searching.evaluate_search),
         "streams": (lambda: streams.run_streams(report, args, env, log), streams.evaluate_streams),
+        "events": (lambda: run_events(report, args, env, log, work), evaluate_events),
         "tokens": (lambda: tokens.run_tokens(report), tokens.evaluate_tokens),
     }
     if args.only is not None:
@@ -127,6 +144,7 @@ def main() -> None:
     bundles.run_bundles(report, args, env, log, work)
     import_memory.run_import_memory(report, args, env, log, work)
     searching.run_search(report, args, env, log, work)
+    run_events(report, args, env, log, work)
     tokens.run_tokens(report)
     evaluate(report)
     merges.evaluate_merges(report)
@@ -135,6 +153,7 @@ def main() -> None:
     bundles.evaluate_bundles(report)
     import_memory.evaluate_import_memory(report)
     searching.evaluate_search(report)
+    evaluate_events(report)
     tokens.evaluate_tokens(report)
     print_report(report)
     write_results(report, args)

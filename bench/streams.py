@@ -137,7 +137,8 @@ async def many_streams(smriti: str, count: int, pieces: int, interval: float) ->
     }
 
 
-def _ms(values: list[float]) -> tuple[float, float]:
+def median_p99_ms(values: list[float]) -> tuple[float, float]:
+    """The median and the 99th percentile of `values` (seconds), in milliseconds."""
     ordered = sorted(values)
     return statistics.median(ordered) * 1e3, ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1e3
 
@@ -162,7 +163,7 @@ def run_streams(report: Report, args: argparse.Namespace, env: dict[str, str], l
                 sends = per_client if clients == 1 else 20
                 results, cpu_us = asyncio.run(first_pieces(smriti.url, fake_url, clients, sends))
                 for via, times in results.items():
-                    p50, p99 = _ms(times)
+                    p50, p99 = median_p99_ms(times)
                     row = Row("streams", FIRST_PIECE_ROW.format(via=via), clients, float("nan"), p50, p99)
                     row.cpu_us = cpu_us if via == "smriti" else None
                     report.rows.append(row)

@@ -76,3 +76,17 @@ async def test_numbering_goes_on_after_what_retention_pruned(pool: Pool, db: asy
         await record(conn, uuid.uuid4(), "space.created", {"name": "a"}, agent=None)
     await number_events(pool)
     assert await db.fetchval("SELECT id FROM events") == 42
+
+
+async def test_the_numbering_statement_is_prepared_once_per_connection(database_url: str) -> None:
+    """Every process's hub numbers every tick, idle or not: parsed and planned at every tick, the
+    statement cost PostgreSQL about twice the CPU (docs/performance.md, "Events")."""
+    single = await create_pool(database_url, size=1)  # one connection: the one that numbers
+    try:
+        for _ in range(3):
+            await number_events(single)
+        async with single.acquire() as conn:
+            statements = [row["statement"] for row in await conn.fetch("SELECT statement FROM pg_prepared_statements")]
+    finally:
+        await single.close()
+    assert len([s for s in statements if "UPDATE events SET id" in s]) == 1
