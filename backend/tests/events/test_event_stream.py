@@ -207,16 +207,16 @@ async def test_a_stream_that_fell_behind_catches_up_from_the_log(
         assert [first, *rest] == list(range(first, first + 41))
 
 
-async def test_two_hundred_streams_each_get_a_new_event(settings: Settings, pool: Pool) -> None:
-    limits = httpx.Limits(max_connections=250, max_keepalive_connections=250)
+async def test_five_hundred_streams_each_get_a_new_event(settings: Settings, pool: Pool) -> None:
+    limits = httpx.Limits(max_connections=550, max_keepalive_connections=550)
     async with (
         serving(settings) as served,
         httpx.AsyncClient(base_url=served.url, timeout=60, limits=limits) as http,
         AsyncExitStack() as streams,
     ):
         space = await make_space(http, "crowd")
-        readers = [await streams.enter_async_context(_stream(http, "/v5/events")) for _ in range(200)]
-        assert _hub(served).subscribers == 200
+        readers = [await streams.enter_async_context(_stream(http, "/v5/events")) for _ in range(500)]
+        assert _hub(served).subscribers == 500
         await write_events(pool, space, 1, number=False)
         started = time.monotonic()
         got = await asyncio.gather(*(_ids(reader, 1) for reader in readers))
