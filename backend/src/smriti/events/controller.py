@@ -184,24 +184,25 @@ async def _page(pool: Pool, *, repo_id: UUID | None, spaces: frozenset[UUID] | N
         if query.after is not None:
             raise _refused("after", "A newest-first page goes down from `before`; `after` is for oldest first")
         below = event_id("before", query.before, source="query") if query.before is not None else MAX_EVENT_ID
-        # One more than asked: whether an older page exists, without a second statement.
-        items = await read_events(
-            pool, below, newest_first=True, limit=count + 1, repo_id=repo_id, spaces=spaces, kept=kept
-        )
-        older = items[count - 1].id if len(items) > count else None
-        newer = items[0].id if items else max(below - 1, 0) if query.before is not None else 0
-        return EventPage(items=items[:count], next_after=newer, next_before=older)
+        read = await read_events(pool, below, newest_first=True, limit=count, repo_id=repo_id, spaces=spaces, kept=kept)
+        items = read.events
+        # `after=` the page's newest id reads what came since; an empty first page starts at the
+        # newest id the statement saw, so nothing numbered after it is skipped.
+        newer = items[0].id if items else max(below - 1, 0) if query.before is not None else read.newest
+        return EventPage(items=items, next_after=newer, next_before=read.cursor if read.more else None)
     if query.order != "oldest":
         raise _refused("order", f"Expected 'oldest' or 'newest', got {query.order[:40]!r}")
     if query.before is not None:
         raise _refused("before", "`before` pages go newest first: add order=newest")
     start = event_id("after", query.after, source="query") if query.after is not None else None
-    items = await read_events(
+    read = await read_events(
         pool, start or 0, newest_first=False, limit=count, repo_id=repo_id, spaces=spaces, kept=kept
     )
     if start is not None:
         await check_kept(pool, start, field="after", source="query")
-    return EventPage(items=items, next_after=items[-1].id if items else (start or 0), next_before=None)
+    # Past what a filter passed over too: a page that kept nothing still moves the next one on.
+    next_after = read.cursor if read.cursor is not None else (start or 0)
+    return EventPage(items=read.events, next_after=next_after, next_before=None)
 
 
 async def _stream(

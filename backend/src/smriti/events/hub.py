@@ -193,14 +193,14 @@ class EventHub:
                 subscriber.behind = True
                 subscriber.wake.set()
             return False
-        events = await events_after(self._pool, self._seen, limit=READ_BATCH)
-        for event in events:
+        read = await events_after(self._pool, self._seen, limit=READ_BATCH)
+        for event in read.events:
             for subscriber in self._subscribers:
                 if subscriber.wants(event):
                     subscriber.offer(event)
-        if events:
-            self._seen = events[-1].id
-        return len(events) == READ_BATCH
+        if read.events:
+            self._seen = read.events[-1].id
+        return read.more
 
     async def _end_revoked(self) -> None:
         """Ends the streams of agent keys revoked since they opened: one query for all of them."""

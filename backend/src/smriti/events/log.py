@@ -51,6 +51,25 @@ class EventFilter:
 _ANYONE: Final = EventFilter()
 
 
+SCAN_LIMIT: Final = 5000
+"""Events a filtered read looks through at most: a filter that matches little (a rare type, one
+actor, an agent key's few Spaces in `GET /v5/events`) must not walk the whole log on a pooled
+connection. A read that stops there says where (`EventRead.cursor`) and that more may follow."""
+
+
+@dataclass(frozen=True, slots=True)
+class EventRead:
+    """What one read found: up to its limit of `events`; `cursor`, the id the next read in the same
+    direction starts from (the last event kept when the page is full, else the last event looked
+    at; None when the range held none); `more`, whether the range may hold more past it; `newest`,
+    the highest numbered id the statement saw."""
+
+    events: list[Event]
+    cursor: int | None
+    more: bool
+    newest: int
+
+
 def _page_sql(
     start: int,
     *,
@@ -59,20 +78,25 @@ def _page_sql(
     repo_id: UUID | None,
     spaces: frozenset[UUID] | None,
     kept: EventFilter,
-) -> tuple[str, list[Any]]:
-    """The statement of one page, holding only the conditions it needs: a generic `$n IS NULL OR`
-    would let a cached generic plan walk every Space's events. One Space's page is a range scan of
-    `events_repo_id (repo_id, id)` (backward when newest first); a page of all, of `events_id`.
-    The id bound also keeps out events not numbered yet (NULL ids)."""
+) -> tuple[str, list[Any], int]:
+    """The statement of one read, and how many events it may look through. It holds only the
+    conditions it needs (a generic `$n IS NULL OR` would let a cached generic plan walk every
+    Space's events): the id range, and the Space, pick the index range (`events_repo_id (repo_id,
+    id)` for one Space, backward when newest first; `events_id` for all), of which at most
+    `SCAN_LIMIT` events are looked through when a filter may pass over some; one more than `limit`
+    is kept, to tell a full page from the range's end. The id bound also keeps out events not
+    numbered yet (NULL ids). One statement, one snapshot: the cursor and `newest` agree with the
+    events."""
     args: list[Any] = [start]
 
     def bind(value: Any) -> str:
         args.append(value)
         return f"${len(args)}"
 
-    where = ["id < $1" if newest_first else "id > $1"]
+    scan = ["id < $1" if newest_first else "id > $1"]
     if repo_id is not None:
-        where.append(f"repo_id = {bind(repo_id)}")
+        scan.append(f"repo_id = {bind(repo_id)}")
+    where = ["true"]
     if spaces is not None:
         where.append(f"repo_id = ANY({bind(list(spaces))}::uuid[])")
     if kept.types is not None:
@@ -81,8 +105,20 @@ def _page_sql(
         where.append("actor_agent_id IS NULL")
     elif kept.actor is not None:
         where.append(f"actor_agent_id = {bind(kept.actor)}")
-    order = "id DESC" if newest_first else "id"
-    return f"SELECT {_COLUMNS} FROM events WHERE {' AND '.join(where)} ORDER BY {order} LIMIT {bind(limit)}", args
+    window = limit + 1 if len(where) == 1 else max(SCAN_LIMIT, limit + 1)
+    order, edge = ("id DESC", "min(id)") if newest_first else ("id", "max(id)")
+    sql = f"""
+WITH scanned AS MATERIALIZED (
+  SELECT {_COLUMNS} FROM events WHERE {" AND ".join(scan)} ORDER BY {order} LIMIT {bind(window)}
+)
+SELECT k.*, s.scanned, s.edge, s.newest
+FROM (SELECT count(*) AS scanned, {edge} AS edge,
+             (SELECT coalesce(max(id), 0) FROM events WHERE id IS NOT NULL) AS newest FROM scanned) s
+LEFT JOIN LATERAL (
+  SELECT {_COLUMNS} FROM scanned WHERE {" AND ".join(where)} ORDER BY {order} LIMIT {bind(limit + 1)}
+) k ON true
+ORDER BY k.{order}"""
+    return sql, args, window
 
 
 async def read_events(
@@ -94,18 +130,25 @@ async def read_events(
     repo_id: UUID | None = None,
     spaces: frozenset[UUID] | None = None,
     kept: EventFilter = _ANYONE,
-) -> list[Event]:
+) -> EventRead:
     """Up to `limit` numbered events of one Space (`repo_id`), of some (`spaces`), or of all, that
     `kept` lets through: those with ids above `start`, oldest first, or (`newest_first`) below it."""
-    sql, args = _page_sql(start, newest_first=newest_first, limit=limit, repo_id=repo_id, spaces=spaces, kept=kept)
+    sql, args, window = _page_sql(
+        start, newest_first=newest_first, limit=limit, repo_id=repo_id, spaces=spaces, kept=kept
+    )
     rows: Sequence[Any] = await pool.fetch(sql, *args)
-    return [to_event(row) for row in rows]
+    summary = rows[0]  # one row even when nothing is kept (the LEFT JOIN)
+    events = [to_event(row) for row in rows if row["id"] is not None]
+    if len(events) > limit:
+        return EventRead(events[:limit], events[limit - 1].id, more=True, newest=summary["newest"])
+    return EventRead(events, summary["edge"], more=summary["scanned"] == window, newest=summary["newest"])
 
 
 async def events_after(
     pool: Pool, after: int, *, limit: int, repo_id: UUID | None = None, spaces: frozenset[UUID] | None = None
-) -> list[Event]:
-    """Up to `limit` numbered events with ids above `after`, oldest first (a stream's replay)."""
+) -> EventRead:
+    """Up to `limit` numbered events with ids above `after`, oldest first (a stream's replay, the
+    hub's feed)."""
     return await read_events(pool, after, newest_first=False, limit=limit, repo_id=repo_id, spaces=spaces)
 
 

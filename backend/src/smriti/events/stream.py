@@ -21,7 +21,7 @@ import msgspec
 
 from smriti.db.pool import Pool
 from smriti.events.hub import EventHub, Subscriber
-from smriti.events.log import events_after
+from smriti.events.log import EventRead, events_after
 from smriti.events.schemas import Event
 
 KEEP_ALIVE_S: Final = 15.0
@@ -57,7 +57,7 @@ class EventStream:
         self.last_id = after
         # Before the first read of the log: whatever is numbered after it reaches this stream.
         self.subscriber: Subscriber = hub.subscribe(repo_id=repo_id, spaces=spaces, agent_id=agent_id)
-        self._first: list[Event] = []
+        self._first = EventRead([], None, more=False, newest=0)
 
     async def read_first_page(self) -> None:
         """The start of the replay, read before the response begins (so a 410 can still be JSON)."""
@@ -72,14 +72,15 @@ class EventStream:
             # An id with no data: an EventSource (or `smriti watch`) that reconnects before any
             # event came resumes from here, so nothing between the drop and its return is missed.
             yield b"id: %d\n\n" % self.last_id
-            page = self._first
+            read = self._first
             while True:
-                for event in page:
+                for event in read.events:
                     if event.id > self.last_id:
                         yield frame(event)
                         self.last_id = event.id
-                if len(page) == REPLAY_PAGE:  # the log may hold more: read on
-                    page = await self._page(self.last_id)
+                if read.more:  # the log may hold more: read on, past what a filter passed over too
+                    self.last_id = max(self.last_id, read.cursor or 0)
+                    read = await self._page(self.last_id)
                     continue
                 async for chunk in self._live():
                     yield chunk
@@ -88,7 +89,7 @@ class EventStream:
                 # Behind: what the hub dropped is in the log; what it hands over meanwhile is kept.
                 subscriber.behind = False
                 subscriber.pending.clear()
-                page = await self._page(self.last_id)
+                read = await self._page(self.last_id)
         finally:
             self.close()
 
@@ -109,5 +110,5 @@ class EventStream:
             except TimeoutError:
                 yield _KEEP_ALIVE
 
-    async def _page(self, after: int) -> list[Event]:
+    async def _page(self, after: int) -> EventRead:
         return await events_after(self._pool, after, limit=REPLAY_PAGE, repo_id=self._repo_id, spaces=self._spaces)
