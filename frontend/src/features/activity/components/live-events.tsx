@@ -36,7 +36,7 @@ export function LiveEvents() {
     const stream = new LiveStream(connectEvents, {
       onEvent: (event) => {
         const someoneElses = isSomeoneElses(event, viewer.current);
-        applier.add(event, !someoneElses);
+        applier.add(event);
         if (!someoneElses) return;
         setNotices((current) => withNotice(current, event));
         setTimeout(() => setNotices((current) => withoutNotice(current, event.id)), NOTICE_MS);

@@ -2,6 +2,7 @@ import type { QueryClient } from "@tanstack/react-query";
 import { keys } from "@/api/keys";
 import type { SpaceEvent, Turn } from "@/api/models";
 import { listTurnsPage, mergeTurns } from "@/features/sessions";
+import { isSending } from "@/lib/sending";
 
 type Key = readonly unknown[];
 
@@ -19,17 +20,22 @@ function changed(event: SpaceEvent): Key[] {
     case "space.imported":
       return [...head, keys.sessions(space), keys.checkpoints(space), keys.lines(space)];
     case "checkpoint.created":
-      return [...head, keys.checkpoints(space), keys.lines(space)];
+      // A proposal shows its lines' HEADs and their merge preview.
+      return [...head, keys.checkpoints(space), keys.lines(space), keys.proposals(space)];
     case "line.created":
+      return [...head, keys.lines(space)];
     case "line.updated":
     case "line.deleted":
-      return [...head, keys.lines(space)];
+      return [...head, keys.lines(space), keys.proposals(space)];
     case "session.created":
     case "session.deleted":
       return [keys.sessions(space), ...(session ? [keys.session(session)] : [])];
     case "turns.added":
       // The Turns themselves are appended (appendTurns); their count and the context change.
-      return session ? [keys.sessions(space), keys.session(session), keys.context(session)] : [];
+      // The Space's usage counts the exchange too.
+      return session
+        ? [...head, keys.sessions(space), keys.session(session), keys.context(session)]
+        : head;
     case "proposal.merged":
       return [keys.proposals(space), ...head, keys.checkpoints(space), keys.lines(space)];
     default:
@@ -57,14 +63,13 @@ export class EventApplier {
     private readonly gatherMs = GATHER_MS,
   ) {}
 
-  /** `mine`: the viewer's own change. Its Turns are not appended: the tab that sent them cached
-   * them with its answer, and appending first would show them beside the pending send. */
-  add(event: SpaceEvent, mine = false): void {
+  add(event: SpaceEvent): void {
     for (const key of [...changed(event), keys.events(event.repo_id)]) {
       this.stale.set(JSON.stringify(key), key);
     }
     const session = event.data.session_id;
-    if (event.type === "turns.added" && typeof session === "string" && !mine) {
+    // Not while this tab sends in the Session: the send caches its pair with its answer.
+    if (event.type === "turns.added" && typeof session === "string" && !isSending(session)) {
       this.sessions.add(session);
     }
     this.timer ??= setTimeout(() => this.flush(), this.gatherMs);

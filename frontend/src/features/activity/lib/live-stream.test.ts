@@ -77,4 +77,35 @@ describe("the live event stream", () => {
     expect(sent).toEqual([null]);
     expect(onUnauthorized).toHaveBeenCalledTimes(1);
   });
+
+  it("an event the app cannot apply is skipped once, not read again and again", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const seen: number[] = [];
+    const answers: Connection[] = [
+      { status: 200, body: body(frame(1), frame(2), frame(3)) },
+      { status: 200, body: body(frame(4)) },
+    ];
+    const sent: (string | null)[] = [];
+    const stream: LiveStream = new LiveStream(
+      async (lastEventId) => {
+        sent.push(lastEventId);
+        const answer = answers.shift();
+        if (answer === undefined) stream.stop();
+        return answer ?? { status: 503, body: null };
+      },
+      {
+        onEvent: (event) => {
+          if (event.id === 2) throw new Error("a handler's bug");
+          seen.push(event.id);
+        },
+        onRestart: vi.fn(),
+      },
+      () => 0,
+    );
+    await stream.run();
+    expect(seen).toEqual([1, 3, 4]); // 1 not handed over twice, 2 skipped once
+    expect(sent).toEqual([null, "3", "4"]);
+    expect(warn).toHaveBeenCalledTimes(1);
+    warn.mockRestore();
+  });
 });

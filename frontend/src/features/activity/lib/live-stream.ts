@@ -27,11 +27,16 @@ export function backoffMs(attempt: number): number {
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => {
+    const woken = () => {
       clearTimeout(timer);
       resolve();
-    });
+    };
+    // Removed when the timer fires: a tab that reconnects for days keeps no listener per wait.
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", woken);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", woken, { once: true });
   });
 }
 
@@ -85,6 +90,20 @@ export class LiveStream {
     this.controller.abort();
   }
 
+  /** One event to the handlers, its id kept at once: a connection that drops later in the same
+   * chunk resumes after it, not before (which would hand it over twice). An event the app cannot
+   * handle is skipped with a warning rather than taken for a drop, which would read it again
+   * and again. */
+  private deliver(data: string): void {
+    try {
+      const event = JSON.parse(data) as SpaceEvent;
+      this.lastEventId = String(event.id);
+      this.handlers.onEvent(event);
+    } catch (error) {
+      console.warn("live events: an event could not be applied", error);
+    }
+  }
+
   /** Reads one connection to its end; whether anything came (then the next wait is short). */
   private async read(body: ReadableStream<string>): Promise<boolean> {
     const parser = new EventStreamParser();
@@ -96,7 +115,7 @@ export class LiveStream {
         if (done) return received;
         received = true;
         for (const { data } of parser.feed(value)) {
-          this.handlers.onEvent(JSON.parse(data) as SpaceEvent);
+          this.deliver(data);
         }
         this.lastEventId = parser.lastEventId ?? this.lastEventId;
       }

@@ -6,6 +6,7 @@ import type { SendRequest, SendResponse, Session, Turn } from "@/api/models";
 import { mergeTurns } from "@/features/sessions";
 import { EventStreamParser } from "@/lib/event-stream";
 import { isRecord } from "@/lib/is-record";
+import { whileSending } from "@/lib/sending";
 
 /** What a streamed send reports while the reply arrives. */
 export interface SendProgress {
@@ -108,7 +109,9 @@ export function useSendMessage(spaceId: string) {
   const queryClient = useQueryClient();
   return useCallback(
     async (body: SendRequest, progress?: SendProgress) => {
-      const result = progress ? await streamMessage(body, progress) : await sendMessage(body);
+      const result = await whileSending(body.session_id, () =>
+        progress ? streamMessage(body, progress) : sendMessage(body),
+      );
       cacheSent(queryClient, spaceId, body.session_id, result);
       return result;
     },
